@@ -1,0 +1,73 @@
+"""The errors bridgelaw reports to people.
+
+Every error a user can cause is a :class:`BridgelawError`: one line that says where
+(file:line:column when the input came from a file), what is wrong, what was expected and,
+where one is close, a suggestion. The CLI prints it and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class BridgelawError(Exception):
+    """A problem with the user's input (case, rulebook, traveller, command line)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        expected: str | None = None,
+        suggestion: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.suggestion = suggestion
+
+    @property
+    def where(self) -> str:
+        if self.file is None:
+            return ""
+        if self.line is None:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column or 1}"
+
+    def __str__(self) -> str:
+        text = self.message
+        if self.expected:
+            text += f" (expected {self.expected})"
+        if self.suggestion:
+            text += f"; {self.suggestion}"
+        return f"{self.where}: {text}" if self.where else text
+
+    def to_json(self) -> dict:
+        return {
+            "error": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "expected": self.expected,
+            "suggestion": self.suggestion,
+        }
+
+
+class RulingError(BridgelawError):
+    """The rulebook cannot decide the case: a fact is missing, or not exactly one rule applies."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """'did you mean X?' for the closest choice, or None when nothing is close."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class InvalidValue(BridgelawError, ValueError):
+    """A single value that does not parse (raised inside model validators; positioned later)."""

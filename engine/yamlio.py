@@ -1,0 +1,159 @@
+"""Loading YAML with positions, and turning validation errors into file:line:column errors.
+
+ruamel.yaml's round-trip loader keeps the line and column of every key and value; a
+:class:`Document` keeps the tree with its file name so that any later check can point at
+the exact place in the file it found wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pydantic
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from .errors import BridgelawError, did_you_mean
+
+Path_ = Sequence[str | int]
+M = TypeVar("M", bound=pydantic.BaseModel)
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: the tree (CommentedMap/Seq, plain scalars) and where it came from."""
+
+    file: str
+    tree: Any
+    text: str
+
+    def position(self, path: Path_, *, key: bool = False) -> tuple[int | None, int | None]:
+        """1-based (line, column) of the node at `path` (of its key when `key`)."""
+        node = self.tree
+        line, col = _start(node)
+        for part in path:
+            if isinstance(node, CommentedMap) and part in node:
+                line, col = (node.lc.key(part) if key and part == path[-1] else node.lc.value(part))
+                line, col = line + 1, col + 1
+                node = node[part]
+            elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+                ln, cl = node.lc.item(part)
+                line, col = ln + 1, cl + 1
+                node = node[part]
+            else:
+                break
+        return line, col
+
+    def error(self, path: Path_, message: str, *, key: bool = False, **kw: Any) -> BridgelawError:
+        line, col = self.position(path, key=key)
+        return BridgelawError(message, file=self.file, line=line, column=col, **kw)
+
+    def validate(self, model: type[M], context: dict | None = None) -> M:
+        """Validate the tree with a pydantic model; the first error becomes a BridgelawError."""
+        try:
+            return model.model_validate(self.tree, context=context)
+        except pydantic.ValidationError as exc:
+            raise self._translate(model, exc.errors()[0]) from None
+
+    def _translate(self, model: type[pydantic.BaseModel], err: dict) -> BridgelawError:
+        loc = [p for p in err["loc"] if not _is_union_tag(p)]
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            name = loc[-1]
+            allowed = _fields_at(model, loc[:-1])
+            suggestion = did_you_mean(name, allowed)
+            return self.error(
+                loc, f"unknown key '{name}'", key=True,
+                expected="one of " + ", ".join(sorted(allowed)) if allowed else None,
+                suggestion=suggestion,
+            )
+        if kind == "missing":
+            name = loc[-1]
+            return self.error(loc[:-1], f"missing required key '{name}'")
+        where = ".".join(str(p) for p in loc) or "document"
+        if kind in ("value_error", "assertion_error"):
+            cause = err.get("ctx", {}).get("error")
+            if isinstance(cause, BridgelawError):
+                return self.error(loc, f"{where}: {cause.message}",
+                                  expected=cause.expected, suggestion=cause.suggestion)
+            return self.error(loc, f"{where}: {cause if cause is not None else err['msg']}")
+        if kind in ("literal_error", "enum"):
+            expected = err.get("ctx", {}).get("expected", "")
+            choices = [c.strip().strip("'") for c in expected.replace(" or ", ",").split(",") if c.strip()]
+            return self.error(loc, f"{where}: '{err.get('input')}' is not allowed",
+                              expected=expected, suggestion=did_you_mean(err.get("input"), choices))
+        return self.error(loc, f"{where}: {err['msg'].lower()}", expected=None)
+
+
+def _is_union_tag(part: Any) -> bool:
+    # pydantic adds the union member's name to loc (e.g. 'list[WeightedOutcome]'); it is no key
+    return isinstance(part, str) and (part.startswith(("<", "function-")) or "[" in part
+                                      or part in ("str", "int", "float"))
+
+
+def _start(node: Any) -> tuple[int | None, int | None]:
+    if hasattr(node, "lc"):
+        return node.lc.line + 1, node.lc.col + 1
+    return 1, 1
+
+
+def _fields_at(model: type[pydantic.BaseModel], loc: Sequence[Any]) -> list[str]:
+    """The keys allowed at `loc` inside `model` (following nested models)."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        fields = getattr(current, "model_fields", {})
+        field = fields.get(part) or next((f for f in fields.values() if f.alias == part), None)
+        if field is None:
+            return []
+        current = _inner_model(field.annotation)
+    fields = getattr(current, "model_fields", {})
+    return [f.alias or n for n, f in fields.items()]
+
+
+def _inner_model(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+_yaml = YAML(typ="rt")
+
+
+def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
+    """Read and parse a YAML file; a missing file or bad YAML is a BridgelawError."""
+    name = str(path)
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise BridgelawError(f"no such file: {name}") from None
+        except IsADirectoryError:
+            raise BridgelawError(f"{name} is a directory, expected a YAML file") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BridgelawError(f"cannot read {name}: {exc}") from None
+    try:
+        tree = _yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = (exc.problem or exc.context or "malformed YAML").strip()
+        raise BridgelawError(
+            f"malformed YAML: {problem}", file=name,
+            line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None,
+            expected="valid YAML (check indentation, colons and quotes)",
+        ) from None
+    except YAMLError as exc:
+        raise BridgelawError(f"malformed YAML: {exc}", file=name) from None
+    if not isinstance(tree, CommentedMap):
+        raise BridgelawError("expected a mapping of keys to values at the top of the file",
+                             file=name, line=1, column=1)
+    return Document(file=name, tree=tree, text=text)
