@@ -1,0 +1,148 @@
+"""The one module that talks to durable_rules.
+
+A :class:`StageEvaluator` holds one compiled durable_rules ruleset for one stage of one
+rulebook, created once per process and kept (durable_rules frees almost nothing when a ruleset
+is deleted). :meth:`StageEvaluator.applicable` asserts the stage's facts as a *fact* (an event
+would fire only the first matching rule), collects every rule that fired, and retracts the
+fact again.
+
+Numbers: durable_rules compares C doubles, so exact values are never handed over as floats.
+Every numeric fact — and every constant a condition mentions, which the compiler lifts out of
+the ruleset into a field of the fact — is multiplied by one common denominator and passed as
+an integer; comparisons between them are then exact (1/3 + 2/3 equals 1).
+
+The C extension is driven directly (create_ruleset / assert_fact / start_action /
+complete_and_start_action / retract_fact); the default Host and its threads are not used.
+Calls on one ruleset are serialised with a lock.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from fractions import Fraction
+from typing import Any
+
+import durable_rules_engine as _engine
+
+from . import conditions as c
+from .exact import lcm_of_denominators
+
+MARKER = "bl_stage"          # every fact carries it; every rule requires it
+_LIMIT = 2**53               # integers up to this are exact as doubles
+_ids = itertools.count(1)
+
+
+class _Compiler:
+    def __init__(self) -> None:
+        self.constants: dict[Fraction, str] = {}
+
+    def field_for(self, value: Fraction) -> str:
+        if value not in self.constants:
+            self.constants[value] = f"bl_k{len(self.constants)}"
+        return self.constants[value]
+
+    def compile(self, cond: c.Condition, negate: bool = False) -> dict | None:
+        """durable_rules JSON for `cond` (negated when asked); None means 'always true'."""
+        match cond:
+            case c.Always():
+                if negate:
+                    raise ValueError("'not always' can never apply")
+                return None
+            case c.Not(item):
+                return self.compile(item, not negate)
+            case c.All(items) | c.Any_(items):
+                conj = isinstance(cond, c.All) != negate  # De Morgan
+                parts = [self.compile(i, negate) for i in items]
+                if conj:
+                    parts = [p for p in parts if p is not None]
+                    return {"$and": parts} if parts else None
+                if any(p is None for p in parts):
+                    return None
+                return {"$or": parts}
+            case c.Compare(op, left, right):
+                op = c.NEGATED[op] if negate else op
+                if not isinstance(left, c.Name):
+                    left, right, op = right, left, c.FLIPPED[op]
+                assert isinstance(left, c.Name)
+                if isinstance(right, c.Word):
+                    return {left.name: right.word} if op == "eq" else {"$neq": {left.name: right.word}}
+                target = right.name if isinstance(right, c.Name) else self.field_for(right.value)
+                key = {"lt": "$lt", "le": "$lte", "eq": "$eq", "ne": "$neq", "ge": "$gte", "gt": "$gt"}[op]
+                return {key: {left.name: {"$m": target}}}
+            case c.Is(name, value):
+                return {name: int(value != negate)}
+            case c.In(name, words):
+                if negate:
+                    return {"$and": [{"$neq": {name: w}} for w in words]}
+                return {"$or": [{name: w} for w in words]} if len(words) > 1 else {name: words[0]}
+            case c.Given(name):
+                return {"$nex" if negate else "$ex": {name: 1}}
+        raise TypeError(cond)
+
+
+class StageEvaluator:
+    """One stage's rules compiled into one durable_rules ruleset."""
+
+    def __init__(self, label: str, rules: list[tuple[str, c.Condition]], vocab: c.Vocabulary) -> None:
+        self.label = label
+        self.vocab = vocab
+        self.order = [rule_id for rule_id, _ in rules]
+        compiler = _Compiler()
+        definition: dict[str, Any] = {}
+        for rule_id, cond in rules:
+            body = compiler.compile(cond)
+            parts = [{MARKER: 1}] + ([body] if body is not None else [])
+            definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
+        self.constants = compiler.constants
+        self.definition = definition
+        self._name = f"bridgelaw{next(_ids)}"
+        self._handle = _engine.create_ruleset(self._name, json.dumps(definition))
+        self._lock = threading.Lock()
+
+    def encode(self, facts: dict[str, Any]) -> dict[str, Any]:
+        """The JSON fact: words as text, yes/no as 1/0, numbers scaled to exact integers."""
+        numbers = {k: Fraction(v) for k, v in facts.items() if self.vocab.get(k) == "number" and v is not None}
+        scale = lcm_of_denominators([*numbers.values(), *self.constants])
+        fact: dict[str, Any] = {MARKER: 1}
+        for name, value in facts.items():
+            kind = self.vocab.get(name)
+            if value is None or kind is None:
+                continue
+            if kind == "number":
+                fact[name] = _int(numbers[name] * scale, name)
+            elif kind == "bool":
+                fact[name] = int(bool(value))
+            else:
+                fact[name] = str(value)
+        for value, field in self.constants.items():
+            fact[field] = _int(value * scale, field)
+        return fact
+
+    def applicable(self, facts: dict[str, Any]) -> list[str]:
+        """The ids of every rule whose condition holds, in declaration order."""
+        fact = self.encode(facts)
+        with self._lock:
+            fact["id"] = f"f{next(_ids)}"
+            fact["sid"] = "0"
+            payload = json.dumps(fact)
+            _engine.assert_fact(self._handle, payload)
+            fired: set[str] = set()
+            try:
+                result = _engine.start_action(self._handle)
+                while result:
+                    fired.update(json.loads(result[1]).keys())
+                    following = _engine.complete_and_start_action(self._handle, result[2])
+                    result = (result[0], following, result[2]) if following else None
+            finally:
+                _engine.retract_fact(self._handle, payload)
+        return [rule_id for rule_id in self.order if rule_id in fired]
+
+
+def _int(value: Fraction, name: str) -> int:
+    assert value.denominator == 1
+    number = int(value)
+    if abs(number) >= _LIMIT:
+        raise OverflowError(f"{name} is too large to compare exactly ({value})")
+    return number
