@@ -1,0 +1,317 @@
+"""Case files: the facts of one ruling as a tournament director writes them (YAML).
+
+    title: WBF commentary on Law 12, example 7
+    rulebook: wbf-2017
+    scoring: imps
+    board: {number: 7, vulnerability: NS}
+    non_offending: NS
+    table_result: 5HX-2 N
+    other_table: 3S+1 W
+    without_infraction: 4H-1 N
+    serious_error: {kind: gambling, instead: 4S= W}
+    expect: {outcome: split, nos: 0, os: -2}
+
+The pydantic models check each value and the structure; :func:`load_case` then checks what
+depends on several keys at once, each error pointing at the file, line and column concerned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag,
+                      WithJsonSchema)
+
+from . import bridge
+from .errors import BridgelawError, InvalidValue
+from .exact import NumberError, format_mixed, parse_exact
+from .yamlio import Document, load_yaml
+
+Side = Literal["NS", "EW"]
+SIDES: tuple[Side, Side] = ("NS", "EW")
+
+
+def other(side: Side) -> Side:
+    return "EW" if side == "NS" else "NS"
+
+
+# --- values -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class UnitScore:
+    """A score already in the event's unit, as sources often give them: ``+9 IMP``, ``65%``,
+    ``23 MP``; from NS's view unless written ``EW 35%``."""
+
+    value: Fraction
+    unit: Literal["IMP", "MP", "%"]
+    side: Side = "NS"
+
+    @property
+    def text(self) -> str:
+        number = format_mixed(self.value, signed=self.unit == "IMP")
+        prefix = "" if self.side == "NS" else "EW "
+        return f"{prefix}{number}%" if self.unit == "%" else f"{prefix}{number} {self.unit}"
+
+
+Outcome = Union[bridge.PlayedResult, bridge.Score, UnitScore]
+_UNIT = re.compile(r"^\s*(?:(?P<side>NS|EW)\s+)?(?P<number>[^A-Za-z%]+?)\s*(?P<unit>IMPS?|MPS?|%)\s*$", re.I)
+UNIT_HINT = "a score in the event's unit: +9 IMP, -3 IMP, 23 MP or 65%"
+
+
+def parse_outcome(value: Any) -> Outcome:
+    """A result (``4SX-2 W``, ``PASS``), a raw score (``NS +620``) or a unit score (``+9 IMP``)."""
+    if isinstance(value, (bridge.PlayedResult, bridge.Score, UnitScore)):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InvalidValue(f"expected a result, got {type(value).__name__} {value!r}", expected=bridge.RESULT_HINT)
+    if isinstance(value, str) and (m := _UNIT.match(value)):
+        unit = m["unit"].upper().rstrip("S")
+        try:
+            number = parse_exact(m["number"])
+        except NumberError as exc:
+            raise InvalidValue(f"'{value}': {exc}", expected=UNIT_HINT) from None
+        return UnitScore(number, "%" if unit == "%" else unit, (m["side"] or "NS").upper())
+    try:
+        return bridge.parse_result(value)
+    except bridge.NotationError as exc:
+        raise InvalidValue(f"'{value}': {exc.message}", expected=exc.hint) from None
+
+
+def outcome_text(outcome: Outcome) -> str:
+    return outcome.text
+
+
+def _weight(value: Any) -> Fraction:
+    try:
+        weight = parse_exact(value, percent=True)
+    except NumberError as exc:
+        raise InvalidValue(f"weight: {exc}", expected="a weight such as 2/3, 60% or 0.6") from None
+    if weight < 0:
+        raise InvalidValue(f"weight {format_mixed(weight)} is negative", expected="a weight between 0 and 1")
+    if weight > 1:
+        raise InvalidValue(f"weight {format_mixed(weight)} is more than 1", expected="a weight between 0 and 1")
+    return weight
+
+
+def _exact_value(value: Any) -> Fraction:
+    try:
+        return parse_exact(value, percent=True)
+    except NumberError as exc:
+        raise InvalidValue(str(exc), expected="an exact number such as 8 1/2, 17/2, -4 2/3 or 5") from None
+
+
+_TEXT = WithJsonSchema({"type": "string"})
+_NUM = WithJsonSchema({"type": ["string", "number"]})
+OutcomeField = Annotated[Any, BeforeValidator(parse_outcome), _TEXT]
+WeightField = Annotated[Fraction, BeforeValidator(_weight), _NUM]
+ExactField = Annotated[Fraction, BeforeValidator(_exact_value), _NUM]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
+
+
+class Board(_Strict):
+    number: int | None = Field(default=None, ge=1)
+    vulnerability: bridge.Vulnerability
+
+
+class WeightedOutcome(_Strict):
+    result: OutcomeField
+    weight: WeightField
+    legal: bool = True
+
+
+class SplitWeighting(_Strict):
+    NS: list[WeightedOutcome] = Field(min_length=1)
+    EW: list[WeightedOutcome] = Field(min_length=1)
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, list):
+        return "<list>"
+    if isinstance(value, dict):
+        return "<split>"
+    return "<one>"
+
+
+Possibilities = Annotated[
+    Union[
+        Annotated[OutcomeField, Tag("<one>")],
+        Annotated[list[WeightedOutcome], Tag("<list>")],
+        Annotated[SplitWeighting, Tag("<split>")],
+    ],
+    Discriminator(_shape),
+]
+OneOrList = Annotated[
+    Union[Annotated[OutcomeField, Tag("<one>")], Annotated[list[WeightedOutcome], Tag("<list>")]],
+    Discriminator(lambda v: "<list>" if isinstance(v, list) else "<one>"),
+]
+
+
+class SeriousError(_Strict):
+    kind: Literal["serious-error", "gambling"]
+    instead: OneOrList
+    note: str | None = None
+
+
+class Expect(_Strict):
+    outcome: str | None = None
+    nos: ExactField | None = None
+    os: ExactField | None = None
+    NS: ExactField | None = None
+    EW: ExactField | None = None
+
+
+class Published(_Strict):
+    nos: ExactField | None = None
+    os: ExactField | None = None
+    NS: ExactField | None = None
+    EW: ExactField | None = None
+    why: str
+
+
+class CaseModel(_Strict):
+    title: str
+    source: str | None = None
+    rulebook: str | None = None
+    scoring: Literal["imps", "matchpoints"]
+    board: Board
+    non_offending: Side
+    table_result: OutcomeField | None = None
+    other_table: OutcomeField | None = None
+    field: list[OutcomeField] | None = None
+    results_on_board: int | None = None
+    without_infraction: Possibilities
+    serious_error: SeriousError | None = None
+    expect: Expect | None = None
+    published: Published | None = None
+    notes: str | None = None
+
+
+# --- the checked case ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Component:
+    outcome: Outcome
+    weight: Fraction
+    legal: bool = True
+    path: tuple = ()
+
+
+@dataclass
+class Case:
+    """A validated case: the model plus normalised lists of weighted components."""
+
+    model: CaseModel
+    doc: Document
+    without: dict[Side, list[Component]]      # B's possibilities for each side (equal unless split)
+    split: bool
+    instead: list[Component] | None          # C's possibilities (serious error), None otherwise
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+    @property
+    def nos(self) -> Side:
+        return self.model.non_offending
+
+    @property
+    def os(self) -> Side:
+        return other(self.model.non_offending)
+
+
+def load_case(path: str | Path, *, text: str | None = None) -> Case:
+    doc = load_yaml(path, text=text)
+    return check_case(doc, doc.validate(CaseModel))
+
+
+def check_case(doc: Document, m: CaseModel) -> Case:
+    """The checks that involve several keys; each error points at the key concerned."""
+    without: dict[Side, list[Component]]
+    w = m.without_infraction
+    if isinstance(w, SplitWeighting):
+        without = {s: _components(doc, getattr(w, s), ["without_infraction", s]) for s in SIDES}
+        split = True
+    else:
+        comps = _components(doc, w, ["without_infraction"])
+        without, split = {"NS": comps, "EW": comps}, False
+    instead = None
+    if m.serious_error is not None:
+        if m.table_result is None:
+            raise doc.error(["serious_error"], "serious_error needs the table_result it affected", key=True,
+                            expected="table_result: <the result obtained at the table>")
+        instead = _components(doc, m.serious_error.instead, ["serious_error", "instead"])
+        if any(not c.legal for c in instead):
+            raise doc.error(["serious_error", "instead"], "legal: false belongs to without_infraction, not to instead")
+    if m.results_on_board is not None:
+        if m.results_on_board < 2:
+            raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board}; a board needs at least 2 results to be matchpointed",
+                            expected="a whole number of at least 2")
+        if m.field is not None and m.results_on_board != len(m.field) + 1:
+            raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board} but the field lists "
+                            f"{len(m.field)} other results ({len(m.field) + 1} in all)")
+    _check_scoring(doc, m, without, instead)
+    return Case(model=m, doc=doc, without=without, split=split, instead=instead)
+
+
+def _components(doc: Document, value: Any, path: list) -> list[Component]:
+    if not isinstance(value, list):
+        return [Component(value, Fraction(1), True, tuple(path))]
+    if not value:
+        raise doc.error(path, "a weighted list needs at least one outcome")
+    comps = [Component(item.result, item.weight, item.legal, tuple(path + [i])) for i, item in enumerate(value)]
+    total = sum((c.weight for c in comps), Fraction(0))
+    if total != 1:
+        raise doc.error(path, f"the weights sum to {format_mixed(total)}, not 1",
+                        expected="weights that add up to exactly 1 (e.g. 2/3 and 1/3, or 60% and 40%)")
+    return comps
+
+
+def _check_scoring(doc: Document, m: CaseModel, without: dict, instead: list | None) -> None:
+    places: list[tuple[list, Outcome]] = []
+    if m.table_result is not None:
+        places.append((["table_result"], m.table_result))
+    for comps in ([*without["NS"], *without["EW"]], instead or []):
+        places.extend((list(c.path), c.outcome) for c in comps)
+    if m.scoring == "imps":
+        if m.field is not None:
+            raise doc.error(["field"], "field is for matchpoints; at IMPs give other_table", key=True,
+                            suggestion="use other_table: <result at the other table>, or scoring: matchpoints")
+        if m.results_on_board is not None:
+            raise doc.error(["results_on_board"], "results_on_board is for matchpoints", key=True)
+        if m.other_table is not None and isinstance(m.other_table, UnitScore):
+            raise doc.error(["other_table"], "other_table must be the result at the other table, not a unit score",
+                            expected=bridge.RESULT_HINT)
+        for path, outcome in places:
+            if isinstance(outcome, UnitScore) and outcome.unit != "IMP":
+                raise doc.error(path, f"'{outcome.text}' is not in IMPs (scoring: imps)", expected="e.g. +9 IMP")
+            if not isinstance(outcome, UnitScore) and m.other_table is None:
+                raise doc.error(path, f"other_table is missing: at IMPs, '{outcome.text}' is scored against the result "
+                                "at the other table", expected="other_table: <result>, e.g. other_table: 3S+1 W")
+    else:
+        if m.other_table is not None:
+            raise doc.error(["other_table"], "other_table is for IMPs; at matchpoints give field", key=True,
+                            suggestion="use field: [<result>, ...], or scoring: imps")
+        for i, outcome in enumerate(m.field or []):
+            if isinstance(outcome, UnitScore):
+                raise doc.error(["field", i], "the field lists results or scores, not unit scores",
+                                expected=bridge.RESULT_HINT)
+        has_top = m.field is not None or m.results_on_board is not None
+        for path, outcome in places:
+            if isinstance(outcome, UnitScore):
+                if outcome.unit == "IMP":
+                    raise doc.error(path, f"'{outcome.text}' is in IMPs, but scoring is matchpoints",
+                                    expected="e.g. 23 MP or 65%")
+                if outcome.unit == "MP" and not has_top:
+                    raise doc.error(path, f"'{outcome.text}' is in matchpoints, but the top is unknown",
+                                    expected="field: [...] or results_on_board: <n>", suggestion="or give it as a percentage")
+            elif m.field is None:
+                raise doc.error(path, f"field is missing: at matchpoints, '{outcome.text}' is scored against the "
+                                "results at the other tables", expected="field: [<result>, ...], e.g. field: [4H= S, NS +420]")
+

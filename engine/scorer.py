@@ -1,0 +1,106 @@
+"""Scoring one outcome in the event's unit, for one side, with the arithmetic spelt out.
+
+IMPs (teams): a side's score for a result is IMP(its points here − its points at the other
+table). Matchpoints (pairs): the result is scored "as if obtained" against the field — 2 for
+each result beaten, 1 for each tie — which for a weighted score gives exactly what fractional
+frequencies give (Law 78A; WBF commentary example 9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import bridge
+from .case import Case, Outcome, Side, UnitScore
+from .exact import format_mixed
+
+
+@dataclass(frozen=True)
+class Scored:
+    value: Fraction
+    text: str            # e.g. "4H-1 N: NS -100 → IMP(−100 + 170) = +2"
+
+
+def _points(p: int) -> str:
+    return f"{p:+d}" if p else "0"
+
+
+class Scorer:
+    """Scores outcomes of one case in its unit: 'IMP', 'MP', or '%' (matchpoints given as percentages)."""
+
+    def __init__(self, case: Case) -> None:
+        m = case.model
+        self.case = case
+        self.vulnerability = m.board.vulnerability
+        self.scoring = m.scoring
+        self.other_ns: int | None = None
+        self.field: dict[int, Fraction] | None = None
+        self.top: Fraction | None = None
+        if m.scoring == "imps":
+            self.unit = "IMP"
+            if m.other_table is not None:
+                self.other_ns = bridge.ns_score(m.other_table, self.vulnerability)
+        else:
+            if m.field is not None:
+                self.field = bridge.frequency_table(bridge.ns_score(r, self.vulnerability) for r in m.field)
+                self.top = bridge.top(len(m.field) + 1)
+            elif m.results_on_board is not None:
+                self.top = bridge.top(m.results_on_board)
+            self.unit = "MP" if self.top is not None else "%"
+            if self.top is None:
+                self.top = Fraction(100)
+
+    def describe_basis(self) -> str:
+        m = self.case.model
+        if self.unit == "IMP":
+            if self.other_ns is None:
+                return "Scoring: IMPs (results given in IMPs)."
+            return (f"Scoring: IMPs against the other table, {m.other_table.text}: NS {_points(self.other_ns)}; "
+                    f"a side's score is IMP(its points here − its points there).")
+        if self.field is not None:
+            return (f"Scoring: matchpoints against the field of {len(m.field)} other results "
+                    f"(2 per result beaten, 1 per tie); top {format_mixed(self.top)}.")
+        if self.unit == "MP":
+            return f"Scoring: matchpoints, {m.results_on_board} results on the board; top {format_mixed(self.top)}."
+        return "Scoring: matchpoints given as percentages of the top."
+
+    def complement(self, value: Fraction) -> Fraction:
+        """The other side's score for the same result: −x at IMPs, top − x at matchpoints."""
+        return -value if self.unit == "IMP" else self.top - value
+
+    def score(self, outcome: Outcome, side: Side) -> Scored:
+        if isinstance(outcome, UnitScore):
+            return self._unit_score(outcome, side)
+        ns = bridge.ns_score(outcome, self.vulnerability)
+        label = outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
+        if self.unit == "IMP":
+            here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
+            value = Fraction(bridge.imps(here - there))
+            sign = "−" if there >= 0 else "+"
+            text = (f"{label}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
+                    f"= {format_mixed(value, signed=True)}")
+            return Scored(value, text)
+        below = sum((f for s, f in self.field.items() if s < ns), Fraction(0))
+        tied = self.field.get(ns, Fraction(0))
+        mp_ns = bridge.matchpoints_against(ns, self.field)
+        if side == "NS":
+            text = (f"{label}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + {format_mixed(tied)} tied "
+                    f"= {format_mixed(mp_ns)}")
+            return Scored(mp_ns, text)
+        value = self.top - mp_ns
+        text = (f"{label}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS {format_mixed(mp_ns)} "
+                f"= {format_mixed(value)}")
+        return Scored(value, text)
+
+    def _unit_score(self, outcome: UnitScore, side: Side) -> Scored:
+        if outcome.unit == "%":
+            given = outcome.value * self.top / 100
+        else:
+            given = outcome.value
+        value = given if outcome.side == side else self.complement(given)
+        note = "" if outcome.side == side else f" for {outcome.side}, so {side} gets the complement"
+        shown = format_mixed(value, signed=self.unit == "IMP")
+        unit = "%" if self.unit == "%" else f" {self.unit}"
+        conv = f" of top {format_mixed(self.top)}" if outcome.unit == "%" and self.unit == "MP" else ""
+        return Scored(value, f"{outcome.text}{conv} (given in the event's unit){note}: {side} {shown}{unit}")
