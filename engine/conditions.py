@@ -297,6 +297,8 @@ def describe(cond: Condition) -> str:
             return " and ".join(_wrap(c) for c in items)
         case Any_(items):
             return " or ".join(_wrap(c) for c in items)
+        case Not(Given(name)):
+            return f"{name} not given"
         case Not(item):
             return f"not ({describe(item)})"
         case Compare(op, left, right):

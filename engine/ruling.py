@@ -50,8 +50,8 @@ class Ruling:
 
     @property
     def sides(self) -> dict[Side, SideScore]:
-        return {self.nos.side: self.nos, self.os.side: self.os} if self.nos.side == "NS" else \
-            {self.os.side: self.os, self.nos.side: self.nos}
+        by_side = {self.nos.side: self.nos, self.os.side: self.os}
+        return {"NS": by_side["NS"], "EW": by_side["EW"]}
 
     def percent(self, value: Fraction) -> Fraction | None:
         if self.unit == "MP" and self.top:
@@ -119,7 +119,6 @@ class _Builder:
     def build(self) -> Ruling:
         case, m, book = self.case, self.case.model, self.book
         nos, os = case.nos, case.os
-        self.say(f"Rulebook {book.id} {book.version} ({book.title}).")
         self.say(self.scorer.describe_basis())
         self.say(f"Non-offending side {nos}, offending side {os}; every quantity is from {nos}'s view, "
                  f"primed ones (A', B') from {os}'s.")
