@@ -111,15 +111,15 @@ def format_mixed(x: Fraction | int, *, signed: bool = False) -> str:
 
     With ``signed=True`` positive values get a ``+`` (``+4 2/3``); zero stays ``0``.
     """
-    x = Fraction(x)
-    sign = "-" if x < 0 else ("+" if signed and x > 0 else "")
-    whole, rest = divmod(abs(x), 1)
+    num, den = x.numerator, x.denominator      # ints and Fractions alike, no new Fraction
+    sign = "-" if num < 0 else ("+" if signed and num > 0 else "")
+    whole, rest = divmod(abs(num), den)
     if rest == 0:
         body = str(whole)
     elif whole == 0:
-        body = str(rest)
+        body = f"{rest}/{den}"
     else:
-        body = f"{whole} {rest}"
+        body = f"{whole} {rest}/{den}"
     return sign + body
 
 

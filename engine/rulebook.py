@@ -85,7 +85,7 @@ class Rule:
     award: dict[str, formula.Formula] = field(default_factory=dict)
     apply: dict[str, str] = field(default_factory=dict)
     overrides: tuple[str, ...] = ()
-    where: str = ""                      # file:line of its definition
+    index: int = 0                       # position in the rulebook's rules: list
 
     @property
     def when_text(self) -> str:
@@ -107,7 +107,13 @@ class Rulebook:
     sha256: str
     source: str | None = None
     notes: str | None = None
+    doc: Document | None = field(default=None, repr=False)
     _evaluators: dict[str, StageEvaluator] = field(default_factory=dict, repr=False)
+
+    def where(self, rule: Rule) -> str:
+        """file:line where `rule` is defined."""
+        line, _ = self.doc.position(["rules", rule.index]) if self.doc else (None, None)
+        return f"{self.path}:{line}" if line else str(self.path)
 
     def rules_for(self, stage: str) -> list[Rule]:
         return [r for r in self.rules if r.stage == stage]
@@ -195,7 +201,7 @@ def load(path: str | Path) -> Rulebook:
         effective_from=model.effective.from_, effective_until=model.effective.until,
         paragraphs=paragraphs, rules=[], parameters=parameters, path=path,
         sha256=hashlib.sha256(doc.text.encode("utf-8")).hexdigest(),
-        source=model.source, notes=model.notes,
+        source=model.source, notes=model.notes, doc=doc,
     )
     seen: set[str] = set()
     for i, rm in enumerate(model.rules):
@@ -254,9 +260,7 @@ def _rule(doc: Document, book: Rulebook, i: int, rm: RuleModel) -> Rule:
                             expected="a paragraph listed under paragraphs:",
                             suggestion=did_you_mean(ref, book.paragraphs))
     rule = Rule(id=rm.id, stage=rm.stage, condition=cond, explain=rm.explain.strip(), cites=tuple(rm.cites),
-                overrides=tuple(rm.overrides), outcome=rm.outcome)
-    line, _ = doc.position(here)
-    rule.where = f"{doc.file}:{line}"
+                overrides=tuple(rm.overrides), outcome=rm.outcome, index=i)
     if stage.produces == "award":
         _check_award(doc, book, stage, rm, here, rule)
     else:

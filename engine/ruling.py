@@ -127,23 +127,23 @@ class _Builder:
         if m.table_result is not None:
             a = self.scorer.score(m.table_result, nos)
             q["A"] = a.value
-            env["A'"] = self.scorer.score(m.table_result, os).value
+            env["A'"] = self.scorer.complement(a.value)
             self.say(f"A (table result) = {a.text}")
         else:
             self.say("A: no table result given; only the assigned score is wanted.")
-        q["B"], used = self.expectation(case.without[nos], nos, "B (without the infraction)")
+        q["B"], _ = self.expectation(case.without[nos], nos, "B (without the infraction)")
         if case.split:
             self.say(f"The two sides have different weightings; {os}'s is scored separately.")
             env["B'"], _ = self.expectation(case.without[os], os, "B' (without the infraction, offending side's weighting)")
         else:
-            env["B'"] = sum((c.weight * self.scorer.score(c.outcome, os).value for c in used), Fraction(0))
-            self.say(f"B' = {os}'s score for the same outcomes = {format_mixed(env[PRIME_B])}")
+            env["B'"] = self.scorer.complement(q["B"])
+            self.say(f"B' = {self.scorer.complement_text('B')} = {format_mixed(env[PRIME_B])} ({os}'s score for the same outcomes)")
         if q["A"] is not None:
             if case.instead is not None:
                 kind = "gambling action" if m.serious_error.kind == "gambling" else "extremely serious error"
                 self.say(f"C (what {nos} would have scored without its {kind}):")
                 q["C"] = self.weighted(case.instead, nos, "C")
-                env["C'"] = sum((c.weight * self.scorer.score(c.outcome, os).value for c in case.instead), Fraction(0))
+                env["C'"] = self.scorer.complement(q["C"])
             else:
                 q["C"] = q["A"]
                 env["C'"] = env["A'"]

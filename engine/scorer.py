@@ -69,6 +69,9 @@ class Scorer:
         """The other side's score for the same result: −x at IMPs, top − x at matchpoints."""
         return -value if self.unit == "IMP" else self.top - value
 
+    def complement_text(self, name: str) -> str:
+        return f"−{name}" if self.unit == "IMP" else f"{format_mixed(self.top)} − {name}"
+
     def score(self, outcome: Outcome, side: Side) -> Scored:
         if isinstance(outcome, UnitScore):
             return self._unit_score(outcome, side)

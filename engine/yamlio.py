@@ -1,8 +1,10 @@
 """Loading YAML with positions, and turning validation errors into file:line:column errors.
 
-ruamel.yaml's round-trip loader keeps the line and column of every key and value; a
-:class:`Document` keeps the tree with its file name so that any later check can point at
-the exact place in the file it found wrong.
+A :class:`Document` keeps the parsed data with its file name and text so that any later
+check can point at the exact place in the file it found wrong. The data comes from ruamel's
+fast safe loader (C, from ruamel.yaml.clib); positions come from its round-trip loader, which
+keeps the line and column of every key and value but is several times slower, so it runs only
+when a position is first asked for — that is, when something is wrong.
 """
 
 from __future__ import annotations
@@ -25,19 +27,22 @@ M = TypeVar("M", bound=pydantic.BaseModel)
 
 @dataclass
 class Document:
-    """A parsed YAML file: the tree (CommentedMap/Seq, plain scalars) and where it came from."""
+    """A parsed YAML file: the data (dicts, lists, scalars), its text and where it came from."""
 
     file: str
     tree: Any
     text: str
+    _marked: Any = None
 
     def position(self, path: Path_, *, key: bool = False) -> tuple[int | None, int | None]:
         """1-based (line, column) of the node at `path` (of its key when `key`)."""
-        node = self.tree
+        if self._marked is None:
+            self._marked = _rt.load(self.text)
+        node = self._marked
         line, col = _start(node)
-        for part in path:
+        for i, part in enumerate(path):
             if isinstance(node, CommentedMap) and part in node:
-                line, col = (node.lc.key(part) if key and part == path[-1] else node.lc.value(part))
+                line, col = node.lc.key(part) if key and i == len(path) - 1 else node.lc.value(part)
                 line, col = line + 1, col + 1
                 node = node[part]
             elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
@@ -126,7 +131,8 @@ def _inner_model(annotation: Any) -> Any:
     return None
 
 
-_yaml = YAML(typ="rt")
+_fast = YAML(typ="safe")
+_rt = YAML(typ="rt")
 
 
 def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
@@ -142,7 +148,7 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
         except (OSError, UnicodeDecodeError) as exc:
             raise BridgelawError(f"cannot read {name}: {exc}") from None
     try:
-        tree = _yaml.load(text)
+        tree = _fast.load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "malformed YAML").strip()
@@ -153,7 +159,7 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
         ) from None
     except YAMLError as exc:
         raise BridgelawError(f"malformed YAML: {exc}", file=name) from None
-    if not isinstance(tree, CommentedMap):
+    if not isinstance(tree, dict):
         raise BridgelawError("expected a mapping of keys to values at the top of the file",
                              file=name, line=1, column=1)
     return Document(file=name, tree=tree, text=text)
