@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -19,9 +18,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import conditions, formula
+from . import parameters as params
 from .adapter import StageEvaluator
 from .errors import BridgelawError, RulingError, did_you_mean
-from .exact import NumberError, format_mixed, parse_exact
+from .exact import format_mixed
 from .stages import STAGES, Stage
 from .yamlio import Document, load_yaml
 
@@ -127,7 +127,7 @@ class Rulebook:
 
     def vocabulary(self, stage: Stage) -> conditions.Vocabulary:
         vocab = dict(stage.facts)
-        vocab.update({name: _kind(value) for name, value in self.parameters.items()})
+        vocab.update({name: params.vocabulary_kind(name) for name in self.parameters})
         return vocab
 
     def evaluator(self, stage_id: str) -> StageEvaluator:
@@ -170,14 +170,6 @@ class Rulebook:
         return {"id": self.id, "version": self.version, "sha256": self.sha256}
 
 
-def _kind(value: Any) -> Any:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, Fraction):
-        return "number"
-    return (str(value),)
-
-
 def _facts_text(facts: dict[str, Any]) -> str:
     def show(v: Any) -> str:
         return format_mixed(v) if isinstance(v, Fraction) else str(v).lower() if isinstance(v, bool) else str(v)
@@ -218,6 +210,7 @@ def load(path: str | Path) -> Rulebook:
 
 
 def _parameters(doc: Document, raw: dict[str, Any]) -> dict[str, Any]:
+    """Flatten the nested parameters block to dotted names, checking each against the registry."""
     flat: dict[str, Any] = {}
 
     def walk(node: Any, prefix: list[str]) -> None:
@@ -226,18 +219,14 @@ def _parameters(doc: Document, raw: dict[str, Any]) -> dict[str, Any]:
                 walk(value, prefix + [str(key)])
             return
         name = ".".join(prefix)
-        if isinstance(node, bool):
-            flat[name] = node
-        elif isinstance(node, (int, float)) or (isinstance(node, str) and re.match(r"^[-+−]?\d", node)):
-            try:
-                flat[name] = parse_exact(node, percent=True)
-            except NumberError as exc:
-                raise doc.error(["parameters", *prefix], f"parameter {name}: {exc}") from None
-        elif isinstance(node, str):
-            flat[name] = node
-        else:
-            raise doc.error(["parameters", *prefix], f"parameter {name}: expected a number, a percentage, "
-                            "true/false or a word")
+        if name not in params.PARAMETERS:
+            raise doc.error(["parameters", *prefix], f"unknown parameter '{name}'", key=True,
+                            expected="one of " + ", ".join(params.PARAMETERS),
+                            suggestion=did_you_mean(name, params.PARAMETERS))
+        try:
+            flat[name] = params.check(name, node)
+        except ValueError as exc:
+            raise doc.error(["parameters", *prefix], f"parameter {name}: {exc}") from None
 
     walk(raw, [])
     return flat

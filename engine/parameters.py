@@ -1,0 +1,81 @@
+"""The parameters a rulebook may set, with their kinds.
+
+A rulebook's ``parameters:`` block is nested YAML; its leaves are addressed by dotted names
+(``artificial.pairs.avg_plus``). Every leaf must be one of these, of the right kind: an unknown
+parameter or a value of the wrong kind fails to load with file:line:column. Rules use them in
+conditions and formulas by the same dotted names.
+
+Kinds: ``percent`` (a fraction of the top: ``60%``, read as 3/5), ``number`` (exact), ``count``
+(a whole number), or a tuple of the words allowed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Union
+
+from .exact import NumberError, parse_exact
+
+Kind = Union[str, tuple[str, ...]]
+
+PARAMETERS: dict[str, tuple[Kind, str]] = {
+    # 12C2(a)/(b): artificial adjusted scores
+    "artificial.pairs.avg_plus": ("percent", "average plus at pairs, share of the top (12C2(a): at least 60%)"),
+    "artificial.pairs.average": ("percent", "average at pairs (12C2(a): 50%)"),
+    "artificial.pairs.avg_minus": ("percent", "average minus at pairs (12C2(a): at most 40%)"),
+    "artificial.imps.avg_plus": ("number", "average plus at IMPs (12C2(b): +3)"),
+    "artificial.imps.average": ("number", "average at IMPs (0)"),
+    "artificial.imps.avg_minus": ("number", "average minus at IMPs (12C2(b): -3)"),
+    # 12C2(c): session-score modification
+    "session.pairs.nos_above": ("percent", "a non-offending contestant whose session score exceeds this gets it"),
+    "session.pairs.os_below": ("percent", "an offending contestant whose session score is below this gets it"),
+    "session.imps.nos_above": ("number", "the IMP equivalent of nos_above, IMPs per board"),
+    "session.imps.os_below": ("number", "the IMP equivalent of os_below, IMPs per board"),
+    # 12C2(d): several boards without a result in one session
+    "multiple_boards.limit": ("count", "boards per session on which a contestant may receive average plus"),
+    "multiple_boards.replacement": (("average", "not-scored"), "what a further board without a result scores"),
+    # 12C1(c) and the commentary's benefit of doubt: weights from a poll
+    "poll.minimum": ("count", "fewest players a poll should have (commentary: five)"),
+    "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS may be raised"),
+    # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
+    "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
+                                "ebu = (M + 1) × E / A − 1; none = no factoring"),
+    "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
+    "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
+    "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
+    "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
+}
+
+
+def check(name: str, value: Any) -> Any:
+    """The value of parameter `name` in its kind; ValueError (a sentence) when it is not."""
+    kind = PARAMETERS[name][0]
+    if isinstance(kind, tuple):
+        if value not in kind:
+            raise ValueError(f"expected one of {', '.join(kind)}, got {value!r}")
+        return value
+    if isinstance(value, bool):
+        raise ValueError(f"expected a {kind}, got {value!r}")
+    try:
+        number = parse_exact(value, percent=kind == "percent")
+    except NumberError as exc:
+        raise ValueError(str(exc)) from None
+    if kind == "count" and (number.denominator != 1 or number < 0):
+        raise ValueError(f"expected a whole number, got {value!r}")
+    if kind == "percent" and not 0 <= number <= 1:
+        raise ValueError(f"expected a percentage from 0% to 100%, got {value!r}")
+    return number
+
+
+def vocabulary_kind(name: str) -> Kind:
+    """How conditions see a parameter: words keep their choices; every number is a number."""
+    kind = PARAMETERS[name][0]
+    return kind if isinstance(kind, tuple) else "number"
+
+
+def show(value: Any, name: str) -> str:
+    kind = PARAMETERS[name][0]
+    if kind == "percent" and isinstance(value, Fraction):
+        from .exact import format_mixed
+        return f"{format_mixed(value * 100)}%"
+    return str(value)
