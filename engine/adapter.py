@@ -30,6 +30,7 @@ from . import conditions as c
 from .exact import lcm_of_denominators
 
 MARKER = "bl_stage"          # every fact carries it; every rule requires it
+NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that cannot hold
 _LIMIT = 2**53               # integers up to this are exact as doubles
 _ids = itertools.count(1)
 
@@ -47,20 +48,21 @@ class _Compiler:
         """durable_rules JSON for `cond` (negated when asked); None means 'always true'."""
         match cond:
             case c.Always():
-                if negate:
-                    raise ValueError("'not always' can never apply")
-                return None
+                return NEVER if negate else None
             case c.Not(item):
                 return self.compile(item, not negate)
             case c.All(items) | c.Any_(items):
                 conj = isinstance(cond, c.All) != negate  # De Morgan
                 parts = [self.compile(i, negate) for i in items]
                 if conj:
+                    if NEVER in parts:
+                        return NEVER
                     parts = [p for p in parts if p is not None]
                     return {"$and": parts} if parts else None
                 if any(p is None for p in parts):
                     return None
-                return {"$or": parts}
+                parts = [p for p in parts if p != NEVER]
+                return {"$or": parts} if parts else NEVER
             case c.Compare(op, left, right):
                 op = c.NEGATED[op] if negate else op
                 if not isinstance(left, c.Name):

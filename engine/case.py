@@ -17,6 +17,7 @@ depends on several keys at once, each error pointing at the file, line and colum
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -159,12 +160,57 @@ class SeriousError(_Strict):
     note: str | None = None
 
 
+Responsibility = Literal["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]
+Direction = Literal["N", "E", "S", "W"]
+
+
+class Artificial(_Strict):
+    NS: Responsibility
+    EW: Responsibility
+
+
+class PerSide(_Strict):
+    """A value for either or both sides, e.g. session: {NS: 71.6%, EW: 35%}."""
+    NS: OutcomeField | None = None
+    EW: OutcomeField | None = None
+
+
+class BoardCount(_Strict):
+    NS: int | None = Field(default=None, ge=1)
+    EW: int | None = Field(default=None, ge=1)
+
+
+class PollResult(_Strict):
+    result: OutcomeField
+    chance: WeightField
+
+
+class PollChoice(_Strict):
+    action: str
+    votes: int = Field(ge=0)
+    result: OutcomeField | None = None
+    results: list[PollResult] | None = Field(default=None, min_length=1)
+    legal: bool = True
+
+
+class Poll(_Strict):
+    polled: int = Field(ge=1)
+    choices: list[PollChoice] = Field(min_length=1)
+
+
+class Penalty(_Strict):
+    player: Direction
+    amount: OutcomeField
+    partner_blameless: bool
+
+
 class Expect(_Strict):
     outcome: str | None = None
     nos: ExactField | None = None
     os: ExactField | None = None
     NS: ExactField | None = None
     EW: ExactField | None = None
+    players: dict[Direction, ExactField] | None = None
 
 
 class Published(_Strict):
@@ -179,15 +225,25 @@ class CaseModel(_Strict):
     title: str
     source: str | None = None
     rulebook: str | None = None
+    date: dt.date | None = None
     scoring: Literal["imps", "matchpoints"]
+    event: Literal["pairs", "teams", "individual", "knockout"] | None = None
     board: Board
-    non_offending: Side
+    non_offending: Side | None = None
+    players: dict[Direction, str] | None = None
     table_result: OutcomeField | None = None
     other_table: OutcomeField | None = None
     field: list[OutcomeField] | None = None
     results_on_board: int | None = None
-    without_infraction: Possibilities
+    without_infraction: Possibilities | None = None
+    poll: Poll | None = None
     serious_error: SeriousError | None = None
+    artificial: Artificial | None = None
+    possibilities: Literal["numerous"] | None = None
+    not_scheduled: Literal["bye", "sit-out"] | None = None
+    session: PerSide | None = None
+    artificial_boards_this_session: BoardCount | None = None
+    penalty: Penalty | None = None
     expect: Expect | None = None
     published: Published | None = None
     notes: str | None = None
@@ -209,21 +265,30 @@ class Case:
 
     model: CaseModel
     doc: Document
-    without: dict[Side, list[Component]]      # B's possibilities for each side (equal unless split)
+    without: dict[Side, list[Component]] | None  # B's possibilities per side (equal unless split); raw poll weights
     split: bool
     instead: list[Component] | None          # C's possibilities (serious error), None otherwise
+    session: dict[Side, Fraction]            # 12C2(c): share of the top at pairs, IMPs a board at teams
 
     @property
     def file(self) -> str:
         return self.doc.file
 
     @property
-    def nos(self) -> Side:
-        return self.model.non_offending
+    def event(self) -> str:
+        return self.model.event or ("teams" if self.model.scoring == "imps" else "pairs")
 
     @property
-    def os(self) -> Side:
-        return other(self.model.non_offending)
+    def nos(self) -> Side | None:
+        """The non-offending side: as given, or the one side found in no way at fault."""
+        if self.model.non_offending or self.model.artificial is None:
+            return self.model.non_offending
+        clean = [s for s in SIDES if getattr(self.model.artificial, s) == "in-no-way-at-fault"]
+        return clean[0] if len(clean) == 1 else None
+
+    @property
+    def os(self) -> Side | None:
+        return other(self.nos) if self.nos else None
 
 
 def load_case(path: str | Path, *, text: str | None = None) -> Case:
@@ -231,11 +296,46 @@ def load_case(path: str | Path, *, text: str | None = None) -> Case:
     return check_case(doc, doc.validate(CaseModel))
 
 
+ASSIGNED_ONLY = ("table_result", "other_table", "without_infraction", "poll", "serious_error")
+
+
 def check_case(doc: Document, m: CaseModel) -> Case:
     """The checks that involve several keys; each error points at the key concerned."""
-    without: dict[Side, list[Component]]
+    if m.results_on_board is not None:
+        if m.scoring == "matchpoints" and m.results_on_board < 2:
+            raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board}; a board needs at "
+                            "least 2 results to be matchpointed", expected="a whole number of at least 2")
+        if m.field is not None and m.results_on_board != len(m.field) + 1:
+            raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board} but the field lists "
+                            f"{len(m.field)} other results ({len(m.field) + 1} in all)")
+    if m.penalty is not None and (m.event or "") != "individual":
+        raise doc.error(["penalty"], "penalty is handled for individual events (12C3)", key=True,
+                        expected="event: individual")
+    if m.players is not None and (m.event or "") != "individual":
+        raise doc.error(["players"], "players are named for individual events", key=True, expected="event: individual")
+    if m.penalty is not None:
+        amount, unit = m.penalty.amount, "IMP" if m.scoring == "imps" else None
+        if not isinstance(amount, UnitScore) or amount.side != "NS" or amount.value < 0 or \
+                (unit and amount.unit != unit) or (not unit and amount.unit == "IMP"):
+            raise doc.error(["penalty", "amount"], f"penalty amount '{amount.text}' is not a positive amount "
+                            "in the event's unit", expected="e.g. 3 IMP at IMPs, 10% (of a top) or 2 MP at matchpoints")
+    if m.artificial is not None or m.not_scheduled is not None:
+        return _check_artificial(doc, m)
+    for key in ("possibilities", "session", "artificial_boards_this_session"):
+        if getattr(m, key) is not None:
+            raise doc.error([key], f"{key} goes with an artificial adjusted score", key=True,
+                            expected="artificial: {NS: <responsibility>, EW: <responsibility>}")
+    if m.non_offending is None:
+        raise doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+    if (m.without_infraction is None) == (m.poll is None):
+        raise doc.error(["poll"] if m.poll is not None else [],
+                        "give exactly one of without_infraction (the outcome or weighted outcomes) and poll",
+                        expected="without_infraction: <result or weighted list>, or poll: {polled: …, choices: […]}")
     w = m.without_infraction
-    if isinstance(w, SplitWeighting):
+    if m.poll is not None:
+        comps = _poll_components(doc, m.poll)
+        without, split = {"NS": comps, "EW": comps}, False
+    elif isinstance(w, SplitWeighting):
         without = {s: _components(doc, getattr(w, s), ["without_infraction", s]) for s in SIDES}
         split = True
     else:
@@ -247,17 +347,75 @@ def check_case(doc: Document, m: CaseModel) -> Case:
             raise doc.error(["serious_error"], "serious_error needs the table_result it affected", key=True,
                             expected="table_result: <the result obtained at the table>")
         instead = _components(doc, m.serious_error.instead, ["serious_error", "instead"])
-        if any(not c.legal for c in instead):
-            raise doc.error(["serious_error", "instead"], "legal: false belongs to without_infraction, not to instead")
-    if m.results_on_board is not None:
-        if m.results_on_board < 2:
-            raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board}; a board needs at least 2 results to be matchpointed",
-                            expected="a whole number of at least 2")
-        if m.field is not None and m.results_on_board != len(m.field) + 1:
-            raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board} but the field lists "
-                            f"{len(m.field)} other results ({len(m.field) + 1} in all)")
     _check_scoring(doc, m, without, instead)
-    return Case(model=m, doc=doc, without=without, split=split, instead=instead)
+    return Case(model=m, doc=doc, without=without, split=split, instead=instead, session={})
+
+
+def _check_artificial(doc: Document, m: CaseModel) -> Case:
+    if m.artificial is not None and m.not_scheduled is not None:
+        raise doc.error(["not_scheduled"], "a board not scheduled for a contestant gets no artificial score",
+                        key=True, expected="either artificial or not_scheduled")
+    for key in ASSIGNED_ONLY:
+        if getattr(m, key) is not None:
+            what = "an artificial adjusted score" if m.artificial is not None else "a board not scheduled"
+            raise doc.error([key], f"{key} does not go with {what}: no result was obtained", key=True,
+                            suggestion="remove it, or remove artificial to assign a score")
+    if m.possibilities is not None and m.artificial is None:
+        raise doc.error(["possibilities"], "possibilities: numerous needs artificial (who was at fault)", key=True)
+    session: dict[Side, Fraction] = {}
+    for side in SIDES:
+        value = getattr(m.session, side) if m.session is not None else None
+        if value is None:
+            continue
+        where = ["session", side]
+        if not isinstance(value, UnitScore) or value.side != "NS":
+            raise doc.error(where, f"session score '{value.text}' is not a percentage or IMPs a board",
+                            expected="e.g. 71.6% at matchpoints, +1.25 IMP at IMPs")
+        if m.scoring == "matchpoints":
+            if value.unit != "%":
+                raise doc.error(where, f"session score '{value.text}' at matchpoints must be a percentage",
+                                expected="e.g. 71.6%")
+            if not 0 <= value.value <= 100:
+                raise doc.error(where, f"session score {value.text} is outside 0% to 100%",
+                                expected="a percentage from 0% to 100%")
+            session[side] = value.value / 100
+        else:
+            if value.unit != "IMP":
+                raise doc.error(where, f"session score '{value.text}' at IMPs must be IMPs a board",
+                                expected="e.g. +1.25 IMP")
+            session[side] = value.value
+    _check_scoring(doc, m, {"NS": [], "EW": []}, None)
+    return Case(model=m, doc=doc, without=None, split=False, instead=None, session=session)
+
+
+def _poll_components(doc: Document, poll: Poll) -> list[Component]:
+    """Raw weights from a poll: votes / polled × chance, equal results merged."""
+    votes = sum(c.votes for c in poll.choices)
+    if votes != poll.polled:
+        what = "exceed" if votes > poll.polled else "fall short of"
+        raise doc.error(["poll", "polled"], f"the votes ({votes}) {what} the number polled ({poll.polled})",
+                        expected="votes that add up to polled")
+    merged: dict[tuple[str, bool], Component] = {}
+    for i, choice in enumerate(poll.choices):
+        here = ["poll", "choices", i]
+        if (choice.result is None) == (choice.results is None):
+            raise doc.error(here, f"choice '{choice.action}' needs exactly one of result and results",
+                            expected="result: <result>, or results: [{result: …, chance: …}, …]")
+        results = choice.results or [PollResult(result=choice.result, chance=Fraction(1))]
+        total = sum((r.chance for r in results), Fraction(0))
+        if total != 1:
+            raise doc.error(here + ["results"], f"the chances of choice '{choice.action}' sum to "
+                            f"{format_mixed(total)}, not 1", expected="chances that add up to exactly 1")
+        for j, r in enumerate(results):
+            if choice.votes == 0:
+                continue
+            weight = Fraction(choice.votes, poll.polled) * r.chance
+            key = (r.result.text, choice.legal)
+            path = tuple(here + (["results", j] if choice.results else ["result"]))
+            previous = merged.get(key)
+            merged[key] = Component(r.result, weight + (previous.weight if previous else 0), choice.legal,
+                                    previous.path if previous else path)
+    return list(merged.values())
 
 
 def _components(doc: Document, value: Any, path: list) -> list[Component]:

@@ -88,13 +88,22 @@ def compare(ruling: Ruling, expect) -> list[str]:
     diffs = []
     if expect.outcome is not None and expect.outcome != ruling.outcome:
         diffs.append(f"outcome: expected {expect.outcome}, got {ruling.outcome}")
-    got = {"nos": ruling.nos.value, "os": ruling.os.value,
-           ruling.nos.side: ruling.nos.value, ruling.os.side: ruling.os.value}
+    got = {side: s.value for side, s in ruling.sides.items()}
+    got["nos"] = ruling.nos.value if ruling.nos else None
+    got["os"] = ruling.os.value if ruling.os else None
     for key in ("nos", "os", "NS", "EW"):
         want: Fraction | None = getattr(expect, key)
         if want is not None and want != got[key]:
-            diffs.append(f"{key}: expected {format_mixed(want)}, got {format_mixed(got[key])}")
+            diffs.append(f"{key}: expected {format_mixed(want)}, got {_show(got[key])}")
+    for player, want in (expect.players or {}).items():
+        have = (ruling.players or {}).get(player)
+        if want != have:
+            diffs.append(f"player {player}: expected {format_mixed(want)}, got {_show(have)}")
     return diffs
+
+
+def _show(value: Fraction | None) -> str:
+    return "not scored" if value is None else format_mixed(value)
 
 
 def check_one(path: Path, override: str | None) -> CheckResult:
@@ -120,7 +129,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         for r in results:
             if r.status == "pass":
                 rl = r.ruling
-                sides = "  ".join(f"{s} {format_mixed(v.value, signed=rl.unit == 'IMP')}" for s, v in rl.sides.items())
+                sides = "  ".join(f"{s} {_show(v.value) if v.value is None or rl.unit != 'IMP' else format_mixed(v.value, signed=True)}"
+                                  for s, v in rl.sides.items())
                 print(f"PASS  {r.path}  {rl.outcome}  {sides} {rl.unit}")
             else:
                 print(f"{r.status.upper():<5} {r.path}" + "".join(f"\n      {d}" for d in r.details))

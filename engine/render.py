@@ -13,7 +13,9 @@ from .ruling import UNIT_NAMES, Ruling, SideScore
 EVENT = {"IMP": "teams, IMPs", "MP": "pairs, matchpoints", "%": "pairs, matchpoints (percent)"}
 
 
-def _amount(r: Ruling, value: Fraction) -> str:
+def _amount(r: Ruling, value: Fraction | None) -> str:
+    if value is None:
+        return "not scored"
     text = f"{format_mixed(value, signed=r.unit == 'IMP')} {UNIT_NAMES[r.unit]}"
     if value.denominator != 1:
         text += f" ({format_decimal(value, signed=r.unit == 'IMP')})"
@@ -26,20 +28,40 @@ def _amount(r: Ruling, value: Fraction) -> str:
 def _facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     m = case.model
     rows = [("Board", f"{m.board.number if m.board.number is not None else '—'}, vulnerability {m.board.vulnerability}"),
-            ("Event", EVENT[r.unit]),
-            ("Non-offending side", m.non_offending)]
+            ("Event", f"{r.event} ({EVENT[r.unit]})")]
+    if case.nos:
+        rows.append(("Non-offending side", case.nos))
+    if m.artificial is not None:
+        rows.append(("No result obtained", f"NS {m.artificial.NS}, EW {m.artificial.EW}"
+                     + (" (possibilities numerous)" if m.possibilities else "")))
+    if m.not_scheduled is not None:
+        rows.append(("Not scheduled", m.not_scheduled))
+    for side, share in case.session.items():
+        rows.append((f"Session score {side}", f"{format_mixed(share * 100)}%" if m.scoring == "matchpoints"
+                     else f"{format_mixed(share, signed=True)} IMP a board"))
+    if m.artificial_boards_this_session is not None:
+        for side in ("NS", "EW"):
+            n = getattr(m.artificial_boards_this_session, side)
+            if n:
+                rows.append((f"Boards without result {side}", f"{n} this session (this one included)"))
     if m.table_result is not None:
         rows.append(("Table result", m.table_result.text))
     if m.other_table is not None:
         rows.append(("Other table", m.other_table.text))
     if m.field is not None:
         rows.append(("Field", ", ".join(o.text for o in m.field)))
-    for side in (("NS", "EW") if case.split else ("NS",)):
+    for side in (("NS", "EW") if case.split else ("NS",) if case.without else ()):
         comps = case.without[side]
         label = "Without the infraction" + (f" ({side})" if case.split else "")
         rows.append((label, "; ".join(
             c.outcome.text + ("" if len(comps) == 1 else f" × {format_mixed(c.weight)}") + ("" if c.legal else " (not legal)")
             for c in comps)))
+    if m.poll is not None:
+        rows.append(("Poll", f"{m.poll.polled} polled: " + "; ".join(f"{c.action} {c.votes}" for c in m.poll.choices)))
+    if m.penalty is not None:
+        p = m.penalty
+        rows.append(("Procedural penalty", f"{p.amount.text} on {p.player}"
+                     + (" (partner in no way to blame)" if p.partner_blameless else "")))
     if m.serious_error is not None:
         kind = "Gambling action" if m.serious_error.kind == "gambling" else "Extremely serious error"
         rows.append((kind, "instead: " + "; ".join(
@@ -59,9 +81,13 @@ def text(r: Ruling, case: Any) -> str:
     out += ["", "Arithmetic"]
     out += [f"  {s}" for s in r.steps]
     out += ["", f"Ruling: {r.outcome}"]
-    for s in (r.nos, r.os):
-        role = f"{s.side} ({'non-offending' if s.role == 'nos' else 'offending'}):"
+    for s in r.sides.values():
+        role = f"{s.side}{_role(s)}:"
         out.append(f"  {role:<20} {_amount(r, s.value)}   [{s.formula}]")
+    if r.players:
+        names = case.model.players or {}
+        out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {_amount(r, v)}"
+                                  for d, v in r.players.items()]
     out += ["", "Law"]
     ref_width = max((len(p.ref) for p in r.citations), default=0)
     for p in r.citations:
@@ -83,15 +109,23 @@ def markdown(r: Ruling, case: Any) -> str:
     out += [f"| {k} | {v} |" for k, v in _facts(r, case)]
     out += ["", "## Arithmetic", ""] + [f"- {s}" for s in r.steps]
     out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
-    for s in (r.nos, r.os):
-        out.append(f"| {s.side} | {'non-offending' if s.role == 'nos' else 'offending'} | {_amount(r, s.value)} | `{s.formula}` |")
+    for s in r.sides.values():
+        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {_amount(r, s.value)} | `{s.formula}` |")
+    if r.players:
+        out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {_amount(r, v)} |" for d, v in r.players.items()]
     out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
     if r.warnings:
         out += ["", "## Warnings", ""] + [f"- {w}" for w in r.warnings]
     return "\n".join(out) + "\n"
 
 
-def _value(r: Ruling, value: Fraction) -> dict[str, Any]:
+def _role(s: SideScore) -> str:
+    return {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
+
+
+def _value(r: Ruling, value: Fraction | None) -> dict[str, Any]:
+    if value is None:
+        return {"exact": None, "value": None}
     data = exact_json(value)
     pct = r.percent(value)
     if pct is not None:
@@ -99,7 +133,9 @@ def _value(r: Ruling, value: Fraction) -> dict[str, Any]:
     return data
 
 
-def _side(r: Ruling, s: SideScore) -> dict[str, Any]:
+def _side(r: Ruling, s: SideScore | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
     return {"side": s.side, "formula": s.formula, **_value(r, s.value)}
 
 
@@ -110,13 +146,15 @@ def as_dict(r: Ruling) -> dict[str, Any]:
         "outcome": r.outcome,
         "unit": r.unit,
         "top": exact_json(r.top) if r.top is not None else None,
-        "sides": {side: _value(r, s.value) for side, s in r.sides.items()},
+        "event": r.event,
+        "sides": {side: {**_value(r, s.value), "label": s.label} for side, s in r.sides.items()},
         "nos": _side(r, r.nos),
         "os": _side(r, r.os),
         "quantities": {k: (exact_json(v) if v is not None else None) for k, v in r.quantities.items()},
         "steps": r.steps,
         "rules": [rule.id for rule in r.rules],
         "citations": [{"paragraph": p.ref, "text": p.text} for p in r.citations],
+        "players": {d: _value(r, v) for d, v in r.players.items()} if r.players else None,
         "rulebook": r.rulebook.identity,
         "warnings": r.warnings,
     }

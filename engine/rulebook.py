@@ -137,11 +137,12 @@ class Rulebook:
             self._evaluators[stage_id] = StageEvaluator(f"{self.id}/{stage_id}", rules, self.vocabulary(stage))
         return self._evaluators[stage_id]
 
-    def decide(self, stage_id: str, facts: dict[str, Any]) -> Rule:
-        """The one rule of `stage_id` that applies to `facts` (durable_rules decides).
+    def decide(self, stage_id: str, facts: dict[str, Any]) -> Rule | None:
+        """The rule of `stage_id` that applies to `facts` (durable_rules decides).
 
-        A fact a rule needs but the case lacks, or zero or several applicable rules, is a
-        RulingError naming the rules and the facts.
+        A fact a rule needs but the case lacks, several applicable rules, or — in a ``unique``
+        stage — none, is a RulingError naming the rules and the facts. An ``optional`` stage
+        with no applicable rule gives None.
         """
         facts = {**self.parameters, **facts}
         rules = self.rules_for(stage_id)
@@ -156,6 +157,8 @@ class Rulebook:
         fired = self.evaluator(stage_id).applicable(facts)
         overridden = {o for rule_id in fired for o in self.rule(rule_id).overrides}
         fired = [rule_id for rule_id in fired if rule_id not in overridden]
+        if not fired and STAGES[stage_id].hit == "optional":
+            return None
         if len(fired) != 1:
             what = "no rule applies" if not fired else f"{len(fired)} rules apply ({', '.join(fired)})"
             raise RulingError(
@@ -260,11 +263,17 @@ def _rule(doc: Document, book: Rulebook, i: int, rm: RuleModel) -> Rule:
 def _check_award(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, here: list, rule: Rule) -> None:
     if rm.apply is not None:
         raise doc.error(here + ["apply"], f"rule '{rm.id}': stage {stage.id} rules give an award, not apply", key=True)
-    if rm.outcome not in stage.outcomes:
+    if stage.outcomes and rm.outcome not in stage.outcomes:
         raise doc.error(here + (["outcome"] if rm.outcome else []),
                         f"rule '{rm.id}': outcome '{rm.outcome}' is not one of stage {stage.id}'s outcomes",
                         expected=", ".join(stage.outcomes), suggestion=did_you_mean(rm.outcome or "", stage.outcomes))
+    if not stage.outcomes and rm.outcome is not None:
+        raise doc.error(here + ["outcome"], f"rule '{rm.id}': stage {stage.id} rules have no outcome", key=True)
     award = rm.award or {}
+    if rm.outcome in stage.no_award:
+        if award:
+            raise doc.error(here + ["award"], f"rule '{rm.id}': outcome {rm.outcome} awards no score", key=True)
+        return
     missing = [k for k in stage.award_keys if k not in award]
     if missing:
         raise doc.error(here + (["award"] if rm.award else []), f"rule '{rm.id}': award lacks {', '.join(missing)}",

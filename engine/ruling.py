@@ -1,10 +1,12 @@
 """From a checked case and a rulebook to a ruling.
 
-    case ──score──▶ A, B, C (exact, with steps) ──evaluate──▶ the rule of each stage
-         ──award──▶ each side's score, outcome, steps, cited paragraphs, rulebook identity
+    case ──kind──▶ assigned: A, B, C (exact, with steps) ──damage──▶ each side's score
+               └─▶ artificial: each side's responsibility ──artificial──▶ each side's score
+         ──event──▶ 12C4 knockout averaging, 12C3 individual events ──penalty──▶ players
+         ──▶ Ruling: scores, outcome, steps, cited paragraphs, rulebook identity
 
-Python here does the bridge arithmetic and follows what the rules that applied say; which
-rule applies, what it awards and what it cites come from the rulebook.
+Python does the bridge arithmetic and follows what the rules that applied say; which rule
+applies, what it awards and what it cites come from the rulebook (see engine/stages.py).
 """
 
 from __future__ import annotations
@@ -14,22 +16,24 @@ from fractions import Fraction
 from typing import Any
 
 from . import formula
-from .case import Case, Component, Side, other
+from .case import SIDES, Case, Component, Side
 from .errors import BridgelawError
 from .exact import format_mixed
 from .rulebook import Paragraph, Rule, Rulebook
 from .scorer import Scorer
 
-PRIME_B = "B'"
 UNIT_NAMES = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent"}
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SIDE_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
 @dataclass
 class SideScore:
     side: Side
-    value: Fraction
+    value: Fraction | None            # None: the board is not scored for this side
     formula: str
-    role: str                     # "nos" or "os"
+    role: str | None = None           # "nos", "os", or None (no non-offending side identified)
+    label: str = ""                   # the outcome for this side (artificial: avg-plus, …)
 
 
 @dataclass
@@ -39,21 +43,34 @@ class Ruling:
     outcome: str
     unit: str
     top: Fraction | None
-    nos: SideScore
-    os: SideScore
+    scores: dict[Side, SideScore]
     quantities: dict[str, Fraction | None]
     steps: list[str]
     rules: list[Rule]
     citations: list[Paragraph]
     rulebook: Rulebook
+    event: str = "pairs"
+    players: dict[str, Fraction | None] | None = None
     warnings: list[str] = field(default_factory=list)
 
     @property
     def sides(self) -> dict[Side, SideScore]:
-        by_side = {self.nos.side: self.nos, self.os.side: self.os}
-        return {"NS": by_side["NS"], "EW": by_side["EW"]}
+        return {"NS": self.scores["NS"], "EW": self.scores["EW"]}
 
-    def percent(self, value: Fraction) -> Fraction | None:
+    def _by_role(self, role: str) -> SideScore | None:
+        return next((s for s in self.scores.values() if s.role == role), None)
+
+    @property
+    def nos(self) -> SideScore | None:
+        return self._by_role("nos")
+
+    @property
+    def os(self) -> SideScore | None:
+        return self._by_role("os")
+
+    def percent(self, value: Fraction | None) -> Fraction | None:
+        if value is None:
+            return None
         if self.unit == "MP" and self.top:
             return 100 * value / self.top
         if self.unit == "%":
@@ -63,45 +80,79 @@ class Ruling:
 
 class _Builder:
     def __init__(self, case: Case, book: Rulebook) -> None:
-        self.case, self.book = case, book
+        self.case, self.book, self.m = case, book, case.model
         self.scorer = Scorer(case)
         self.steps: list[str] = []
         self.rules: list[Rule] = []
         self.warnings: list[str] = []
+        self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
 
     def say(self, text: str) -> None:
         self.steps.append(text)
 
-    # B: the expectation without the infraction, for one side, as the rulebook forms it
-    def expectation(self, comps: list[Component], side: Side, label: str) -> tuple[Fraction, list[Component]]:
-        facts = {
-            "weighted": len(comps) > 1,
-            "illegal_outcomes": any(not c.legal for c in comps),
-            "scoring": self.case.model.scoring,
-        }
-        rule = self.book.decide("expectation", facts)
-        if rule not in self.rules:
+    def decide(self, stage: str, facts: dict[str, Any]) -> Rule | None:
+        rule = self.book.decide(stage, facts)
+        if rule is not None and rule not in self.rules:
             self.rules.append(rule)
+        return rule
+
+    # --- assigned adjusted scores: A, B, C ---------------------------------------------------
+
+    def expectation(self, comps: list[Component], side: Side, label: str) -> Fraction:
+        """B for one side, formed as the expectation-stage rule says."""
+        poll = self.m.poll is not None
+        facts = {"weighted": len(comps) > 1, "illegal_outcomes": any(not c.legal for c in comps),
+                 "poll": poll, "scoring": self.m.scoring}
+        rule = self.decide("expectation", facts)
         self.say(f"{label}: rule {rule.id} ({', '.join(rule.cites)}): {rule.explain}")
         used = comps
         if rule.apply["outcomes"] == "legal":
-            excluded = [c for c in comps if not c.legal]
-            used = [c for c in comps if c.legal]
-            for c in excluded:
-                self.say(f"  excluded, not achievable in a legal manner: {c.outcome.text} (weight {format_mixed(c.weight)})")
-            if not used:
-                raise BridgelawError(
-                    f"{self.case.file}: every outcome of without_infraction is marked legal: false; "
-                    f"rule {rule.id} leaves nothing to assign",
-                    suggestion="add the outcome that could have been reached legally")
-            kept = sum((c.weight for c in used), Fraction(0))
-            if kept != 1:
-                used = [Component(c.outcome, c.weight / kept, c.legal, c.path) for c in used]
-                self.say(f"  remaining weights scaled by 1 / {format_mixed(kept)} to sum to 1")
+            used = self.legal_only(comps, rule)
         elif any(not c.legal for c in comps):
             self.warnings.append(
                 f"outcomes marked legal: false are included: rule {rule.id} of {self.book.id} does not exclude them")
-        return self.weighted(used, side, label.split(" ")[0]), used
+        if rule.apply["method"] == "poll":
+            used = self.benefit_of_doubt(used, side)
+        return self.weighted(used, side, label.split(" ")[0])
+
+    def legal_only(self, comps: list[Component], rule: Rule) -> list[Component]:
+        used = [c for c in comps if c.legal]
+        for c in comps:
+            if not c.legal:
+                self.say(f"  excluded, not achievable in a legal manner: {c.outcome.text} (weight {format_mixed(c.weight)})")
+        if not used:
+            raise BridgelawError(f"{self.case.file}: every possible outcome is marked not legal; rule {rule.id} "
+                                 "leaves nothing to assign", suggestion="add the outcome that could have been reached legally")
+        kept = sum((c.weight for c in used), Fraction(0))
+        if kept != 1:
+            self.say(f"  remaining weights scaled by 1 / {format_mixed(kept)} to sum to 1")
+            used = [Component(c.outcome, c.weight / kept, c.legal, c.path) for c in used]
+        return used
+
+    def benefit_of_doubt(self, comps: list[Component], side: Side) -> list[Component]:
+        """Raise the raw weight of the result most favourable to `side` by poll.benefit_of_doubt."""
+        polled, minimum = self.m.poll.polled, self.book.parameters["poll.minimum"]
+        factor = self.book.parameters["poll.benefit_of_doubt"]
+        if polled < minimum:
+            self.warnings.append(f"only {polled} players were polled; the commentary's minimum is {format_mixed(minimum)}")
+        self.say(f"  raw weights (votes / {polled} polled × chance): "
+                 + "; ".join(f"{c.outcome.text} {format_mixed(c.weight)}" for c in comps))
+        values = [self.scorer.score(c.outcome, side).value for c in comps]
+        best = max(values)
+        group = [c for c, v in zip(comps, values) if v == best]
+        raw = sum((c.weight for c in group), Fraction(0))
+        raised = min(Fraction(1), raw * factor)
+        if raised == raw:
+            self.say(f"  benefit of doubt: factor {format_mixed(factor)} leaves the weights as polled")
+            return comps
+        scale = (1 - raised) / (1 - raw)
+        adjusted = [Component(c.outcome, c.weight * raised / raw if v == best else c.weight * scale, c.legal, c.path)
+                    for c, v in zip(comps, values)]
+        names = ", ".join(c.outcome.text for c in group)
+        self.say(f"  benefit of doubt to {side}: most favourable {names} raised {format_mixed(raw)} × "
+                 f"{format_mixed(factor)} = {format_mixed(raised)}; the others scaled by {format_mixed(scale)}: "
+                 + "; ".join(f"{c.outcome.text} {format_mixed(c.weight)}" for c in adjusted))
+        return adjusted
 
     def weighted(self, comps: list[Component], side: Side, name: str) -> Fraction:
         scored = [(c, self.scorer.score(c.outcome, side)) for c in comps]
@@ -116,66 +167,165 @@ class _Builder:
         self.say(f"  {name} = {terms} = {format_mixed(total)}")
         return total
 
-    def build(self) -> Ruling:
-        case, m, book = self.case, self.case.model, self.book
+    def assigned(self) -> tuple[str, dict[Side, SideScore]]:
+        case, m, scorer, q = self.case, self.m, self.scorer, self.quantities
         nos, os = case.nos, case.os
-        self.say(self.scorer.describe_basis())
         self.say(f"Non-offending side {nos}, offending side {os}; every quantity is from {nos}'s view, "
                  f"primed ones (A', B') from {os}'s.")
-        q: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
         env: dict[str, Fraction] = {}
         if m.table_result is not None:
-            a = self.scorer.score(m.table_result, nos)
-            q["A"] = a.value
-            env["A'"] = self.scorer.complement(a.value)
+            a = scorer.score(m.table_result, nos)
+            q["A"], env["A'"] = a.value, scorer.complement(a.value)
             self.say(f"A (table result) = {a.text}")
         else:
             self.say("A: no table result given; only the assigned score is wanted.")
-        q["B"], _ = self.expectation(case.without[nos], nos, "B (without the infraction)")
+        q["B"] = self.expectation(case.without[nos], nos, "B (without the infraction)")
         if case.split:
             self.say(f"The two sides have different weightings; {os}'s is scored separately.")
-            env["B'"], _ = self.expectation(case.without[os], os, "B' (without the infraction, offending side's weighting)")
+            env["B'"] = self.expectation(case.without[os], os, "B' (without the infraction, offending side's weighting)")
         else:
-            env["B'"] = self.scorer.complement(q["B"])
-            self.say(f"B' = {self.scorer.complement_text('B')} = {format_mixed(env[PRIME_B])} ({os}'s score for the same outcomes)")
+            env["B'"] = scorer.complement(q["B"])
+            self.say(f"B' = {scorer.complement_text('B')} = {format_mixed(env[_B_PRIME])} ({os}'s score for the same outcomes)")
         if q["A"] is not None:
             if case.instead is not None:
                 kind = "gambling action" if m.serious_error.kind == "gambling" else "extremely serious error"
                 self.say(f"C (what {nos} would have scored without its {kind}):")
                 q["C"] = self.weighted(case.instead, nos, "C")
-                env["C'"] = self.scorer.complement(q["C"])
             else:
                 q["C"] = q["A"]
-                env["C'"] = env["A'"]
                 self.say("C = A: no extremely serious error or gambling action by the non-offending side.")
+            env["C'"] = scorer.complement(q["C"])
             q["D"], q["DR"], q["DS"] = q["B"] - q["A"], q["B"] - q["C"], q["C"] - q["A"]
             self.say(f"D = B − A = {format_mixed(q['D'])}; DR = B − C = {format_mixed(q['DR'])} (real damage); "
                      f"DS = C − A = {format_mixed(q['DS'])} (self-inflicted damage)")
         env.update({k: v for k, v in q.items() if v is not None})
         facts: dict[str, Any] = {**q, "serious_error": case.instead is not None, "scoring": m.scoring}
-        rule = book.decide("damage", facts)
-        self.rules.append(rule)
+        rule = self.decide("damage", facts)
         self.say(f"Outcome: {rule.outcome} (rule {rule.id}: {rule.when_text}).")
-        awards = {}
+        scores = {}
         for role, side in (("nos", nos), ("os", os)):
-            f = rule.award[role]
-            value = f.evaluate(env)
-            shown = formula.substitute(f, env)
-            arithmetic = "" if shown == format_mixed(value) else f" = {shown}"
-            self.say(f"{side} ({'non-offending' if role == 'nos' else 'offending'}) gets {f.text}{arithmetic} "
-                     f"= {format_mixed(value)} {UNIT_NAMES[self.scorer.unit]}")
-            awards[role] = SideScore(side, value, f.text, role)
+            scores[side] = self.award(rule.award[role], env, side, role, rule.outcome)
+        return rule.outcome, scores
+
+    def award(self, f: formula.Formula, env: dict[str, Fraction], side: Side, role: str | None,
+              label: str) -> SideScore:
+        value = f.evaluate(env)
+        shown = formula.substitute(f, env)
+        arithmetic = "" if shown == format_mixed(value) else f" = {shown}"
+        who = {"nos": " (non-offending)", "os": " (offending)"}.get(role or "", "")
+        self.say(f"{side}{who} gets {f.text}{arithmetic} = {format_mixed(value)} {UNIT_NAMES[self.scorer.unit]}")
+        return SideScore(side, value, f.text, role, label)
+
+    # --- artificial adjusted scores --------------------------------------------------------------
+
+    def artificial(self) -> tuple[str, dict[Side, SideScore]]:
+        m, case = self.m, self.case
+        scores = {}
+        for side in SIDES:
+            responsibility = getattr(m.artificial, side)
+            boards = getattr(m.artificial_boards_this_session, side) if m.artificial_boards_this_session else None
+            facts = {"responsibility": responsibility, "scoring": m.scoring,
+                     "session": case.session.get(side), "boards": Fraction(boards) if boards else None}
+            rule = self.decide("artificial", facts)
+            extra = []
+            if side in case.session:
+                extra.append(f"session score {self._share_text(case.session[side])}")
+            if boards:
+                extra.append(f"board {boards} without a result this session")
+            self.say(f"{side}: {responsibility}{' (' + ', '.join(extra) + ')' if extra else ''}: rule {rule.id} "
+                     f"({', '.join(rule.cites)}): {rule.explain}")
+            role = None if case.nos is None else ("nos" if side == case.nos else "os")
+            if rule.outcome == "not-scored":
+                self.say(f"{side}: the board is not scored")
+                scores[side] = SideScore(side, None, "not scored", role, rule.outcome)
+                continue
+            f = rule.award["score"]
+            env = {**self.book.parameters, "session": case.session.get(side)}
+            share = f.evaluate(env)
+            value = share if m.scoring == "imps" else share * self.scorer.top
+            if m.scoring == "imps":
+                self.say(f"{side} gets {f.text} = {format_mixed(value, signed=True)} IMPs")
+            else:
+                self.say(f"{side} gets {f.text} = {self._share_text(share)} of the top "
+                         f"{format_mixed(self.scorer.top)} = {format_mixed(value)} {UNIT_NAMES[self.scorer.unit]}")
+            scores[side] = SideScore(side, value, f.text, role, rule.outcome)
+        return "artificial", scores
+
+    def _share_text(self, share: Fraction) -> str:
+        return f"{format_mixed(share * 100)}%" if self.m.scoring == "matchpoints" else f"{format_mixed(share, signed=True)} IMP"
+
+    # --- event-level provisions --------------------------------------------------------------------
+
+    def event(self, scores: dict[Side, SideScore]) -> None:
+        ns, ew = scores["NS"].value, scores["EW"].value
+        if ns is None or ew is None:
+            return
+        total = ns + ew
+        balanced = total == 0 if self.scorer.unit == "IMP" else total == self.scorer.top
+        facts = {"event": self.case.event, "scoring": self.m.scoring, "balanced": balanced}
+        rule = self.decide("event", facts)
+        if rule is None:
+            return
+        self.say(f"Event ({self.case.event}): rule {rule.id} ({', '.join(rule.cites)}): {rule.explain}")
+        env = {"NS": ns, "EW": ew, "top": self.scorer.top if self.scorer.unit != "IMP" else None}
+        for side in SIDES:
+            f = rule.award[side]
+            if f.text == side:
+                continue
+            new = self.award(f, env, side, scores[side].role, scores[side].label)
+            scores[side] = new
+
+    def players(self, scores: dict[Side, SideScore]) -> dict[str, Fraction | None]:
+        m = self.m
+        players = {d: scores[SIDE_OF[d]].value for d in "NESW"}
+        if m.penalty is None:
+            return players
+        p = m.penalty
+        amount = p.amount.value * self.scorer.top / 100 if p.amount.unit == "%" and self.scorer.unit == "MP" else p.amount.value
+        rule = self.decide("penalty", {"event": self.case.event, "partner_blameless": p.partner_blameless})
+        if rule is None:
+            raise BridgelawError(f"{self.case.file}: rulebook {self.book.id} has no rule for a procedural penalty "
+                                 f"in a {self.case.event} event")
+        bearers = [p.player] + ([PARTNER[p.player]] if rule.apply["to"] == "offender-and-partner" else [])
+        self.say(f"Procedural penalty {format_mixed(amount)} {UNIT_NAMES[self.scorer.unit]} on {p.player}: rule {rule.id} "
+                 f"({', '.join(rule.cites)}): {rule.explain}")
+        for d in bearers:
+            if players[d] is not None:
+                players[d] -= amount
+        return players
+
+    def build(self) -> Ruling:
+        m, book = self.m, self.book
+        self.say(self.scorer.describe_basis())
+        facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
+                 "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
+        kind_rule = self.decide("kind", facts)
+        kind = kind_rule.apply["kind"]
+        self.say(f"Kind of adjustment: {kind} (rule {kind_rule.id}, {', '.join(kind_rule.cites)}).")
+        if kind == "assigned":
+            outcome, scores = self.assigned()
+        elif kind == "artificial":
+            outcome, scores = self.artificial()
+        else:
+            self.say(f"{m.not_scheduled}: {kind_rule.explain}")
+            outcome = "not-scored"
+            scores = {s: SideScore(s, None, "not scored", None, "not-scored") for s in SIDES}
+        self.event(scores)
+        players = self.players(scores) if self.case.event == "individual" else None
         citations: list[Paragraph] = []
         for r in self.rules:
             for ref in r.cites:
                 if book.paragraphs[ref] not in citations:
                     citations.append(book.paragraphs[ref])
         return Ruling(
-            title=m.title, source=m.source, outcome=rule.outcome, unit=self.scorer.unit,
+            title=m.title, source=m.source, outcome=outcome, unit=self.scorer.unit,
             top=self.scorer.top if self.scorer.unit != "IMP" else None,
-            nos=awards["nos"], os=awards["os"], quantities=q, steps=self.steps, rules=self.rules,
-            citations=citations, rulebook=book, warnings=self.warnings,
+            scores=scores, quantities=self.quantities, steps=self.steps, rules=self.rules,
+            citations=citations, rulebook=book, event=self.case.event, players=players, warnings=self.warnings,
         )
+
+
+_B_PRIME = "B'"
 
 
 def _paren(x: Fraction) -> str:

@@ -55,7 +55,7 @@ class Scorer:
         m = self.case.model
         if self.unit == "IMP":
             if self.other_ns is None:
-                return "Scoring: IMPs (results given in IMPs)."
+                return "Scoring: IMPs."
             return (f"Scoring: IMPs against the other table, {m.other_table.text}: NS {_points(self.other_ns)}; "
                     f"a side's score is IMP(its points here − its points there).")
         if self.field is not None:

@@ -1,9 +1,22 @@
 """The stages of a ruling, and the vocabulary each stage's rules may use.
 
 A rulebook's rules each belong to one stage. Python knows what a stage *does* with the rule
-that applies (form B from a list of outcomes, award scores); the rulebook says *which* rule
-applies and why. Within a stage exactly one rule must apply (a DMN "unique" hit policy);
-a rule may declare ``overrides: [other-rule]`` to win over another explicitly.
+that applies (choose the kind of adjustment, form B from the possible outcomes, award scores);
+the rulebook says *which* rule applies, what it awards and why.
+
+Hit policies: in a ``unique`` stage exactly one rule must apply (a DMN "unique" hit policy);
+in an ``optional`` stage at most one (none means the stage changes nothing). Either way a rule
+may declare ``overrides: [other-rule]`` to win over another explicitly — never by file order.
+
+Stages, in the order a ruling runs them:
+
+1. ``kind``         assigned adjusted score, artificial adjusted score, or board not scored
+2. ``expectation``  (assigned) how B is formed from the outcomes, a weighted list or a poll
+3. ``damage``       (assigned) no damage / self-inflicted / split / assigned: each side's score
+4. ``artificial``   (artificial, once per side) average plus / average / average minus and the
+                    12C2(c) and 12C2(d) modifications
+5. ``event``        (optional) event-level provisions on the two scores: 12C4 knockout averaging
+6. ``penalty``      (optional, individual events) who bears a procedural penalty: 12C3
 """
 
 from __future__ import annotations
@@ -12,7 +25,11 @@ from dataclasses import dataclass, field
 
 from .conditions import Vocabulary
 
-OUTCOMES = ("no-damage", "all-self-inflicted", "none-self-inflicted", "split", "assigned")
+DAMAGE_OUTCOMES = ("no-damage", "all-self-inflicted", "none-self-inflicted", "split", "assigned")
+ARTIFICIAL_OUTCOMES = ("avg-plus", "average", "avg-minus", "session-score", "not-scored")
+RESPONSIBILITY = ("in-no-way-at-fault", "partly-at-fault", "directly-at-fault")
+EVENTS = ("pairs", "teams", "individual", "knockout")
+SCORING = ("imps", "matchpoints")
 
 
 @dataclass(frozen=True)
@@ -20,19 +37,29 @@ class Stage:
     id: str
     summary: str
     facts: Vocabulary
-    produces: str                                   # "apply" (a method) or "award" (formulas)
+    produces: str                                   # "apply" (choices) or "award" (formulas)
+    hit: str = "unique"                             # "unique" | "optional"
     apply_options: dict[str, tuple[str, ...]] = field(default_factory=dict)
     award_keys: tuple[str, ...] = ()
     formula_names: frozenset[str] = frozenset()
     outcomes: tuple[str, ...] = ()
+    no_award: tuple[str, ...] = ()                  # outcomes whose rules award nothing
 
+
+KIND = Stage(
+    id="kind",
+    summary="whether the score is an assigned or an artificial adjusted score, or the board is not scored",
+    facts={"artificial": "bool", "possibilities_numerous": "bool", "not_scheduled": "bool", "scoring": SCORING},
+    produces="apply",
+    apply_options={"kind": ("assigned", "artificial", "not-scored")},
+)
 
 EXPECTATION = Stage(
     id="expectation",
     summary="how the score without the infraction (B) is formed from the possible outcomes",
-    facts={"weighted": "bool", "illegal_outcomes": "bool", "scoring": ("imps", "matchpoints")},
+    facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "scoring": SCORING},
     produces="apply",
-    apply_options={"method": ("weighted-average",), "outcomes": ("all", "legal")},
+    apply_options={"method": ("weighted-average", "poll"), "outcomes": ("all", "legal")},
 )
 
 DAMAGE = Stage(
@@ -41,12 +68,42 @@ DAMAGE = Stage(
     facts={
         "A": "number", "B": "number", "C": "number",
         "D": "number", "DR": "number", "DS": "number",
-        "serious_error": "bool", "scoring": ("imps", "matchpoints"),
+        "serious_error": "bool", "scoring": SCORING,
     },
     produces="award",
     award_keys=("nos", "os"),
     formula_names=frozenset({"A", "B", "C", "A'", "B'", "C'", "D", "DR", "DS"}),
-    outcomes=OUTCOMES,
+    outcomes=DAMAGE_OUTCOMES,
 )
 
-STAGES: dict[str, Stage] = {s.id: s for s in (EXPECTATION, DAMAGE)}
+ARTIFICIAL = Stage(
+    id="artificial",
+    summary="one contestant's artificial adjusted score (at pairs a share of the top, at teams IMPs)",
+    facts={"responsibility": RESPONSIBILITY, "scoring": SCORING, "session": "number", "boards": "number"},
+    produces="award",
+    award_keys=("score",),
+    formula_names=frozenset({"session"}),
+    outcomes=ARTIFICIAL_OUTCOMES,
+    no_award=("not-scored",),
+)
+
+EVENT = Stage(
+    id="event",
+    summary="event-level provisions applied to the two sides' scores",
+    facts={"event": EVENTS, "scoring": SCORING, "balanced": "bool"},
+    produces="award",
+    hit="optional",
+    award_keys=("NS", "EW"),
+    formula_names=frozenset({"NS", "EW", "top"}),
+)
+
+PENALTY = Stage(
+    id="penalty",
+    summary="which players of the offending side bear a procedural penalty",
+    facts={"event": EVENTS, "partner_blameless": "bool"},
+    produces="apply",
+    hit="optional",
+    apply_options={"to": ("offender", "offender-and-partner")},
+)
+
+STAGES: dict[str, Stage] = {s.id: s for s in (KIND, EXPECTATION, DAMAGE, ARTIFICIAL, EVENT, PENALTY)}
