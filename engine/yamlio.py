@@ -62,7 +62,10 @@ class Document:
         try:
             return model.model_validate(self.tree, context=context)
         except pydantic.ValidationError as exc:
-            raise self._translate(model, exc.errors()[0]) from None
+            # A misspelt key shows up twice: as an unknown key and as a missing one. Report the
+            # unknown key (it carries the suggestion), then value errors, then what is missing.
+            errors = sorted(exc.errors(), key=lambda e: {"extra_forbidden": 0, "missing": 2}.get(e["type"], 1))
+            raise self._translate(model, errors[0]) from None
 
     def _translate(self, model: type[pydantic.BaseModel], err: dict) -> BridgelawError:
         loc = [p for p in err["loc"] if not _is_union_tag(p)]
