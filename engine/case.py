@@ -213,6 +213,14 @@ class Expect(_Strict):
     players: dict[Direction, ExactField] | None = None
 
 
+EXPECT_KEYS = ("outcome", "nos", "os", "NS", "EW", "players")
+ExpectField = Annotated[
+    Union[Annotated[Expect, Tag("<flat>")], Annotated[dict[str, Expect], Tag("<by-rulebook>")]],
+    Discriminator(lambda v: "<flat>" if not isinstance(v, dict) or any(k in v for k in EXPECT_KEYS)
+                  else "<by-rulebook>"),
+]
+
+
 class Published(_Strict):
     nos: ExactField | None = None
     os: ExactField | None = None
@@ -244,7 +252,7 @@ class CaseModel(_Strict):
     session: PerSide | None = None
     artificial_boards_this_session: BoardCount | None = None
     penalty: Penalty | None = None
-    expect: Expect | None = None
+    expect: ExpectField | None = None
     published: Published | None = None
     notes: str | None = None
 
@@ -289,6 +297,22 @@ class Case:
     @property
     def os(self) -> Side | None:
         return other(self.nos) if self.nos else None
+
+    def expectation_for(self, book_id: str) -> Expect | None:
+        """The expected ruling under rulebook `book_id`: a flat expect: is for the case's own rulebook."""
+        expect = self.model.expect
+        if isinstance(expect, dict):
+            return expect.get(book_id)
+        return expect if book_id == self.model.rulebook else None
+
+    def in_scope(self, book: Any) -> bool:
+        """Whether `book` covers this case: its dates (when the case has one) and its declared scope."""
+        day = self.model.date
+        if day is not None and (day < book.effective_from or (book.effective_until and day > book.effective_until)):
+            return False
+        scope = book.scope or {}
+        return all(getattr(self.model, key, None) in values or
+                   (key == "event" and self.event in values) for key, values in scope.items())
 
 
 def load_case(path: str | Path, *, text: str | None = None) -> Case:

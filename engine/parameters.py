@@ -37,6 +37,13 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     # 12C1(c) and the commentary's benefit of doubt: weights from a poll
     "poll.minimum": ("count", "fewest players a poll should have (commentary: five)"),
     "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS may be raised"),
+    # 2007 12C1(e), where a Regulating Authority elects it instead of weighting
+    "likely.threshold": ("number", "a result is 'likely' once the outcomes at least as favourable to the "
+                         "non-offending side reach this probability (ACBL: 1/3)"),
+    "probable.threshold": ("number", "a result is 'at all probable' once the outcomes at least as unfavourable "
+                           "to the offending side reach this probability (ACBL: 1/6)"),
+    # weighted scores at IMPs
+    "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
     "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),

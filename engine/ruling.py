@@ -11,12 +11,14 @@ applies, what it awards and what it cites come from the rulebook (see engine/sta
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from . import formula
-from .case import SIDES, Case, Component, Side
+from . import parameters as params
+from .case import SIDES, Case, Component, Side, other
 from .errors import BridgelawError
 from .exact import format_mixed
 from .rulebook import Paragraph, Rule, Rulebook
@@ -85,6 +87,7 @@ class _Builder:
         self.steps: list[str] = []
         self.rules: list[Rule] = []
         self.warnings: list[str] = []
+        self.param_cites: list[str] = []
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
 
     def say(self, text: str) -> None:
@@ -98,22 +101,63 @@ class _Builder:
 
     # --- assigned adjusted scores: A, B, C ---------------------------------------------------
 
-    def expectation(self, comps: list[Component], side: Side, label: str) -> Fraction:
-        """B for one side, formed as the expectation-stage rule says."""
+    def expectation(self, comps: list[Component], side: Side, label: str, role: str = "nos") -> tuple[Fraction, Rule]:
+        """B (or B') for one side, formed as the expectation-stage rule says."""
         poll = self.m.poll is not None
         facts = {"weighted": len(comps) > 1, "illegal_outcomes": any(not c.legal for c in comps),
                  "poll": poll, "scoring": self.m.scoring}
         rule = self.decide("expectation", facts)
         self.say(f"{label}: rule {rule.id} ({', '.join(rule.cites)}): {rule.explain}")
         used = comps
+        name = label.split(" ")[0]
         if rule.apply["outcomes"] == "legal":
             used = self.legal_only(comps, rule)
         elif any(not c.legal for c in comps):
             self.warnings.append(
                 f"outcomes marked legal: false are included: rule {rule.id} of {self.book.id} does not exclude them")
+        if rule.apply["method"] == "most-favourable-likely":
+            return self.likely(used, side, name, role), rule
         if rule.apply["method"] == "poll":
             used = self.benefit_of_doubt(used, side)
-        return self.weighted(used, side, label.split(" ")[0])
+        value = self.weighted(used, side, name)
+        if len(used) > 1:
+            value = self.round_weighted(value, name)
+        return value, rule
+
+    def likely(self, comps: list[Component], side: Side, name: str, role: str) -> Fraction:
+        """2007 12C1(e): the most favourable result that was likely (for the non-offending side) or
+        the most unfavourable result that was at all probable (for the offending side)."""
+        key = "likely.threshold" if role == "nos" else "probable.threshold"
+        threshold = self.book.parameters[key]
+        self.cite_parameter(key)
+        scored = sorted(((self.scorer.score(c.outcome, side), c) for c in comps),
+                        key=lambda sc: sc[0].value, reverse=role == "nos")
+        cumulative = Fraction(0)
+        for s, c in scored:
+            cumulative += c.weight
+            self.say(f"  {format_mixed(c.weight)} × [{s.text}] (cumulative {format_mixed(cumulative)})")
+            if cumulative >= threshold:
+                what = "most favourable likely" if role == "nos" else "most unfavourable at all probable"
+                self.say(f"  {name} = the {what} result, where the cumulative probability from the "
+                         f"{'most favourable' if role == 'nos' else 'least favourable'} end first reaches "
+                         f"{format_mixed(threshold)}: {c.outcome.text} = {format_mixed(s.value)}")
+                return s.value
+        raise BridgelawError(f"{self.case.file}: the probabilities never reach {format_mixed(threshold)} ({key})")
+
+    def round_weighted(self, value: Fraction, name: str) -> Fraction:
+        step = self.book.parameters.get("weighted.imps.round_to") if self.scorer.unit == "IMP" else None
+        if not step:
+            return value
+        rounded = formula.FUNCTIONS["round_to"][1](value, step)
+        self.cite_parameter("weighted.imps.round_to")
+        self.say(f"  {name} rounded to the nearest {format_mixed(step)} IMP (weighted.imps.round_to): "
+                 f"{format_mixed(value)} → {format_mixed(rounded)}")
+        return rounded
+
+    def cite_parameter(self, name: str) -> None:
+        for dated in self.book.dated.get(name, []):
+            if dated.covers(self.book.as_of):
+                self.param_cites.extend(ref for ref in dated.cites if ref not in self.param_cites)
 
     def legal_only(self, comps: list[Component], rule: Rule) -> list[Component]:
         used = [c for c in comps if c.legal]
@@ -179,10 +223,12 @@ class _Builder:
             self.say(f"A (table result) = {a.text}")
         else:
             self.say("A: no table result given; only the assigned score is wanted.")
-        q["B"] = self.expectation(case.without[nos], nos, "B (without the infraction)")
+        q["B"], b_rule = self.expectation(case.without[nos], nos, "B (without the infraction)")
         if case.split:
             self.say(f"The two sides have different weightings; {os}'s is scored separately.")
-            env["B'"] = self.expectation(case.without[os], os, "B' (without the infraction, offending side's weighting)")
+            env["B'"], _ = self.expectation(case.without[os], os, "B' (without the infraction, offending side's weighting)", "os")
+        elif b_rule.apply["method"] == "most-favourable-likely":
+            env["B'"], _ = self.expectation(case.without[os], os, "B' (for the offending side)", "os")
         else:
             env["B'"] = scorer.complement(q["B"])
             self.say(f"B' = {scorer.complement_text('B')} = {format_mixed(env[_B_PRIME])} ({os}'s score for the same outcomes)")
@@ -224,7 +270,8 @@ class _Builder:
         for side in SIDES:
             responsibility = getattr(m.artificial, side)
             boards = getattr(m.artificial_boards_this_session, side) if m.artificial_boards_this_session else None
-            facts = {"responsibility": responsibility, "scoring": m.scoring,
+            facts = {"responsibility": responsibility, "other_responsibility": getattr(m.artificial, other(side)),
+                     "scoring": m.scoring,
                      "session": case.session.get(side), "boards": Fraction(boards) if boards else None}
             rule = self.decide("artificial", facts)
             extra = []
@@ -296,6 +343,11 @@ class _Builder:
 
     def build(self) -> Ruling:
         m, book = self.m, self.book
+        dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
+        when = "the case's date" if m.date else "today"
+        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when}"
+                 + (f", clamped to its last day" if (m.date or dt.date.today()) > book.as_of else "") + ")"
+                 + (f"; dated values in force: {dated}" if dated else "") + ".")
         self.say(self.scorer.describe_basis())
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
                  "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
@@ -313,10 +365,9 @@ class _Builder:
         self.event(scores)
         players = self.players(scores) if self.case.event == "individual" else None
         citations: list[Paragraph] = []
-        for r in self.rules:
-            for ref in r.cites:
-                if book.paragraphs[ref] not in citations:
-                    citations.append(book.paragraphs[ref])
+        for ref in [ref for r in self.rules for ref in r.cites] + self.param_cites:
+            if book.paragraphs[ref] not in citations:
+                citations.append(book.paragraphs[ref])
         return Ruling(
             title=m.title, source=m.source, outcome=outcome, unit=self.scorer.unit,
             top=self.scorer.top if self.scorer.unit != "IMP" else None,
@@ -333,6 +384,6 @@ def _paren(x: Fraction) -> str:
     return f"({text})" if x < 0 else text
 
 
-def rule_case(case: Case, book: Rulebook) -> Ruling:
-    """The ruling on `case` under `book`."""
-    return _Builder(case, book).build()
+def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Ruling:
+    """The ruling on `case` under `book` as in force on `as_of` (default: the case's date, else today)."""
+    return _Builder(case, book.at(as_of or case.model.date)).build()

@@ -56,7 +56,9 @@ class Scorer:
         if self.unit == "IMP":
             if self.other_ns is None:
                 return "Scoring: IMPs."
-            return (f"Scoring: IMPs against the other table, {m.other_table.text}: NS {_points(self.other_ns)}; "
+            there = m.other_table.text if isinstance(m.other_table, bridge.Score) else \
+                f"{m.other_table.text}: NS {_points(self.other_ns)}"
+            return (f"Scoring: IMPs against the other table, {there}; "
                     f"a side's score is IMP(its points here − its points there).")
         if self.field is not None:
             return (f"Scoring: matchpoints against the field of {len(m.field)} other results "

@@ -59,7 +59,7 @@ EXPECTATION = Stage(
     summary="how the score without the infraction (B) is formed from the possible outcomes",
     facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "scoring": SCORING},
     produces="apply",
-    apply_options={"method": ("weighted-average", "poll"), "outcomes": ("all", "legal")},
+    apply_options={"method": ("weighted-average", "poll", "most-favourable-likely"), "outcomes": ("all", "legal")},
 )
 
 DAMAGE = Stage(
@@ -79,7 +79,8 @@ DAMAGE = Stage(
 ARTIFICIAL = Stage(
     id="artificial",
     summary="one contestant's artificial adjusted score (at pairs a share of the top, at teams IMPs)",
-    facts={"responsibility": RESPONSIBILITY, "scoring": SCORING, "session": "number", "boards": "number"},
+    facts={"responsibility": RESPONSIBILITY, "other_responsibility": RESPONSIBILITY, "scoring": SCORING,
+           "session": "number", "boards": "number"},
     produces="award",
     award_keys=("score",),
     formula_names=frozenset({"session"}),

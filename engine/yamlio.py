@@ -9,6 +9,8 @@ when a position is first asked for — that is, when something is wrong.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +39,12 @@ class Document:
     def position(self, path: Path_, *, key: bool = False) -> tuple[int | None, int | None]:
         """1-based (line, column) of the node at `path` (of its key when `key`)."""
         if self._marked is None:
-            self._marked = _rt.load(self.text)
+            try:
+                self._marked = _rt.load(self.text)
+            except (YAMLError, ValueError):
+                self._marked = {}       # the stricter round-trip parser refuses it: no positions
+        if not hasattr(self._marked, "lc"):
+            return None, None
         node = self._marked
         line, col = _start(node)
         for i, part in enumerate(path):
@@ -95,6 +102,20 @@ class Document:
             return self.error(loc, f"{where}: '{err.get('input')}' is not allowed",
                               expected=expected, suggestion=did_you_mean(err.get("input"), choices))
         return self.error(loc, f"{where}: {err['msg'].lower()}", expected=None)
+
+
+_DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+
+
+def _bad_date(text: str) -> tuple[int | None, int | None]:
+    """Where the first impossible date-like value is (YAML reads such values as dates)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        for m in _DATE.finditer(line):
+            try:
+                dt.date(int(m[1]), int(m[2]), int(m[3]))
+            except ValueError:
+                return number, m.start() + 1
+    return None, None
 
 
 def _is_union_tag(part: Any) -> bool:
@@ -162,6 +183,10 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
         ) from None
     except YAMLError as exc:
         raise BridgelawError(f"malformed YAML: {exc}", file=name) from None
+    except (ValueError, TypeError) as exc:        # a scalar that does not construct, e.g. 2017-02-30
+        line, col = _bad_date(text)
+        raise BridgelawError(f"a value cannot be read: {exc}", file=name, line=line, column=col,
+                             expected="dates as YYYY-MM-DD that exist") from None
     if not isinstance(tree, dict):
         raise BridgelawError("expected a mapping of keys to values at the top of the file",
                              file=name, line=1, column=1)
