@@ -1,32 +1,57 @@
 """The bridgelaw command line.
 
-    bridgelaw rule CASE [--rulebook ID] [--format text|markdown|json]
-    bridgelaw check [PATHS…] [--rulebook ID] [--format text|json]
-    bridgelaw rulebooks [--format text|json]
+    bridgelaw rule CASE [--rulebook ID] [--as-of DATE] [--set P=V]… [--overlay FILE] [--format …]
+    bridgelaw check [PATHS…] [--rulebook ID|all] [--as-of DATE] [--set P=V]… [--overlay FILE]
+    bridgelaw compare --rulebooks A,B,… [CASES…] [--set P=V]… [--overlay FILE] [--format …]
+    bridgelaw score TRAVELLER …                   (whole-field rescoring: docs/travellers.md)
+    bridgelaw rulebooks | explain NAME | diff A B | lint [RULEBOOK…] | schema KIND
 
-Exit status: 0 success; 1 a check found rulings that differ from their expectation; 2 bad
-input (the message says file:line:column, what was expected and, where one is close, a
-suggestion; no traceback).
+Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
+found a gap or an overlap; 2 bad input (the message says file:line:column, what was expected
+and, where one is close, a suggestion; no traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import __version__, render
+from . import compare as comparing
+from . import inspect, lint, traveller_cli
 from . import rulebook as rulebooks
 from .case import Case, load_case
 from .errors import BridgelawError
 from .exact import format_mixed
 from .ruling import Ruling, rule_case
 
-DEFAULT_RULEBOOK_HELP = "rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook:"
+RULEBOOK_HELP = "rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook:"
+
+
+# --- choosing rulebooks -----------------------------------------------------------------------
+
+def what_if(book: rulebooks.Rulebook, args: argparse.Namespace) -> rulebooks.Rulebook:
+    """`book` with the command line's --overlay and --set applied (a proposed change, no file edited)."""
+    if getattr(args, "overlay", None):
+        book = book.with_overlay(args.overlay)
+    if getattr(args, "set", None):
+        book = book.with_settings(args.set)
+    return book
+
+
+def _as_of(text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise BridgelawError(f"--as-of {text!r} is not a date", expected="YYYY-MM-DD, e.g. 2015-06-30") from None
 
 
 def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:
@@ -39,20 +64,22 @@ def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:
     try:
         return rulebooks.get(name)
     except BridgelawError as exc:
-        line, col = case.doc.position(["rulebook"])
-        exc.file, exc.line, exc.column = case.file, line, col
+        exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook"])
         raise
 
 
-def rule_file(path: str, override: str | None = None) -> tuple[Case, Ruling]:
+def rule_file(path: str, override: str | None = None, args: argparse.Namespace | None = None) -> tuple[Case, Ruling]:
     case = load_case(path)
-    return case, rule_case(case, _book_for(case, override))
+    book = _book_for(case, override)
+    if args is not None:
+        book = what_if(book, args)
+    return case, rule_case(case, book, _as_of(getattr(args, "as_of", None)))
 
 
 # --- rule ------------------------------------------------------------------------------------
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    case, ruling = rule_file(args.case, args.rulebook)
+    case, ruling = rule_file(args.case, args.rulebook, args)
     if args.format == "json":
         sys.stdout.write(render.as_json(ruling))
     else:
@@ -65,9 +92,10 @@ def cmd_rule(args: argparse.Namespace) -> int:
 @dataclass
 class CheckResult:
     path: str
-    status: str                     # pass | fail | error | skip
+    status: str                     # pass | fail | error | skip | unreviewed
     details: list[str] = field(default_factory=list)
     ruling: Ruling | None = None
+    book: str | None = None
 
 
 def case_files(paths: Sequence[str]) -> list[Path]:
@@ -84,7 +112,7 @@ def case_files(paths: Sequence[str]) -> list[Path]:
 
 
 def compare(ruling: Ruling, expect) -> list[str]:
-    """Differences between a ruling and a case's `expect` block (empty when it matches)."""
+    """Differences between a ruling and an expected ruling (empty when it matches)."""
     diffs = []
     if expect.outcome is not None and expect.outcome != ruling.outcome:
         diffs.append(f"outcome: expected {expect.outcome}, got {ruling.outcome}")
@@ -106,86 +134,235 @@ def _show(value: Fraction | None) -> str:
     return "not scored" if value is None else format_mixed(value)
 
 
-def check_one(path: Path, override: str | None) -> CheckResult:
+def check_one(path: Path, override: str | None, args: argparse.Namespace | None = None) -> list[CheckResult]:
+    """Rule one case file — under its own rulebook, `override`, or every rulebook ('all')."""
     try:
-        case, ruling = rule_file(str(path), override)
+        case = load_case(path)
+        names = [n for n in rulebooks.available()] if override == "all" else [override or None]
+        results = []
+        for name in names:
+            book = _book_for(case, name)
+            if override == "all" and not case.in_scope(book):
+                continue
+            book = what_if(book, args) if args is not None else book
+            try:
+                ruling = rule_case(case, book, _as_of(getattr(args, "as_of", None)))
+            except BridgelawError as exc:
+                results.append(CheckResult(str(path), "error", [str(exc)], book=book.id))
+                continue
+            base_id = book.id.split("+")[0]
+            expect = case.expectation_for(base_id)
+            if expect is None:
+                status = "unreviewed" if override == "all" or case.model.expect is not None else "skip"
+                results.append(CheckResult(str(path), status, ["no expectation for " + base_id], ruling, book.id))
+                continue
+            diffs = compare(ruling, expect)
+            results.append(CheckResult(str(path), "fail" if diffs else "pass", diffs, ruling, book.id))
+        return results
     except BridgelawError as exc:
-        return CheckResult(str(path), "error", [str(exc)])
-    if case.model.expect is None:
-        return CheckResult(str(path), "skip", ["no expect"], ruling)
-    diffs = compare(ruling, case.model.expect)
-    return CheckResult(str(path), "fail" if diffs else "pass", diffs, ruling)
+        return [CheckResult(str(path), "error", [str(exc)])]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    results = [check_one(p, args.rulebook) for p in case_files(args.paths or ["cases"])]
-    counts = {s: sum(r.status == s for r in results) for s in ("pass", "fail", "error", "skip")}
+    results = [r for p in case_files(args.paths or ["cases"]) for r in check_one(p, args.rulebook, args)]
+    statuses = ("pass", "fail", "error", "skip", "unreviewed")
+    counts = {s: sum(r.status == s for r in results) for s in statuses}
+    several = args.rulebook == "all" or bool(getattr(args, "set", None) or getattr(args, "overlay", None))
     if args.format == "json":
-        data = {"results": [{"path": r.path, "status": r.status, "details": r.details,
+        data = {"results": [{"path": r.path, "rulebook": r.book, "status": r.status, "details": r.details,
                              "outcome": r.ruling.outcome if r.ruling else None} for r in results],
                 "summary": counts}
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     else:
         for r in results:
-            if r.status == "pass":
+            where = f"{r.path}" + (f"  [{r.book}]" if several and r.book else "")
+            if r.status in ("pass", "unreviewed"):
                 rl = r.ruling
                 sides = "  ".join(f"{s} {_show(v.value) if v.value is None or rl.unit != 'IMP' else format_mixed(v.value, signed=True)}"
                                   for s, v in rl.sides.items())
-                print(f"PASS  {r.path}  {rl.outcome}  {sides} {rl.unit}")
+                print(f"{'PASS' if r.status == 'pass' else 'NEW':<5} {where}  {rl.outcome}  {sides} {rl.unit}")
             else:
-                print(f"{r.status.upper():<5} {r.path}" + "".join(f"\n      {d}" for d in r.details))
-        print(f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed"
-              + (f", {counts['skip']} skipped" if counts["skip"] else ""))
+                print(f"{r.status.upper():<5} {where}" + "".join(f"\n      {d}" for d in r.details))
+        extra = [f"{counts[s]} {label}" for s, label in (("skip", "skipped"), ("unreviewed", "unreviewed (NEW)"))
+                 if counts[s]]
+        print(f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed" + "".join(f", {e}" for e in extra))
     if counts["error"]:
         return 2
     return 1 if counts["fail"] else 0
 
 
-# --- rulebooks -------------------------------------------------------------------------------
+# --- compare, diff, explain, lint, schema, rulebooks ----------------------------------------------
+
+def _books(names: str) -> list[rulebooks.Rulebook]:
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    if not wanted:
+        raise BridgelawError("--rulebooks names no rulebook", expected="e.g. --rulebooks wbf-2007,wbf-2017")
+    return [rulebooks.get(n) for n in wanted]
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    books = _books(args.rulebooks)
+    proposing = bool(args.set or args.overlay)
+    columns: list[comparing.Column] = []
+    for book in books:
+        index = len(columns)
+        columns.append(comparing.Column(book, None if (index == 0 or proposing) else 0))
+        if proposing:
+            columns.append(comparing.Column(what_if(book, args), index))
+    matrix = comparing.build(columns, case_files(args.cases or ["cases"]), _as_of(args.as_of))
+    sys.stdout.write(comparing.RENDERERS[args.format](matrix))
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    a, b = rulebooks.get(args.a), rulebooks.get(args.b)
+    d = inspect.diff(a, b)
+    sys.stdout.write(inspect.diff_json(d) if args.format == "json" else inspect.diff_text(d))
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    names = [args.rulebook] if args.rulebook else list(rulebooks.available())
+    books = [rulebooks.get(n) for n in names]
+    if args.name is None:
+        if len(books) != 1:
+            raise BridgelawError("explain without NAME lists one rulebook's rules and parameters",
+                                 expected="--rulebook ID")
+        sys.stdout.write(inspect.listing(books[0]))
+        return 0
+    sys.stdout.write(inspect.explain(books, args.name))
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    names = args.rulebooks or list(rulebooks.available())
+    reports, failed = [], False
+    for name in names:
+        try:
+            reports.append(lint.lint(rulebooks.get(name)))
+        except BridgelawError as exc:
+            print(f"{name}: does not load: {exc}")
+            failed = True
+    for report in reports:
+        sys.stdout.write(lint.text(report))
+    if failed:
+        return 2
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .case import CaseModel
+    from .rulebook import LayerModel, RulebookModel
+    models: dict[str, Any] = {"case": CaseModel, "rulebook": RulebookModel, "overlay": LayerModel}
+    if args.kind == "traveller":
+        from .traveller import TravellerModel
+        models["traveller"] = TravellerModel
+    schema = models[args.kind].model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = f"bridgelaw {args.kind} file"
+    sys.stdout.write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
+    return 0
+
 
 def cmd_rulebooks(args: argparse.Namespace) -> int:
     books = [rulebooks.get(name) for name in rulebooks.available()]
     if args.format == "json":
         data = [{"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
+                 "extends": b.extends,
                  "effective": {"from": b.effective_from.isoformat(),
                                "until": b.effective_until.isoformat() if b.effective_until else None},
-                 "rules": len(b.rules), "sha256": b.sha256} for b in books]
+                 "rules": len(b.all_rules), "sha256": b.sha256} for b in books]
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return 0
     for b in books:
         until = b.effective_until.isoformat() if b.effective_until else "—"
-        print(f"{b.id:<12} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.authority}: {b.title}")
+        on = f"  (extends {b.extends})" if b.extends else ""
+        print(f"{b.id:<12} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
     return 0
 
 
 # --- main ------------------------------------------------------------------------------------
 
+def _what_if_options(p: argparse.ArgumentParser, *, as_of: bool = True) -> None:
+    if as_of:
+        p.add_argument("--as-of", metavar="DATE", help="rule as the rulebook stood on DATE (YYYY-MM-DD; "
+                       "default: the case's date:, else today)")
+    p.add_argument("--set", action="append", metavar="PARAM=VALUE",
+                   help="what-if: change a rulebook parameter (repeatable), e.g. artificial.pairs.avg_plus=65%%")
+    p.add_argument("--overlay", metavar="FILE", help="what-if: apply a proposed change written as an overlay file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bridgelaw",
         description="Rule Law 12 score adjustments from case files, under versioned rulebooks.",
-        epilog="Exit status: 0 ok, 1 a check failed, 2 bad input. Docs: docs/ in the source tree.",
+        epilog="Exit status: 0 ok, 1 a check or lint failed, 2 bad input. Docs: docs/ in the source tree.",
     )
     parser.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("rule", help="rule one case file", description="Rule one case and print the ruling.")
     p.add_argument("case", metavar="CASE", help="case file (YAML)")
-    p.add_argument("--rulebook", metavar="ID", help=DEFAULT_RULEBOOK_HELP)
+    p.add_argument("--rulebook", metavar="ID", help=RULEBOOK_HELP)
     p.add_argument("--format", choices=["text", "markdown", "json"], default="text", help="output format (default text)")
+    _what_if_options(p)
     p.set_defaults(func=cmd_rule)
 
     p = sub.add_parser("check", help="rule every case that has expect: and compare",
-                       description="Rule every case file under PATHS that has an expect: block; print PASS/FAIL "
-                                   "per case and a summary. Exit 1 if any ruling differs, 2 if a case cannot be read.")
+                       description="Rule every case file under PATHS and compare with its expect: block; print "
+                                   "PASS/FAIL per case and a summary. With --rulebook all, every case runs under every "
+                                   "rulebook whose scope covers it; rulings without an expectation for that rulebook "
+                                   "are listed as NEW (unreviewed). Exit 1 if any ruling differs, 2 if a case cannot "
+                                   "be read.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="case files or folders (default: cases)")
-    p.add_argument("--rulebook", metavar="ID", help=DEFAULT_RULEBOOK_HELP)
+    p.add_argument("--rulebook", metavar="ID", help=RULEBOOK_HELP + " `all` for every rulebook")
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    _what_if_options(p)
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("compare", help="one corpus under several rulebooks, side by side",
+                       description="Rule each case under each rulebook; mark the rulings that differ from the first "
+                                   "rulebook (with --set/--overlay: from the rulebook the change is made to) and "
+                                   "summarise how many change, by how much, in whose favour.")
+    p.add_argument("cases", nargs="*", metavar="CASE", help="case files or folders (default: cases)")
+    p.add_argument("--rulebooks", required=True, metavar="A,B,…", help="comma-separated rulebook ids")
+    p.add_argument("--format", choices=list(comparing.RENDERERS), default="text", help="output format (default text)")
+    _what_if_options(p)
+    p.set_defaults(func=cmd_compare)
+
+    traveller_cli.add_parser(sub)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
     p.set_defaults(func=cmd_rulebooks)
+
+    p = sub.add_parser("explain", help="explain a rule or a parameter",
+                       description="A rule's explanation, condition, award, cited paragraphs and where it was defined "
+                                   "or replaced along the extends chain; or a parameter's values and sources. Without "
+                                   "NAME, list a rulebook's rules and parameters.")
+    p.add_argument("name", nargs="?", metavar="NAME", help="rule id or parameter name")
+    p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has it)")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("diff", help="the structural difference between two rulebooks",
+                       description="Parameters changed, rules added, removed or changed, citations changed — after "
+                                   "inheritance.")
+    p.add_argument("a", metavar="RULEBOOK_A")
+    p.add_argument("b", metavar="RULEBOOK_B")
+    p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("lint", help="check rulebooks for gaps and overlaps",
+                       description="Load each rulebook (schema, citations, references) and search each stage's input "
+                                   "space for inputs where no rule or two rules apply; print a witness for each. "
+                                   "Exit 1 on a finding, 2 if a rulebook does not load.")
+    p.add_argument("rulebooks", nargs="*", metavar="RULEBOOK", help="rulebook ids or files (default: all)")
+    p.set_defaults(func=cmd_lint)
+
+    p = sub.add_parser("schema", help="print a JSON Schema for editors",
+                       description="Print the JSON Schema of a file kind, for editors that validate YAML.")
+    p.add_argument("kind", choices=["case", "rulebook", "overlay", "traveller"])
+    p.set_defaults(func=cmd_schema)
     return parser
 
 

@@ -60,35 +60,36 @@ class Matrix:
     rows: list[tuple[str, list[Cell]]] = field(default_factory=list)
 
     def summary(self) -> list[dict[str, Any]]:
+        """Per compared column: how many rulings change, in whose favour, and by how much."""
         out = []
         for i, col in enumerate(self.columns):
             if col.reference is None:
                 continue
-            changed, nos_gain, os_gain, total = 0, 0, 0, Fraction(0)
+            changed, favour, total = 0, {"non-offending": 0, "offending": 0, "unclear": 0}, Fraction(0)
             for _, cells in self.rows:
                 cell, ref = cells[i], cells[col.reference]
                 if not cell.differs:
                     continue
                 changed += 1
-                delta = _nos_delta(cell, ref)
-                if delta is not None:
-                    total += abs(delta)
-                    nos_gain += delta > 0
-                    os_gain += delta < 0
+                nos, os = _deltas(cell, ref)
+                total += abs(nos or 0) + abs(os or 0)
+                gain = (nos or 0) - (os or 0)
+                favour["non-offending" if gain > 0 else "offending" if gain < 0 else "unclear"] += 1
             out.append({"rulebook": col.book.id, "against": self.columns[col.reference].book.id,
-                        "changed": changed, "of": len(self.rows), "nos_better": nos_gain, "os_better": os_gain,
-                        "total_change": total})
+                        "changed": changed, "of": len(self.rows), "favour": favour, "total_change": total})
         return out
 
 
-def _nos_delta(cell: Cell, ref: Cell) -> Fraction | None:
-    """How much the non-offending side's score moved (positive: in its favour)."""
+def _deltas(cell: Cell, ref: Cell) -> tuple[Fraction | None, Fraction | None]:
+    """How far the non-offending and the offending side's scores moved (None: not comparable)."""
     if cell.ruling is None or ref.ruling is None:
-        return None
-    a, b = cell.ruling.nos, ref.ruling.nos
-    if a is None or b is None or a.value is None or b.value is None:
-        return None
-    return a.value - b.value
+        return None, None
+    out = []
+    for role in ("nos", "os"):
+        a, b = getattr(cell.ruling, role), getattr(ref.ruling, role)
+        ok = a is not None and b is not None and a.value is not None and b.value is not None
+        out.append(a.value - b.value if ok else None)
+    return out[0], out[1]
 
 
 def build(columns: list[Column], paths: list[Path], as_of=None) -> Matrix:
@@ -146,9 +147,11 @@ def text(m: Matrix) -> str:
 def _summary_lines(m: Matrix) -> list[str]:
     lines = []
     for s in m.summary():
+        f = s["favour"]
         lines.append(f"{s['rulebook']} vs {s['against']}: {s['changed']} of {s['of']} rulings change"
-                     + (f"; the non-offending side better off in {s['nos_better']}, worse off in {s['os_better']}, "
-                        f"by {format_mixed(s['total_change'])} in all (in the events' units)" if s["changed"] else ""))
+                     + (f" — {f['non-offending']} in the non-offending side's favour, {f['offending']} in the "
+                        f"offending side's, {f["unclear"]} unclear; scores move by {format_mixed(s['total_change'])} "
+                        "in all (each in its event's unit)" if s["changed"] else ""))
     return lines
 
 

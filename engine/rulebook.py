@@ -308,6 +308,14 @@ def facts_text(facts: dict[str, Any]) -> str:
     return ", ".join(f"{k}={show(v)}" for k, v in facts.items() if v is not None)
 
 
+def _short(file: str) -> str:
+    """A file name relative to the working folder when it lies inside it."""
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return file
+
+
 def _hash(*parts: str) -> str:
     """sha256 of a file's text; of a chain, sha256 over the base's hash and each layer's text."""
     if len(parts) == 1:
@@ -449,7 +457,7 @@ def _parameters(doc: Document, raw: dict[str, Any], origin: str, require_cites: 
         except ValueError as exc:
             raise doc.error(where, f"parameter {name}: {exc}") from None
         line, _ = doc.position(where)
-        return Dated(checked, start, end, tuple(str(c) for c in cites), f"{origin} ({doc.file}:{line})")
+        return Dated(checked, start, end, tuple(str(c) for c in cites), f"{origin} ({_short(doc.file)}:{line})")
 
     def walk(node: Any, prefix: list[str]) -> None:
         name = ".".join(prefix)
@@ -497,10 +505,11 @@ def _rule(doc: Document, book: Rulebook, i: int, rm: RuleModel, origin: str) -> 
     _check_cites(doc, here, f"rule '{rm.id}'", rm.cites, book.paragraphs)
     line, _ = doc.position(here)
     verb = f"replaces {rm.replaces} in" if rm.replaces else "defined in"
+    where = f"{_short(doc.file)}:{line}" if line else _short(doc.file)
     rule = Rule(id=rm.id, stage=rm.stage, condition=cond, explain=" ".join(rm.explain.split()), cites=tuple(rm.cites),
                 overrides=tuple(rm.overrides), outcome=rm.outcome,
                 start=rm.effective.from_ if rm.effective else None, end=rm.effective.until if rm.effective else None,
-                history=[f"{verb} {origin} ({doc.file}:{line})"], source=rm)
+                history=[f"{verb} {origin} ({where})"], source=rm)
     if stage.produces == "award":
         _check_award(doc, book, stage, rm, here, rule)
     else:
