@@ -150,7 +150,7 @@ def _summary_lines(m: Matrix) -> list[str]:
         f = s["favour"]
         lines.append(f"{s['rulebook']} vs {s['against']}: {s['changed']} of {s['of']} rulings change"
                      + (f" — {f['non-offending']} in the non-offending side's favour, {f['offending']} in the "
-                        f"offending side's, {f["unclear"]} unclear; scores move by {format_mixed(s['total_change'])} "
+                        f"offending side's, {f['unclear']} unclear; scores move by {format_mixed(s['total_change'])} "
                         "in all (each in its event's unit)" if s["changed"] else ""))
     return lines
 
