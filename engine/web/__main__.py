@@ -1,0 +1,7 @@
+"""``python -m engine.web``: the same as ``bridgelaw serve``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,469 @@
+"""The web server: server-rendered pages for tournament directors and a JSON API.
+
+    GET  /                 the ruling form        POST /            rule it (or add/remove a row)
+    POST /upload           open a case file       POST /case.yaml   download the form as a case file
+    POST /slip             the printable slip     GET|POST /compare the case under several rulebooks
+    GET|POST /traveller    rescore a traveller
+    GET  /api/rulebooks    POST /api/rule   POST /api/compare   POST /api/score
+
+Safety: bodies are limited to :data:`MAX_BODY` bytes (413 past it), weighted lists and fields
+in length; rulebooks come only from the rules directory; nothing from a request is evaluated;
+every response carries a restrictive Content-Security-Policy (no scripts at all); bad input is a
+400/413/415/422 with a message a person can act on; any other failure is a 500 that says so
+without a stack trace (the trace goes to the server's log).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import re
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from .. import __version__, render
+from ..errors import BridgelawError
+from ..yamlio import load_yaml
+from . import forms, service
+from .forms import CaseForm
+
+log = logging.getLogger("bridgelaw.web")
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 256 * 1024
+CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
+       "frame-ancestors 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+FIELD_LABELS = {
+    "rulebook": "Rulebook", "title": "Case title", "source": "Event", "date": "Date", "scoring": "Scoring",
+    "event": "Form of event", "board_number": "Board number", "vulnerability": "Vulnerability",
+    "non_offending": "Non-offending side", "table_result": "Table result (A)", "other_table": "Other table",
+    "field": "Results at the other tables", "results_on_board": "Results on the board",
+    "b_result": "Result without the infraction (B)", "wi": "Weighted list (B)", "se_kind": "Serious error or gamble",
+    "se_instead": "What the non-offending side would have scored without it (C)",
+    "art_ns": "North-South at fault?", "art_ew": "East-West at fault?", "numerous": "Possibilities numerous",
+    "session_ns": "Session score NS", "session_ew": "Session score EW", "boards_ns": "Boards without result NS",
+    "boards_ew": "Boards without result EW", "notes": "Notes", "extra": "Kept from the opened file",
+    "general": "The case", "compare": "Rulebooks to compare", "traveller": "Traveller",
+    "adjustments": "Adjustments",
+}
+
+
+class TooLarge(Exception):
+    pass
+
+
+def _too_large_message(limit: int) -> str:
+    return (f"The request is larger than {limit // 1024} KiB, the most this server accepts. A case file is a "
+            "few kilobytes; split a very large traveller into boards.")
+
+
+class Guard:
+    """ASGI wrapper around the whole app: security headers on every response (errors included);
+    request bodies limited to `limit` bytes (a longer body raises :class:`TooLarge` while it is
+    read, which the app answers with a 413)."""
+
+    def __init__(self, app: Callable, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def send_with_headers(message: dict) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                message = {**message, "headers": list(message.get("headers", []))
+                           + [(k, v) for k, v in SECURITY_HEADERS if k not in names]}
+            await send(message)
+
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(scope, send_with_headers)
+            return
+        received = 0
+
+        async def limited_receive() -> dict:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise TooLarge()
+            return message
+
+        await self.app(scope, limited_receive, send_with_headers)
+
+    async def _refuse(self, scope: dict, send: Callable) -> None:
+        response = too_large_response(scope["path"], self.limit)
+        await response({"type": "http"}, _no_body, send)
+
+
+def too_large_response(path: str, limit: int = MAX_BODY) -> Response:
+    message = _too_large_message(limit)
+    if path.startswith("/api/"):
+        return api_error(413, message)
+    return PlainTextResponse(message, status_code=413)
+
+
+async def _no_body() -> dict:
+    return {"type": "http.disconnect"}
+
+
+def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] | None = None) -> Guard:
+    """The web app; rulebooks from `rules_dir` (default: the shipped rules/)."""
+    books = service.Books(Path(rules_dir) if rules_dir else None)
+    if not books.ids():
+        raise BridgelawError(f"no rulebooks (*.yaml) in {books.directory or service.rulebooks.rules_dir()}",
+                             expected="a folder holding rulebook files such as wbf-2017.yaml")
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals.update(
+        version=__version__, labels=FIELD_LABELS, forms=forms, max_rows=forms.MAX_ROWS,
+        rules_dir=str(books.directory or service.rulebooks.rules_dir()),
+    )
+    traveller_ok = _traveller_available()
+
+    def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+        context.setdefault("errors", {})
+        context.setdefault("books", books.choices())
+        context.setdefault("book_options", {b["id"]: b["label"] for b in context["books"]})
+        if name == "compare.html":
+            context.update(compare_page=True, form_action="/compare")
+        context.setdefault("traveller", traveller_ok)
+        return templates.TemplateResponse(request, name, context, status_code=status)
+
+    def default_form() -> CaseForm:
+        f = CaseForm(rulebook=books.default())
+        f.compare = books.ids()
+        return f
+
+    # --- the ruling page ----------------------------------------------------------------------
+
+    def ruled(request: Request, f: CaseForm, *, template: str = "rule.html") -> Response:
+        text, rowmap = f.to_yaml()
+        try:
+            case, ruling = service.rule_text(text, "the form", books)
+        except BridgelawError as exc:
+            return page(request, "rule.html", 422, form=f, errors=form_errors(text, exc, f, rowmap))
+        return page(request, template, form=f, r=service.view(ruling, case))
+
+    async def home(request: Request) -> Response:
+        if request.method in ("GET", "HEAD"):
+            return page(request, "rule.html", form=default_form())
+        f, action, data = await read_form(request)
+        if f.apply(action):
+            return page(request, "rule.html", form=f)
+        return ruled(request, f)
+
+    async def slip(request: Request) -> Response:
+        f, _, _ = await read_form(request)
+        return ruled(request, f, template="slip.html")
+
+    async def download(request: Request) -> Response:
+        f, _, _ = await read_form(request)
+        now = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
+        text, _ = f.to_yaml(header=f"bridgelaw case, saved from the web page on {now}\n"
+                                   "rule it again with: bridgelaw rule THIS-FILE.yaml, or open it on the web page")
+        return Response(text, media_type="application/yaml; charset=utf-8",
+                        headers={"content-disposition": f'attachment; filename="{case_filename(f)}"'})
+
+    async def upload(request: Request) -> Response:
+        try:
+            data = await request.form(max_files=1, max_fields=20, max_part_size=MAX_BODY)
+        except TooLarge:
+            raise
+        except Exception:
+            return page(request, "rule.html", 400, form=default_form(),
+                        errors=general("The upload could not be read; choose a case file (.yaml) and try again."))
+        upload_file = data.get("case_file")
+        if not isinstance(upload_file, UploadFile) or not upload_file.filename:
+            return page(request, "rule.html", 400, form=default_form(),
+                        errors=general("Choose a case file (.yaml) to open."))
+        name = _safe_name(upload_file.filename)
+        raw = await upload_file.read()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return page(request, "rule.html", 400, form=default_form(),
+                        errors=general(f"{name} is not a text file in UTF-8; is it a case file (.yaml)?"))
+        try:
+            doc = load_yaml(name, text=text)
+        except BridgelawError as exc:
+            return page(request, "rule.html", 400, form=default_form(), errors=general(str(exc)))
+        too_long = forms.check_list_lengths(doc.tree)
+        if too_long:
+            path, n, limit = too_long
+            return page(request, "rule.html", 422, form=default_form(),
+                        errors=general(f"{name}: {'.'.join(map(str, path))} lists {n} entries; at most {limit} "
+                                       "are accepted here"))
+        f = CaseForm.from_tree(doc.tree)
+        f.compare = books.ids()
+        return ruled(request, f)
+
+    # --- compare -------------------------------------------------------------------------------------
+
+    async def compare_page(request: Request) -> Response:
+        if request.method in ("GET", "HEAD"):
+            return page(request, "compare.html", form=default_form())
+        f, action, data = await read_form(request)
+        if not f.compare and action in ("compare", "rule"):
+            f.compare = [] if "compare_sent" in data else books.ids()
+        if f.apply(action):
+            return page(request, "compare.html", form=f)
+        unknown = [c for c in f.compare if c not in books.ids()]
+        if unknown:
+            return page(request, "compare.html", 422, form=f,
+                        errors={"compare": {"message": f"Unknown rulebook '{unknown[0]}'",
+                                            "expected": "one of " + ", ".join(books.ids()), "suggestion": None}})
+        text, rowmap = f.to_yaml()
+        try:
+            case, columns = service.compare(text, "the form", books, f.compare)
+        except BridgelawError as exc:
+            errors = form_errors(text, exc, f, rowmap)
+            if not f.compare:
+                errors = {"compare": {"message": "Choose at least one rulebook to compare.", "expected": None,
+                                      "suggestion": None}}
+            return page(request, "compare.html", 422, form=f, errors=errors)
+        return page(request, "compare.html", form=f, columns=columns, rows=service.compare_rows(columns))
+
+    # --- traveller -----------------------------------------------------------------------------------
+
+    async def traveller_page(request: Request) -> Response:
+        from . import travel
+        if request.method in ("GET", "HEAD"):
+            return page(request, "traveller.html", tform=travel.TravellerForm())
+        try:
+            data = await request.form(max_files=2, max_fields=20, max_part_size=MAX_BODY)
+        except TooLarge:
+            raise
+        except Exception:
+            return page(request, "traveller.html", 400, tform=travel.TravellerForm(),
+                        errors=general("The form could not be read; paste the traveller or choose a file."))
+        tform = await travel.TravellerForm.from_form(data)
+        try:
+            scored = travel.score(tform, books)
+        except travel.FormProblem as exc:
+            return page(request, "traveller.html", 400, tform=tform, errors={exc.field: _err(exc.message)})
+        except BridgelawError as exc:
+            return page(request, "traveller.html", 422, tform=tform,
+                        errors={travel.field_for(exc, tform): _err(str(exc))})
+        return page(request, "traveller.html", tform=tform, board=travel.view(scored))
+
+    # --- JSON API ------------------------------------------------------------------------------------
+
+    async def api_rulebooks(request: Request) -> Response:
+        return JSONResponse(books.listing())
+
+    async def api_rule(request: Request) -> Response:
+        text, source, wrapper = await api_case(request)
+        override = request.query_params.get("rulebook") or wrapper.get("rulebook")
+        if override is not None and not isinstance(override, str):
+            return api_error(400, "rulebook must be a rulebook id (text)")
+        try:
+            case, ruling = service.rule_text(text, "request", books, override)
+        except BridgelawError as exc:
+            return api_bridgelaw_error(exc, text, source)
+        return JSONResponse(render.as_dict(ruling))
+
+    async def api_compare(request: Request) -> Response:
+        text, source, wrapper = await api_case(request)
+        ids = wrapper.get("rulebooks")
+        if ids is None:
+            query = request.query_params.get("rulebooks")
+            ids = [i for i in query.split(",") if i] if query else books.ids()
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            return api_error(400, "rulebooks must be a list of rulebook ids", expected='e.g. ["wbf-2007", "wbf-2017"]')
+        if len(ids) > len(books.ids()):
+            ids = list(dict.fromkeys(ids))
+        for name in ids:
+            if name not in books.ids():
+                return api_bridgelaw_error(BridgelawError(
+                    f"unknown rulebook '{name}'", expected="one of " + ", ".join(books.ids()),
+                    suggestion=service.did_you_mean(name, books.ids())), text, source)
+        try:
+            _, columns = service.compare(text, "request", books, ids)
+        except BridgelawError as exc:
+            return api_bridgelaw_error(exc, text, source)
+        return JSONResponse(service.compare_json(columns))
+
+    async def api_score(request: Request) -> Response:
+        if not traveller_ok:
+            return api_error(501, "traveller scoring is not available in this installation")
+        from . import travel
+        return await travel.api_score(request, books)
+
+    async def api_case(request: Request) -> tuple[str, str, dict]:
+        """The case text of an API request (JSON object or YAML text), its kind, and the wrapper
+        (``{"case": …, "rulebook": …, "rulebooks": […]}``) when one was sent."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        body = await request.body()
+        if not body.strip():
+            raise ApiProblem(400, "the request has no body; send the case as JSON or YAML",
+                             expected="a JSON object with the keys of a case file, or case YAML")
+        try:
+            raw = body.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ApiProblem(400, "the request body is not UTF-8 text") from None
+        if kind in ("application/json", "text/json") or (not kind and raw.lstrip().startswith("{")):
+            try:
+                data = json.loads(raw)
+            except ValueError as exc:
+                raise ApiProblem(400, f"malformed JSON: {exc}", expected="a JSON object") from None
+            if not isinstance(data, dict):
+                raise ApiProblem(400, "expected a JSON object (the case, or {\"case\": …})",
+                                 expected="a JSON object with the keys of a case file")
+            wrapper: dict = {}
+            if "case" in data and set(data) <= {"case", "rulebook", "rulebooks"}:
+                wrapper, data = data, data["case"]
+            if isinstance(data, str):
+                return data, "yaml", wrapper
+            if not isinstance(data, dict):
+                raise ApiProblem(400, "case must be a JSON object or case YAML text")
+            return forms.dump_yaml(data), "json", wrapper
+        if kind in ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "text/plain", ""):
+            return raw, "yaml", {}
+        raise ApiProblem(415, f"unsupported content type '{kind}'",
+                         expected="application/json or application/yaml")
+
+    def api_bridgelaw_error(exc: BridgelawError, text: str, source: str) -> Response:
+        data = exc.to_json()
+        path = forms.error_path(text, exc)
+        data["path"] = ".".join(map(str, path)) if path else None
+        if source == "json":                  # positions would point into YAML the client never saw
+            data["line"] = data["column"] = None
+            data["file"] = "request"
+        malformed = exc.message.startswith(("malformed YAML", "expected a mapping"))
+        return JSONResponse(data, status_code=400 if malformed else 422)
+
+    # --- helpers ---------------------------------------------------------------------------------------
+
+    async def read_form(request: Request) -> tuple[CaseForm, str, Any]:
+        try:
+            data = await request.form(max_files=0, max_fields=300, max_part_size=MAX_BODY)
+        except TooLarge:
+            raise
+        except Exception:
+            raise HTTPException(400, "The form could not be read; reload the page and try again.") from None
+        f, action = CaseForm.from_form(data, getlist=data.getlist)
+        return f, action, data
+
+    # --- errors -------------------------------------------------------------------------------------
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 500)
+        detail = getattr(exc, "detail", None) or {404: "There is no such page.",
+                                                 405: "This page does not take that kind of request."}.get(
+            status, "The request could not be handled.")
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": detail}, status_code=status)
+        return page(request, "error.html", status, status=status, message=detail)
+
+    async def api_problem(request: Request, exc: ApiProblem) -> Response:
+        return api_error(exc.status, exc.message, expected=exc.expected)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        message = ("Something went wrong inside bridgelaw on this request; it is not a problem with what you "
+                   "entered. Please report it with the case file.")
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message}, status_code=500)
+        return HTMLResponse(f"<!doctype html><title>Error</title><h1>Error</h1><p>{message}</p>", status_code=500)
+
+    routes = [
+        Route("/", home, methods=["GET", "POST"]),
+        Route("/upload", upload, methods=["POST"]),
+        Route("/case.yaml", download, methods=["POST"]),
+        Route("/slip", slip, methods=["POST"]),
+        Route("/compare", compare_page, methods=["GET", "POST"]),
+        Route("/traveller", traveller_page, methods=["GET", "POST"]),
+        Route("/api/rulebooks", api_rulebooks, methods=["GET"]),
+        Route("/api/rule", api_rule, methods=["POST"]),
+        Route("/api/compare", api_compare, methods=["POST"]),
+        Route("/api/score", api_score, methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    async def too_large(request: Request, exc: TooLarge) -> Response:
+        return too_large_response(request.url.path)
+
+    middleware = []
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={HTTPException: http_error, ApiProblem: api_problem, TooLarge: too_large,
+                                        Exception: server_error})
+    app.state.books = books
+    return Guard(app)
+
+
+class ApiProblem(Exception):
+    def __init__(self, status: int, message: str, *, expected: str | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.expected = status, message, expected
+
+
+def api_error(status: int, message: str, *, expected: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, "file": None, "line": None, "column": None, "expected": expected,
+                         "suggestion": None, "path": None}, status_code=status)
+
+
+def _err(message: str, expected: str | None = None, suggestion: str | None = None) -> dict:
+    return {"message": message, "expected": expected, "suggestion": suggestion}
+
+
+def general(message: str) -> dict:
+    return {"general": _err(message)}
+
+
+def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> dict[str, dict]:
+    """The error as {form field: message}, the field found from the YAML position it points at."""
+    path = forms.error_path(text, exc)
+    name = forms.field_for_path(path, f, rowmap)
+    beside = name not in ("general", "extra")
+    message = forms.friendly(exc.message, beside_field=beside)
+    if not beside and exc.line is not None and name == "general":
+        message = forms.friendly(exc.message, beside_field=False)
+    return {name: _err(message, exc.expected, exc.suggestion)}
+
+
+def case_filename(f: CaseForm) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", f.title.lower()).strip("-")[:48].strip("-")
+    board = f"board-{f.board_number}" if f.board_number.isdigit() else ""
+    stem = "-".join(p for p in (board, words) if p) or "case"
+    return f"{stem}.yaml"
+
+
+def _safe_name(name: str) -> str:
+    base = re.split(r"[\\/]", name)[-1]
+    return re.sub(r"[^\w.\- ]", "_", base)[:80] or "case.yaml"
+
+
+def _traveller_available() -> bool:
+    try:
+        from . import travel  # noqa: F401
+    except ImportError:
+        return False
+    return travel.available()

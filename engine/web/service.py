@@ -1,0 +1,253 @@
+"""What the web pages and the JSON API do, without HTTP: rule a case text, compare rulebooks,
+list the rulebooks of the server's rules directory, and views of a ruling for the templates.
+
+Rulebooks come only from the server's rules directory: an id from a request is looked up in
+``rulebook.available(directory)`` and only a listed id is loaded — a request's string never
+becomes a path.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from .. import render
+from .. import rulebook as rulebooks
+from ..case import Case, load_case
+from ..errors import BridgelawError, did_you_mean
+from ..exact import format_mixed
+from ..ruling import Ruling, rule_case
+from ..yamlio import load_yaml
+from . import forms
+
+OUTCOME_WORDS = {
+    "no-damage": "no damage: the table result stands",
+    "all-self-inflicted": "all the damage is self-inflicted: the non-offending side keeps its table result, "
+                          "the offending side gets the assigned score",
+    "none-self-inflicted": "no damage is self-inflicted: both sides get the assigned score",
+    "split": "part of the damage is self-inflicted: the non-offending side gets A + B − C, the offending "
+             "side the assigned score",
+    "assigned": "assigned adjusted score",
+    "artificial": "artificial adjusted score",
+    "not-scored": "the board is not scored",
+}
+
+
+class Books:
+    """The rulebooks of one directory."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = Path(directory).resolve() if directory else None
+
+    def ids(self) -> list[str]:
+        return list(rulebooks.available(self.directory))
+
+    def get(self, name: str) -> rulebooks.Rulebook:
+        known = self.ids()
+        if not isinstance(name, str) or name not in known:
+            raise BridgelawError(f"unknown rulebook '{name}'", expected="one of " + ", ".join(known),
+                                 suggestion=did_you_mean(str(name), known))
+        return rulebooks.get(name, self.directory)
+
+    def all(self) -> list[rulebooks.Rulebook]:
+        return [self.get(name) for name in self.ids()]
+
+    def default(self) -> str:
+        books = self.all()
+        # the edition in force most recently; on a tie the base edition before one that extends it
+        return max(books, key=lambda b: (b.effective_from, -len(getattr(b, "chain", [b.id])))).id if books else ""
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The rulebooks as `bridgelaw rulebooks --format json` lists them."""
+        return [{"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
+                 "effective": {"from": b.effective_from.isoformat(),
+                               "until": b.effective_until.isoformat() if b.effective_until else None},
+                 "rules": len(b.rules), "sha256": b.sha256} for b in self.all()]
+
+    def choices(self) -> list[dict[str, str]]:
+        """For the rulebook select: id and a label with edition and dates."""
+        out = []
+        for b in self.all():
+            until = f" to {b.effective_until.isoformat()}" if b.effective_until else ""
+            out.append({"id": b.id, "label": f"{b.id} — {b.authority}, {b.version}, in force from "
+                                             f"{b.effective_from.isoformat()}{until}"})
+        return out
+
+
+def load(text: str, file: str) -> Case:
+    """A case from YAML text, with the length limits on its lists checked first."""
+    doc = load_yaml(file, text=text)
+    too_long = forms.check_list_lengths(doc.tree)
+    if too_long:
+        path, length, limit = too_long
+        raise doc.error(list(path), f"{'.'.join(map(str, path))} lists {length} entries; at most {limit} are "
+                        "accepted here", expected=f"at most {limit} entries")
+    return load_case(file, text=text)
+
+
+def book_for(case: Case, books: Books, override: str | None = None) -> rulebooks.Rulebook:
+    """The case's rulebook (or `override`) from the server's directory, as in force on the case's date."""
+    name = override or case.model.rulebook
+    if not name:
+        raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id>",
+                             suggestion="known: " + ", ".join(books.ids()))
+    try:
+        book = books.get(name)
+    except BridgelawError as exc:
+        if override is None:
+            exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook"])
+        raise
+    return dated(book, case)
+
+
+def dated(book: rulebooks.Rulebook, case: Case) -> rulebooks.Rulebook:
+    at = getattr(book, "at", None)
+    if case.model.date is None or at is None:
+        return book
+    try:
+        return at(case.model.date)
+    except BridgelawError as exc:
+        exc.file, (exc.line, exc.column) = case.file, case.doc.position(["date"])
+        raise
+
+
+def rule_text(text: str, file: str, books: Books, override: str | None = None) -> tuple[Case, Ruling]:
+    case = load(text, file)
+    return case, rule_case(case, book_for(case, books, override))
+
+
+# --- views for the templates -------------------------------------------------------------------
+
+@dataclass
+class SideView:
+    side: str
+    role: str
+    amount: str
+    formula: str
+    label: str
+
+
+@dataclass
+class RulingView:
+    title: str
+    source: str | None
+    outcome: str
+    outcome_words: str
+    sides: list[SideView]
+    steps: list[str]
+    citations: list[tuple[str, str]]
+    warnings: list[str]
+    facts: list[tuple[str, str]]
+    rulebook: dict[str, str]
+    text: str
+    players: list[tuple[str, str]] = field(default_factory=list)
+    date: str | None = None
+    board: str = ""
+
+
+def view(ruling: Ruling, case: Case) -> RulingView:
+    b = ruling.rulebook
+    sides = [SideView(s.side, {"nos": "non-offending", "os": "offending"}.get(s.role or "", ""),
+                      render._amount(ruling, s.value), s.formula, s.label) for s in ruling.sides.values()]
+    players = []
+    if ruling.players:
+        names = case.model.players or {}
+        players = [(f"{d} {names.get(d, '')}".strip(), render._amount(ruling, v)) for d, v in ruling.players.items()]
+    as_of = getattr(b, "as_of", None)
+    book = {"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
+            "effective_from": b.effective_from.isoformat(),
+            "effective_until": b.effective_until.isoformat() if b.effective_until else "",
+            "as_of": as_of.isoformat() if isinstance(as_of, dt.date) else "", "sha256": b.sha256}
+    m = case.model
+    return RulingView(
+        title=ruling.title, source=ruling.source, outcome=ruling.outcome,
+        outcome_words=OUTCOME_WORDS.get(ruling.outcome, ruling.outcome), sides=sides, steps=list(ruling.steps),
+        citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings),
+        facts=render._facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
+        date=m.date.isoformat() if m.date else None,
+        board=str(m.board.number) if m.board.number is not None else "",
+    )
+
+
+# --- compare -------------------------------------------------------------------------------------
+
+@dataclass
+class Column:
+    id: str
+    ruling: Ruling | None = None
+    view: RulingView | None = None
+    error: BridgelawError | None = None
+
+
+@dataclass
+class CompareRow:
+    label: str
+    cells: list[str]
+    differs: bool
+    paragraph: bool = False
+
+
+def compare(text: str, file: str, books: Books, ids: list[str]) -> tuple[Case, list[Column]]:
+    """The case ruled under each rulebook of `ids` (an error in one column does not stop the others)."""
+    case = load(text, file)
+    if not ids:
+        raise BridgelawError("choose at least one rulebook to compare", expected="one or more of "
+                             + ", ".join(books.ids()))
+    columns = []
+    for name in dict.fromkeys(ids):
+        col = Column(name)
+        try:
+            book = book_for(case, books, name)
+            col.ruling = rule_case(case, book)
+            col.view = view(col.ruling, case)
+        except BridgelawError as exc:
+            col.error = exc
+        columns.append(col)
+    return case, columns
+
+
+def compare_rows(columns: list[Column]) -> list[CompareRow]:
+    """Rows of the side-by-side table; `differs` marks a row whose cells are not all equal."""
+    def cells(get) -> list[str]:
+        return [get(c) if c.ruling else "—" for c in columns]
+
+    rows: list[tuple[str, list[str], bool]] = [
+        ("Edition", cells(lambda c: f"{c.ruling.rulebook.version}, {c.ruling.rulebook.authority}"), False),
+        ("Outcome", cells(lambda c: c.ruling.outcome), True),
+    ]
+    for side in ("NS", "EW"):
+        rows.append((f"{side} score", cells(lambda c, s=side: _side_text(c, s)), True))
+    for q in ("A", "B", "C"):
+        rows.append((q, cells(lambda c, q=q: _quantity(c.ruling.quantities.get(q))), True))
+    rows.append(("Rules applied", cells(lambda c: ", ".join(r.id for r in c.ruling.rules)), True))
+    rows.append(("Paragraphs cited", cells(lambda c: ", ".join(p.ref for p in c.ruling.citations)), True))
+    rows.append(("Warnings", cells(lambda c: "; ".join(c.ruling.warnings) or "none"), True))
+    out = [CompareRow(label, values, compared and len(set(values)) > 1) for label, values, compared in rows]
+    refs = list(dict.fromkeys(p.ref for c in columns if c.ruling for p in c.ruling.citations))
+    for ref in refs:
+        texts = [next((p.text for p in c.ruling.citations if p.ref == ref), "— not cited") if c.ruling else "—"
+                 for c in columns]
+        out.append(CompareRow(ref, texts, len(set(texts)) > 1, paragraph=True))
+    return out
+
+
+def _side_text(c: Column, side: str) -> str:
+    s = c.ruling.sides[side]
+    role = {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
+    return f"{render._amount(c.ruling, s.value)}{role}"
+
+
+def _quantity(value: Fraction | None) -> str:
+    return "—" if value is None else format_mixed(value)
+
+
+def compare_json(columns: list[Column]) -> dict[str, Any]:
+    rows = compare_rows(columns)
+    return {
+        "rulebooks": [c.id for c in columns],
+        "rulings": {c.id: (render.as_dict(c.ruling) if c.ruling else {"error": c.error.to_json()}) for c in columns},
+        "differences": [r.label for r in rows if r.differs],
+    }
