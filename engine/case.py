@@ -198,6 +198,17 @@ class Poll(_Strict):
     choices: list[PollChoice] = Field(min_length=1)
 
 
+class MatchImps(_Strict):
+    NS: ExactField
+    EW: ExactField
+
+
+class Match(_Strict):
+    """A team match scored in victory points: its length and the IMPs on its other boards."""
+    boards: int = Field(ge=1)
+    imps: MatchImps
+
+
 class Penalty(_Strict):
     player: Direction
     amount: OutcomeField
@@ -211,9 +222,10 @@ class Expect(_Strict):
     NS: ExactField | None = None
     EW: ExactField | None = None
     players: dict[Direction, ExactField] | None = None
+    vp: dict[Side, ExactField] | None = None
 
 
-EXPECT_KEYS = ("outcome", "nos", "os", "NS", "EW", "players")
+EXPECT_KEYS = ("outcome", "nos", "os", "NS", "EW", "players", "vp")
 ExpectField = Annotated[
     Union[Annotated[Expect, Tag("<flat>")], Annotated[dict[str, Expect], Tag("<by-rulebook>")]],
     Discriminator(lambda v: "<flat>" if not isinstance(v, dict) or any(k in v for k in EXPECT_KEYS)
@@ -252,6 +264,7 @@ class CaseModel(_Strict):
     session: PerSide | None = None
     artificial_boards_this_session: BoardCount | None = None
     penalty: Penalty | None = None
+    match: Match | None = None
     expect: ExpectField | None = None
     published: Published | None = None
     notes: str | None = None
@@ -337,6 +350,8 @@ def check_case(doc: Document, m: CaseModel) -> Case:
                         expected="event: individual")
     if m.players is not None and (m.event or "") != "individual":
         raise doc.error(["players"], "players are named for individual events", key=True, expected="event: individual")
+    if m.match is not None and m.scoring != "imps":
+        raise doc.error(["match"], "match (victory points) is for teams at IMPs", key=True, expected="scoring: imps")
     if m.penalty is not None:
         amount, unit = m.penalty.amount, "IMP" if m.scoring == "imps" else None
         if not isinstance(amount, UnitScore) or amount.side != "NS" or amount.value < 0 or \

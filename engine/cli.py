@@ -123,6 +123,10 @@ def compare(ruling: Ruling, expect) -> list[str]:
         want: Fraction | None = getattr(expect, key)
         if want is not None and want != got[key]:
             diffs.append(f"{key}: expected {format_mixed(want)}, got {_show(got[key])}")
+    for side, want in (expect.vp or {}).items():
+        have = (ruling.vp or {}).get(side)
+        if want != have:
+            diffs.append(f"VP {side}: expected {format_mixed(want)}, got {_show(have)}")
     for player, want in (expect.players or {}).items():
         have = (ruling.players or {}).get(player)
         if want != have:

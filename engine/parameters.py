@@ -44,6 +44,11 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                            "to the offending side reach this probability (ACBL: 1/6)"),
     # weighted scores at IMPs
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
+    # teams scored in victory points
+    "vp.scale": (("wbf-2013",), "the victory-point scale (wbf-2013: the WBF continuous 20-VP scale)"),
+    "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
+                  "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
+    "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
     "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),

@@ -84,6 +84,8 @@ def text(r: Ruling, case: Any) -> str:
     for s in r.sides.values():
         role = f"{s.side}{_role(s)}:"
         out.append(f"  {role:<20} {_amount(r, s.value)}   [{s.formula}]")
+    if r.vp:
+        out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
     if r.players:
         names = case.model.players or {}
         out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {_amount(r, v)}"
@@ -155,6 +157,7 @@ def as_dict(r: Ruling) -> dict[str, Any]:
         "rules": [rule.id for rule in r.rules],
         "citations": [{"paragraph": p.ref, "text": p.text} for p in r.citations],
         "players": {d: _value(r, v) for d, v in r.players.items()} if r.players else None,
+        "vp": {side: exact_json(v) for side, v in r.vp.items()} if r.vp else None,
         "rulebook": r.rulebook.identity,
         "warnings": r.warnings,
     }

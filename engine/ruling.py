@@ -20,7 +20,8 @@ from . import formula
 from . import parameters as params
 from .case import SIDES, Case, Component, Side, other
 from .errors import BridgelawError
-from .exact import format_mixed
+from . import vp as vp_scale
+from .exact import format_decimal, format_mixed
 from .rulebook import Paragraph, Rule, Rulebook
 from .scorer import Scorer
 
@@ -53,6 +54,7 @@ class Ruling:
     rulebook: Rulebook
     event: str = "pairs"
     players: dict[str, Fraction | None] | None = None
+    vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -88,6 +90,7 @@ class _Builder:
         self.rules: list[Rule] = []
         self.warnings: list[str] = []
         self.param_cites: list[str] = []
+        self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
 
     def say(self, text: str) -> None:
@@ -120,6 +123,7 @@ class _Builder:
         if rule.apply["method"] == "poll":
             used = self.benefit_of_doubt(used, side)
         value = self.weighted(used, side, name)
+        self.weighting[side] = [(c.weight, self.scorer.score(c.outcome, side).value) for c in used]
         if len(used) > 1:
             value = self.round_weighted(value, name)
         return value, rule
@@ -231,6 +235,8 @@ class _Builder:
             env["B'"], _ = self.expectation(case.without[os], os, "B' (for the offending side)", "os")
         else:
             env["B'"] = scorer.complement(q["B"])
+            if nos in self.weighting:
+                self.weighting[os] = [(w, scorer.complement(v)) for w, v in self.weighting[nos]]
             self.say(f"B' = {scorer.complement_text('B')} = {format_mixed(env[_B_PRIME])} ({os}'s score for the same outcomes)")
         if q["A"] is not None:
             if case.instead is not None:
@@ -341,6 +347,44 @@ class _Builder:
                 players[d] -= amount
         return players
 
+    def victory_points(self, scores: dict[Side, SideScore]) -> dict[Side, Fraction] | None:
+        """The match in VPs, weighting the IMPs or the VPs as the rulebook's vp.method says."""
+        match, method = self.m.match, self.book.parameters["vp.method"]
+        self.cite_parameter("vp.method")
+        lead = match.imps.NS - match.imps.EW
+        self.say(f"Match of {match.boards} boards, NS {format_mixed(match.imps.NS)} – EW {format_mixed(match.imps.EW)} IMPs "
+                 f"on the other boards; VPs on the WBF continuous 20-VP scale ({self.book.parameters['vp.scale']}), "
+                 f"method {method}.")
+        out: dict[Side, Fraction] = {}
+        for side in SIDES:
+            s = scores[side]
+            if s.value is None:
+                continue
+            before = lead if side == "NS" else -lead
+            comps = self.weighting.get(side, [])
+            if method == "weight-vps" and len(comps) > 1 and s.formula in ("B", "B'"):
+                total = Fraction(0)
+                for w, imps in comps:
+                    points = vp_scale.victory_points(before + imps, match.boards)
+                    self.say(f"  {side}: {format_mixed(w)} × VP({format_mixed(before + imps, signed=True)}) = "
+                             f"{format_mixed(w)} × {format_decimal(points)}")
+                    total += w * points
+                step = self.book.parameters.get("vp.round_to")
+                value = formula.FUNCTIONS["round_to"][1](total, step) if step else total
+                if step:
+                    self.cite_parameter("vp.round_to")
+                self.say(f"  {side}: weighted VPs = {format_decimal(total, 4)}"
+                         + (f", rounded to the nearest {format_mixed(step)} VP = {format_decimal(value)}" if step else ""))
+            else:
+                if method == "weight-vps" and len(comps) > 1:
+                    self.warnings.append(f"{side}'s score is {s.formula}, not a weighted assigned score: its VPs come "
+                                         "from its IMPs")
+                value = vp_scale.victory_points(before + s.value, match.boards)
+                self.say(f"  {side}: VP({format_mixed(before, signed=True)} {'+' if s.value >= 0 else '−'} "
+                         f"{format_mixed(abs(s.value))}) = {format_decimal(value)}")
+            out[side] = value
+        return out
+
     def build(self) -> Ruling:
         m, book = self.m, self.book
         dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
@@ -364,6 +408,7 @@ class _Builder:
             scores = {s: SideScore(s, None, "not scored", None, "not-scored") for s in SIDES}
         self.event(scores)
         players = self.players(scores) if self.case.event == "individual" else None
+        vp = self.victory_points(scores) if m.match is not None else None
         citations: list[Paragraph] = []
         for ref in [ref for r in self.rules for ref in r.cites] + self.param_cites:
             if book.paragraphs[ref] not in citations:
@@ -372,7 +417,7 @@ class _Builder:
             title=m.title, source=m.source, outcome=outcome, unit=self.scorer.unit,
             top=self.scorer.top if self.scorer.unit != "IMP" else None,
             scores=scores, quantities=self.quantities, steps=self.steps, rules=self.rules,
-            citations=citations, rulebook=book, event=self.case.event, players=players, warnings=self.warnings,
+            citations=citations, rulebook=book, event=self.case.event, players=players, vp=vp, warnings=self.warnings,
         )
 
 
