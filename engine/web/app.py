@@ -147,14 +147,14 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
     )
     traveller_ok = _traveller_available()
 
-    def page(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    def page(request: Request, name: str, code: int = 200, **context: Any) -> Response:
         context.setdefault("errors", {})
         context.setdefault("books", books.choices())
         context.setdefault("book_options", {b["id"]: b["label"] for b in context["books"]})
         if name == "compare.html":
             context.update(compare_page=True, form_action="/compare")
         context.setdefault("traveller", traveller_ok)
-        return templates.TemplateResponse(request, name, context, status_code=status)
+        return templates.TemplateResponse(request, name, context, status_code=code)
 
     def default_form() -> CaseForm:
         f = CaseForm(rulebook=books.default())
@@ -287,7 +287,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             case, ruling = service.rule_text(text, "request", books, override)
         except BridgelawError as exc:
             return api_bridgelaw_error(exc, text, source)
-        return JSONResponse(render.as_dict(ruling))
+        return Response(render.as_json(ruling), media_type="application/json")
 
     async def api_compare(request: Request) -> Response:
         text, source, wrapper = await api_case(request)
@@ -297,18 +297,19 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             ids = [i for i in query.split(",") if i] if query else books.ids()
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
             return api_error(400, "rulebooks must be a list of rulebook ids", expected='e.g. ["wbf-2007", "wbf-2017"]')
-        if len(ids) > len(books.ids()):
-            ids = list(dict.fromkeys(ids))
+        ids = list(dict.fromkeys(ids))
         for name in ids:
             if name not in books.ids():
                 return api_bridgelaw_error(BridgelawError(
                     f"unknown rulebook '{name}'", expected="one of " + ", ".join(books.ids()),
                     suggestion=service.did_you_mean(name, books.ids())), text, source)
+        if not ids:
+            return api_error(400, "rulebooks names no rulebook", expected='e.g. ["wbf-2007", "wbf-2017"]')
         try:
-            _, columns = service.compare(text, "request", books, ids)
+            data = service.compare_cli_json(text, books, ids)
         except BridgelawError as exc:
             return api_bridgelaw_error(exc, text, source)
-        return JSONResponse(service.compare_json(columns))
+        return Response(data, media_type="application/json")
 
     async def api_score(request: Request) -> Response:
         if not traveller_ok:
@@ -375,9 +376,8 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
-        detail = getattr(exc, "detail", None) or {404: "There is no such page.",
-                                                 405: "This page does not take that kind of request."}.get(
-            status, "The request could not be handled.")
+        detail = {404: "There is no such page.", 405: "This page does not take that kind of request."}.get(status) \
+            or getattr(exc, "detail", None) or "The request could not be handled."
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": detail}, status_code=status)
         return page(request, "error.html", status, status=status, message=detail)

@@ -385,8 +385,10 @@ def error_path(text: str, err: BridgelawError) -> tuple | None:
         return items[where]
     if where in keys:
         path = keys[where]
-        if missing and len(path) == 1 and where == (first_key_line(text), 1):
-            return (missing[1],)                 # the top of the document is where its first key is
+        if where == (first_key_line(text), 1) and f"'{path[0]}'" not in err.message \
+                and not err.message.startswith(f"{path[0]} "):
+            # the top of the document is where its first key is: an error about the whole case
+            return (missing[1],) if missing else None
         return path
     if missing:
         return (missing[1],)
@@ -467,7 +469,8 @@ def friendly(message: str, *, beside_field: bool) -> str:
             text = "this is needed here"
     for pattern, words in _FRIENDLY:
         text = pattern.sub(words, text)
-    return text[:1].upper() + text[1:]
+    first = text.split(" ", 1)[0]
+    return text if "_" in first or not first[:1].isalpha() else text[:1].upper() + text[1:]
 
 
 def split_field(text: str) -> list[str]:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from fractions import Fraction
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import compare as comparing
 from .. import render
 from .. import rulebook as rulebooks
 from ..case import Case, load_case
@@ -61,11 +63,12 @@ class Books:
         return max(books, key=lambda b: (b.effective_from, -len(getattr(b, "chain", [b.id])))).id if books else ""
 
     def listing(self) -> list[dict[str, Any]]:
-        """The rulebooks as `bridgelaw rulebooks --format json` lists them."""
+        """The rulebooks as `bridgelaw rulebooks --format json` lists them (a test holds the two equal)."""
         return [{"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
+                 "extends": b.extends,
                  "effective": {"from": b.effective_from.isoformat(),
                                "until": b.effective_until.isoformat() if b.effective_until else None},
-                 "rules": len(b.rules), "sha256": b.sha256} for b in self.all()]
+                 "rules": len(b.all_rules), "sha256": b.sha256} for b in self.all()]
 
     def choices(self) -> list[dict[str, str]]:
         """For the rulebook select: id and a label with edition and dates."""
@@ -89,7 +92,8 @@ def load(text: str, file: str) -> Case:
 
 
 def book_for(case: Case, books: Books, override: str | None = None) -> rulebooks.Rulebook:
-    """The case's rulebook (or `override`) from the server's directory, as in force on the case's date."""
+    """The case's rulebook (or `override`) from the server's directory; an error is positioned at
+    the case's rulebook: (or date:) key."""
     name = override or case.model.rulebook
     if not name:
         raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id>",
@@ -100,15 +104,18 @@ def book_for(case: Case, books: Books, override: str | None = None) -> rulebooks
         if override is None:
             exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook"])
         raise
-    return dated(book, case)
+    check_date(book, case)
+    return book
 
 
-def dated(book: rulebooks.Rulebook, case: Case) -> rulebooks.Rulebook:
-    at = getattr(book, "at", None)
-    if case.model.date is None or at is None:
-        return book
+def check_date(book: rulebooks.Rulebook, case: Case) -> None:
+    """rule_case applies the rulebook as in force on the case's date; a date before the rulebook
+    came into force is reported here, at the date: key, so the page can show it beside the field."""
+    clamp = getattr(book, "clamp", None)
+    if case.model.date is None or clamp is None:
+        return
     try:
-        return at(case.model.date)
+        clamp(case.model.date)
     except BridgelawError as exc:
         exc.file, (exc.line, exc.column) = case.file, case.doc.position(["date"])
         raise
@@ -191,7 +198,9 @@ class CompareRow:
 
 
 def compare(text: str, file: str, books: Books, ids: list[str]) -> tuple[Case, list[Column]]:
-    """The case ruled under each rulebook of `ids` (an error in one column does not stop the others)."""
+    """The case ruled under each rulebook of `ids` (an error in one column does not stop the
+    others; a rulebook whose dates or scope do not cover the case is out of scope, as in
+    `bridgelaw compare`)."""
     case = load(text, file)
     if not ids:
         raise BridgelawError("choose at least one rulebook to compare", expected="one or more of "
@@ -200,13 +209,37 @@ def compare(text: str, file: str, books: Books, ids: list[str]) -> tuple[Case, l
     for name in dict.fromkeys(ids):
         col = Column(name)
         try:
-            book = book_for(case, books, name)
+            book = books.get(name)
+            in_scope = getattr(case, "in_scope", None)
+            if in_scope is not None and not in_scope(book):
+                until = f" to {book.effective_until.isoformat()}" if book.effective_until else ""
+                raise BridgelawError(f"out of scope: {book.id} is in force from {book.effective_from.isoformat()}"
+                                     f"{until}" + (f"; the case is dated {case.model.date.isoformat()}"
+                                                   if case.model.date else "") + (
+                                         f"; it applies only to {_scope_text(book.scope)}" if book.scope else ""))
             col.ruling = rule_case(case, book)
             col.view = view(col.ruling, case)
         except BridgelawError as exc:
             col.error = exc
         columns.append(col)
     return case, columns
+
+
+def _scope_text(scope: dict) -> str:
+    return "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in scope.items())
+
+
+def compare_cli_json(text: str, books: Books, ids: list[str]) -> str:
+    """The case under `ids` exactly as `bridgelaw compare --rulebooks IDS CASE --format json` gives
+    it (engine.compare does the work; the case's path is given as "request")."""
+    load(text, "request")                        # the errors, positioned, before anything else
+    with tempfile.TemporaryDirectory(prefix="bridgelaw-") as tmp:
+        path = Path(tmp) / "request.yaml"
+        path.write_text(text, encoding="utf-8")
+        columns = [comparing.Column(books.get(name), None if i == 0 else 0) for i, name in enumerate(ids)]
+        matrix = comparing.build(columns, [path])
+    matrix.rows = [("request", cells) for _, cells in matrix.rows]
+    return comparing.as_json(matrix)
 
 
 def compare_rows(columns: list[Column]) -> list[CompareRow]:
@@ -244,10 +277,3 @@ def _quantity(value: Fraction | None) -> str:
     return "—" if value is None else format_mixed(value)
 
 
-def compare_json(columns: list[Column]) -> dict[str, Any]:
-    rows = compare_rows(columns)
-    return {
-        "rulebooks": [c.id for c in columns],
-        "rulings": {c.id: (render.as_dict(c.ruling) if c.ruling else {"error": c.error.to_json()}) for c in columns},
-        "differences": [r.label for r in rows if r.differs],
-    }

@@ -1,0 +1,515 @@
+"""The web app through Starlette's test client: the JSON API (same JSON as the CLI), the HTML
+pages (ruling, errors beside their field, rows, download/upload, slip, compare) and every
+bad-input path (400/413/415/422 with a message, never a stack trace), plus `serve`'s options."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+from html import unescape
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from engine.case import load_case
+from engine.cli import main as cli_main
+from engine.web import cli as web_cli
+from engine.web import forms, service
+from engine.web.app import CSP, MAX_BODY, create_app
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE_07 = REPO / "cases" / "wbf-commentary-2017" / "example-07.yaml"
+EXAMPLE_09 = REPO / "cases" / "wbf-commentary-2017" / "example-09.yaml"
+
+# A teams case with a weighted list and a gambling action (example 7's deal, B weighted):
+# A = IMP(-500 + 170) = -8, B = 2/3 × IMP(-100 + 170) + 1/3 × IMP(620 + 170) = 2/3 × 2 + 1/3 × 13 = 17/3,
+# C = IMP(-420 + 170) = -6; A < C < B: split, NS get A + B - C = 11/3, EW get B' = -17/3.
+WEIGHTED_CASE = {
+    "title": "Gamble after a weighted 4H",
+    "rulebook": "wbf-2017",
+    "scoring": "imps",
+    "board": {"number": 7, "vulnerability": "NS"},
+    "non_offending": "NS",
+    "table_result": "5HX-2 N",
+    "other_table": "3S+1 W",
+    "without_infraction": [{"result": "4H-1 N", "weight": "2/3"}, {"result": "4H= N", "weight": "1/3"}],
+    "serious_error": {"kind": "gambling", "instead": "4S= W"},
+}
+FORM = {
+    "rulebook": "wbf-2017", "title": "Gamble after a weighted 4H", "source": "Spring Teams, session 2",
+    "scoring": "imps", "board_number": "7", "vulnerability": "NS", "kind": "assigned", "non_offending": "NS",
+    "table_result": "5HX-2 N", "other_table": "3S+1 W", "b_mode": "weighted",
+    "wi_result_0": "4H-1 N", "wi_weight_0": "2/3", "wi_result_1": "4H= N", "wi_weight_1": "1/3",
+    "se_kind": "gambling", "se_instead": "4S= W", "action": "rule",
+}
+NO_TRACE = ("Traceback", "File \"", "line ", "Error(")
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app(), raise_server_exceptions=False)
+
+
+def cli_json(capsys, *argv: str) -> str:
+    capsys.readouterr()
+    assert cli_main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def scores(html: str) -> dict[str, str]:
+    return dict(re.findall(r'id="score-(NS|EW)">([^<]*)<', html))
+
+
+def field_error(html: str, name: str) -> str | None:
+    m = re.search(rf'<p class="error" id="e-{re.escape(name)}">(.*?)</p>', html, re.S)
+    return unescape(re.sub(r"<[^>]+>", "", m[1])).strip() if m else None
+
+
+def assert_no_trace(text: str) -> None:
+    assert "Traceback" not in text and 'File "' not in text
+
+
+# --- GET /api/rulebooks -------------------------------------------------------------------------
+
+def test_api_rulebooks_is_the_cli_json(client, capsys):
+    r = client.get("/api/rulebooks")
+    assert r.status_code == 200
+    assert r.json() == json.loads(cli_json(capsys, "rulebooks", "--format", "json"))
+    ids = [b["id"] for b in r.json()]
+    assert "wbf-2007" in ids and "wbf-2017" in ids
+
+
+# --- POST /api/rule -----------------------------------------------------------------------------
+
+def test_api_rule_yaml_is_byte_for_byte_the_cli_json(client, capsys):
+    r = client.post("/api/rule", content=EXAMPLE_07.read_text(), headers={"content-type": "application/yaml"})
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/json")
+    assert r.text == cli_json(capsys, "rule", str(EXAMPLE_07), "--format", "json")
+    data = r.json()
+    assert (data["outcome"], data["nos"]["exact"], data["os"]["exact"]) == ("split", "0", "-2")
+
+
+def test_api_rule_json_case_weighted_with_gamble(client):
+    r = client.post("/api/rule", json=WEIGHTED_CASE)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["outcome"] == "split"
+    assert data["sides"]["NS"]["exact"] == "11/3"
+    assert data["sides"]["EW"]["exact"] == "-17/3"
+    assert data["quantities"]["B"]["exact"] == "17/3"
+    assert "12C1(e)(ii)" in [c["paragraph"] for c in data["citations"]]
+    assert data["rulebook"]["id"] == "wbf-2017" and len(data["rulebook"]["sha256"]) == 64
+
+
+def test_api_rule_matchpoints_exact(client):
+    r = client.post("/api/rule", content=EXAMPLE_09.read_text(), headers={"content-type": "text/yaml"})
+    assert r.status_code == 200
+    assert (r.json()["nos"]["exact"], r.json()["os"]["exact"]) == ("17/2", "27/2")
+
+
+def test_api_rule_rulebook_override_by_wrapper_and_query(client):
+    wrapped = client.post("/api/rule", json={"case": WEIGHTED_CASE, "rulebook": "wbf-2007"})
+    assert wrapped.status_code == 200 and wrapped.json()["rulebook"]["id"] == "wbf-2007"
+    query = client.post("/api/rule?rulebook=wbf-2007", json=WEIGHTED_CASE)
+    assert query.status_code == 200 and query.json()["rulebook"]["id"] == "wbf-2007"
+    text = client.post("/api/rule", json={"case": EXAMPLE_07.read_text()})
+    assert text.status_code == 200 and text.json()["nos"]["exact"] == "0"
+
+
+@pytest.mark.parametrize("body, headers, status, words", [
+    (b"", {"content-type": "application/json"}, 400, "no body"),
+    (b"{not json", {"content-type": "application/json"}, 400, "malformed JSON"),
+    (b"[1, 2]", {"content-type": "application/json"}, 400, "expected a JSON object"),
+    (b'{"case": 5}', {"content-type": "application/json"}, 400, "case must be"),
+    (b"\xff\xfe\x00", {"content-type": "application/yaml"}, 400, "not UTF-8"),
+    (b"title: [unclosed", {"content-type": "application/yaml"}, 400, "malformed YAML"),
+    (b"- a list\n- not a case\n", {"content-type": "application/yaml"}, 400, "expected a mapping"),
+    (b"<case/>", {"content-type": "application/xml"}, 415, "unsupported content type"),
+])
+def test_api_rule_malformed_bodies(client, body, headers, status, words):
+    r = client.post("/api/rule", content=body, headers=headers)
+    assert r.status_code == status
+    assert words in r.json()["error"]
+    assert_no_trace(r.text)
+
+
+def test_api_rule_invalid_case_json_names_the_path(client):
+    bad = json.loads(json.dumps(WEIGHTED_CASE))
+    bad["without_infraction"][1]["weight"] = "a third"
+    r = client.post("/api/rule", json=bad)
+    assert r.status_code == 422
+    data = r.json()
+    assert data["path"] == "without_infraction.1.weight"
+    assert "expected a number" in data["error"]
+    assert data["line"] is None and data["file"] == "request"     # JSON: no positions in YAML it never sent
+
+
+def test_api_rule_invalid_case_yaml_gives_line_and_column(client):
+    text = EXAMPLE_07.read_text().replace("table_result: 5HX-2 N", "table_result: 5HX-12 N")
+    r = client.post("/api/rule", content=text, headers={"content-type": "application/yaml"})
+    assert r.status_code == 422
+    data = r.json()
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("table_result"))
+    assert (data["path"], data["line"], data["column"]) == ("table_result", line, 15)
+    assert "5HX-12" in data["error"]
+
+
+def test_api_rule_weights_not_summing_to_one(client):
+    bad = {**WEIGHTED_CASE, "without_infraction": [{"result": "4H-1 N", "weight": "2/3"},
+                                                   {"result": "4H= N", "weight": "1/4"}]}
+    r = client.post("/api/rule", json=bad)
+    assert r.status_code == 422
+    assert r.json()["error"] == "the weights sum to 11/12, not 1"
+    assert r.json()["path"] == "without_infraction"
+
+
+@pytest.mark.parametrize("name", ["wbf-2018", "../rules/wbf-2017", "/etc/passwd", "rules/wbf-2017.yaml",
+                                  "wbf-2017.yaml"])
+def test_api_rule_unknown_rulebook_is_never_a_path(client, name):
+    r = client.post("/api/rule", json={**WEIGHTED_CASE, "rulebook": name})
+    assert r.status_code == 422
+    assert r.json()["error"] == f"unknown rulebook '{name}'"
+    assert r.json()["path"] == "rulebook"
+    assert "wbf-2017" in r.json()["expected"]
+
+
+def test_api_rule_unknown_rulebook_suggests(client):
+    r = client.post("/api/rule?rulebook=wbf-2071", json=WEIGHTED_CASE)
+    assert r.status_code == 422
+    assert r.json()["suggestion"] == "did you mean 'wbf-2017'?"
+
+
+def test_api_rule_rulebook_must_be_text(client):
+    r = client.post("/api/rule", json={"case": WEIGHTED_CASE, "rulebook": ["wbf-2017"]})
+    assert r.status_code == 400 and "rulebook id" in r.json()["error"]
+
+
+def test_api_rule_weighted_list_too_long(client):
+    many = [{"result": "4H= N", "weight": "1/21"}] * 21
+    r = client.post("/api/rule", json={**WEIGHTED_CASE, "without_infraction": many})
+    assert r.status_code == 422
+    assert r.json()["error"] == "without_infraction lists 21 entries; at most 20 are accepted here"
+
+
+def test_api_rule_field_too_long(client):
+    case = {"title": "Big field", "rulebook": "wbf-2017", "scoring": "matchpoints", "board": {"vulnerability": "None"},
+            "non_offending": "NS", "field": ["NS +420"] * (forms.MAX_FIELD + 1), "without_infraction": "3NT= S"}
+    r = client.post("/api/rule", json=case)
+    assert r.status_code == 422 and "at most 1000" in r.json()["error"]
+
+
+def test_api_body_too_large_by_content_length(client):
+    r = client.post("/api/rule", content=b"x" * (MAX_BODY + 1), headers={"content-type": "application/yaml"})
+    assert r.status_code == 413
+    assert "256 KiB" in r.json()["error"]
+    assert r.headers["content-security-policy"] == CSP
+
+
+def test_api_body_too_large_streamed_without_length(client):
+    def chunks():
+        for _ in range(9):
+            yield b"#" * (32 * 1024) + b"\n"
+    r = client.post("/api/rule", content=chunks(), headers={"content-type": "application/yaml"})
+    assert r.status_code == 413 and "256 KiB" in r.json()["error"]
+
+
+def test_api_wrong_method_and_unknown_path(client):
+    r = client.get("/api/rule")
+    assert r.status_code == 405 and "error" in r.json()
+    r = client.get("/api/nothing")
+    assert r.status_code == 404 and r.json() == {"error": "There is no such page."}
+
+
+def test_internal_error_has_no_trace(monkeypatch):
+    def boom(*a, **k):
+        raise RuntimeError("secret internals")
+    monkeypatch.setattr(service, "rule_text", boom)
+    c = TestClient(create_app(), raise_server_exceptions=False)
+    r = c.post("/api/rule", json=WEIGHTED_CASE)
+    assert r.status_code == 500
+    assert "secret internals" not in r.text and "Traceback" not in r.text
+    assert "not a problem with what you entered" in r.json()["error"]
+    assert r.headers["content-security-policy"] == CSP
+    page = c.post("/", data=FORM)
+    assert page.status_code == 500 and "secret internals" not in page.text
+
+
+# --- POST /api/compare --------------------------------------------------------------------------
+
+def test_api_compare_is_the_cli_json(client, capsys):
+    r = client.post("/api/compare", json={"case": EXAMPLE_07.read_text(), "rulebooks": ["wbf-2007", "wbf-2017"]})
+    assert r.status_code == 200
+    cli = json.loads(cli_json(capsys, "compare", "--rulebooks", "wbf-2007,wbf-2017", str(EXAMPLE_07),
+                              "--format", "json"))
+    cli["cases"][0]["path"] = "request"
+    assert r.json() == cli
+    rulings = r.json()["cases"][0]["rulings"]
+    assert rulings["wbf-2017"]["NS"]["exact"] == "0" and rulings["wbf-2017"]["EW"]["exact"] == "-2"
+
+
+def test_api_compare_query_and_default(client):
+    r = client.post("/api/compare?rulebooks=wbf-2017", json=WEIGHTED_CASE)
+    assert r.status_code == 200
+    assert [b["id"] for b in r.json()["rulebooks"]] == ["wbf-2017"]
+    assert r.json()["cases"][0]["rulings"]["wbf-2017"]["NS"]["exact"] == "11/3"
+    every = client.post("/api/compare", json=WEIGHTED_CASE)
+    assert [b["id"] for b in every.json()["rulebooks"]] == service.Books().ids()
+
+
+@pytest.mark.parametrize("payload, status, words", [
+    ({"case": WEIGHTED_CASE, "rulebooks": "wbf-2017"}, 400, "must be a list"),
+    ({"case": WEIGHTED_CASE, "rulebooks": [1, 2]}, 400, "must be a list"),
+    ({"case": WEIGHTED_CASE, "rulebooks": []}, 400, "names no rulebook"),
+    ({"case": WEIGHTED_CASE, "rulebooks": ["wbf-2017", "../etc/passwd"]}, 422, "unknown rulebook '../etc/passwd'"),
+    ({"case": {**WEIGHTED_CASE, "scoring": "imp"}}, 422, "'imp' is not allowed"),
+])
+def test_api_compare_bad_input(client, payload, status, words):
+    r = client.post("/api/compare", json=payload)
+    assert r.status_code == status
+    assert words in r.json()["error"]
+    assert_no_trace(r.text)
+
+
+# --- the ruling page ------------------------------------------------------------------------------
+
+def test_home_page_has_labels_and_security_headers(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert r.headers["content-security-policy"] == CSP
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert "<script" not in r.text
+    html = r.text
+    ids = re.findall(r'<(?:input|select|textarea)[^>]*\bid="([^"]+)"', html)
+    hidden = re.findall(r'<input type="hidden"[^>]*>', html)
+    assert ids and not hidden
+    for i in ids:
+        if i.startswith(("scoring-", "kind-", "non_offending-", "b_mode-")):
+            continue                                          # radios: wrapped in their <label>
+        assert f'for="{i}"' in html, f"no label for {i}"
+    assert client.head("/").status_code == 200
+
+
+def test_form_rules_weighted_case_with_gamble(client):
+    r = client.post("/", data=FORM)
+    assert r.status_code == 200
+    assert scores(r.text) == {"NS": "+3 2/3 IMPs (+3.67)", "EW": "-5 2/3 IMPs (-5.67)"}
+    assert "<dt>12C1(e)(ii)</dt>" in r.text
+    assert 'class="outcome-id">split<' in r.text
+    sha = service.Books().get("wbf-2017").sha256
+    assert f'id="rulebook-sha256">{sha}<' in r.text
+    # the form stays filled in
+    assert 'name="wi_weight_1" value="1/3"' in r.text and 'value="gambling" selected' in r.text
+
+
+def test_form_and_cli_agree_on_every_corpus_case(client, capsys):
+    """Open each case file on the page: the form rebuilds it and the page shows the CLI's scores."""
+    for path in sorted((REPO / "cases").rglob("*.yaml")):
+        r = client.post("/upload", files={"case_file": (path.name, path.read_bytes(), "application/yaml")})
+        data = json.loads(cli_json(capsys, "rule", str(path), "--format", "json"))
+        assert r.status_code == 200, (path, field_error(r.text, "general"))
+        assert f'class="outcome-id">{data["outcome"]}<' in r.text, path
+
+
+@pytest.mark.parametrize("change, name, words", [
+    ({"wi_weight_1": "a third"}, "wi_weight_1", "expected a number such as"),
+    ({"wi_result_0": "4H-14 N"}, "wi_result_0", "4H-14"),
+    ({"wi_weight_1": "1/4"}, "wi", "The weights sum to 11/12, not 1"),
+    ({"table_result": "5HX-12 N"}, "table_result", "5HX-12"),
+    ({"other_table": ""}, "table_result", "other_table is missing"),
+    ({"title": ""}, "title", "This is needed here"),
+    ({"board_number": "seven"}, "board_number", "Must be a whole number"),
+    ({"vulnerability": "Both"}, "vulnerability", "'Both' is not allowed"),
+    ({"se_instead": "4S+7 W"}, "se_instead", "4S+7"),
+    ({"rulebook": "../../etc/passwd"}, "rulebook", "Unknown rulebook '../../etc/passwd'"),
+    ({"date": "2010-05-01"}, "date", "in force from 2017-09-01"),
+    ({"b_mode": "one", "b_result": ""}, "general", "exactly one of without_infraction"),
+])
+def test_form_errors_appear_beside_their_field(client, change, name, words):
+    r = client.post("/", data={**FORM, **change})
+    assert r.status_code == 422
+    message = field_error(r.text, name)
+    shown = re.findall(r'id="e-([^"]+)"', r.text)
+    assert message is not None, f"no error beside {name}; errors beside: {shown}"
+    assert words in message
+    assert 'aria-invalid="true"' in r.text or name in ("general", "wi")
+    assert 'class="error-summary"' in r.text
+    assert_no_trace(r.text)
+
+
+def test_form_artificial_score(client):
+    form = {"rulebook": "wbf-2017", "title": "Board fouled", "scoring": "matchpoints", "board_number": "14",
+            "vulnerability": "NS", "results_on_board": "11", "kind": "artificial",
+            "art_ns": "in-no-way-at-fault", "art_ew": "directly-at-fault", "session_ns": "71.6%",
+            "session_ew": "35%", "action": "rule"}
+    r = client.post("/", data=form)
+    assert r.status_code == 200
+    assert scores(r.text)["NS"].startswith("14 8/25 matchpoints")
+    assert scores(r.text)["EW"].startswith("7 matchpoints")
+
+
+def test_form_rows_add_and_remove(client):
+    r = client.post("/", data={**FORM, "action": "add-row"})
+    assert r.status_code == 200 and 'name="wi_result_2"' in r.text and 'id="score-NS"' not in r.text
+    r = client.post("/", data={**FORM, "action": "remove-row-0"})
+    assert 'name="wi_result_0" value="4H= N"' in r.text and 'name="wi_result_1"' not in r.text
+    full = {**FORM, **{f"wi_result_{i}": "4H= N" for i in range(forms.MAX_ROWS)}}
+    r = client.post("/", data={**full, "action": "add-row"})
+    assert f'name="wi_result_{forms.MAX_ROWS}"' not in r.text and 'id="add-row"' not in r.text
+
+
+def test_form_ignores_rows_past_the_limit(client):
+    r = client.post("/", data={**FORM, "wi_result_500": "7NT= N", "wi_weight_500": "1"})
+    assert r.status_code == 200 and "7NT= N" not in r.text
+
+
+def test_download_then_upload_round_trip(client):
+    r = client.post("/case.yaml", data={**FORM, "notes": "Asked three players.\nAll bid 4H."})
+    assert r.status_code == 200
+    assert r.headers["content-disposition"] == 'attachment; filename="board-7-gamble-after-a-weighted-4h.yaml"'
+    text = r.text
+    assert text.startswith("# bridgelaw case, saved from the web page")
+    case = load_case("downloaded.yaml", text=text)
+    assert case.model.source == "Spring Teams, session 2" and case.model.notes.startswith("Asked three")
+    back = client.post("/upload", files={"case_file": ("downloaded.yaml", text.encode(), "application/yaml")})
+    assert back.status_code == 200
+    assert scores(back.text) == {"NS": "+3 2/3 IMPs (+3.67)", "EW": "-5 2/3 IMPs (-5.67)"}
+    assert 'name="wi_weight_0" value="2/3"' in back.text
+
+
+def test_upload_keeps_what_the_form_cannot_show(client, capsys):
+    poll = REPO / "docs" / "cases.md"
+    text = re.search(r"```yaml\n(title: Poll.*?)```", poll.read_text(), re.S)[1]
+    r = client.post("/upload", files={"case_file": ("poll.yaml", text.encode(), "application/yaml")})
+    assert r.status_code == 200
+    assert "Kept from the opened file" in r.text and "polled: 6" in unescape(r.text)
+    assert scores(r.text) == {"NS": "+7 IMPs", "EW": "-7 IMPs"}
+    extra = unescape(re.search(r'name="extra" value="([^"]*)"', r.text)[1])
+    again = client.post("/case.yaml", data={"rulebook": "wbf-2017", "title": "Poll", "scoring": "imps",
+                                            "vulnerability": "None", "non_offending": "NS", "table_result": "3NT-1 S",
+                                            "other_table": "5D+1 S", "extra": extra})
+    assert load_case("again.yaml", text=again.text).model.poll.polled == 6
+
+
+@pytest.mark.parametrize("content, words, status", [
+    (b"\xff\xfe\xfa", "not a text file in UTF-8", 400),
+    (b"title: [unclosed\n", "malformed YAML", 400),
+    (b"just text\n", "expected a mapping", 400),
+    ("without_infraction: [" + ", ".join(["{result: 4H= N, weight: 1/30}"] * 30) + "]\n",
+     "without_infraction lists 30 entries", 422),
+])
+def test_upload_bad_files(client, content, words, status):
+    data = content.encode() if isinstance(content, str) else content
+    r = client.post("/upload", files={"case_file": ("bad.yaml", data, "application/yaml")})
+    assert r.status_code == status
+    assert words in field_error(r.text, "general")
+
+
+def test_upload_without_a_file(client):
+    r = client.post("/upload", files={"other": ("x.txt", b"x", "text/plain")})
+    assert r.status_code == 400 and "Choose a case file" in field_error(r.text, "general")
+
+
+def test_upload_too_large(client):
+    r = client.post("/upload", files={"case_file": ("big.yaml", b"#" * (MAX_BODY + 10), "application/yaml")})
+    assert r.status_code == 413 and "256 KiB" in r.text
+
+
+def test_slip(client):
+    r = client.post("/slip", data=FORM)
+    assert r.status_code == 200
+    html = r.text
+    assert "Director's ruling" in html
+    assert re.search(r'id="slip-score-NS">\+3 2/3 IMPs', html) and re.search(r'id="slip-score-EW">-5 2/3 IMPs', html)
+    assert "<dt>12C1(e)(ii)</dt>" in html and 'id="slip-event">Spring Teams, session 2<' in html
+    assert "Director</th>" in html and "Time of ruling</th>" in html
+    assert service.Books().get("wbf-2017").sha256 in html
+    bad = client.post("/slip", data={**FORM, "table_result": "nonsense"})
+    assert bad.status_code == 422 and field_error(bad.text, "table_result")
+
+
+def test_compare_page_marks_differences(client):
+    get = client.get("/compare")
+    assert get.status_code == 200 and 'name="compare" value="wbf-2007" checked' in get.text
+    r = client.post("/compare", data={**FORM, "compare_sent": "1", "compare": ["wbf-2007", "wbf-2017"],
+                                      "action": "compare"})
+    assert r.status_code == 200
+    rows = {label.strip(): cls for cls, label in re.findall(r'<tr class="([^"]*)">\s*<th scope="row">([^<]*)', r.text)}
+    # both editions split the damage with the same scores; they cite different paragraphs, worded differently
+    assert rows["Outcome"] == rows["NS score"] == rows["EW score"] == rows["Rules applied"] == ""
+    assert rows["Paragraphs cited"] == "differs" and rows["12C1(e)(ii)"] == "differs paragraph"
+    table = r.text.split('id="compare-table"')[1].split("</table>")[0]
+    assert table.count("≠ differs") == sum(cls.startswith("differs") for cls in rows.values())
+    cells = re.findall(r'<th scope="row">NS score</th>\s*<td>([^<]*)</td><td>([^<]*)</td>', r.text)
+    assert cells == [("+3 2/3 IMPs (+3.67) (non-offending)", "+3 2/3 IMPs (+3.67) (non-offending)")]
+
+
+def test_compare_page_needs_a_rulebook(client):
+    r = client.post("/compare", data={**FORM, "compare_sent": "1", "action": "compare"})
+    assert r.status_code == 422 and "at least one rulebook" in field_error(r.text, "compare")
+    r = client.post("/compare", data={**FORM, "compare_sent": "1", "compare": ["nope"], "action": "compare"})
+    assert r.status_code == 422 and "Unknown rulebook 'nope'" in field_error(r.text, "compare")
+
+
+def test_compare_from_the_ruling_page_uses_every_rulebook(client):
+    r = client.post("/compare", data={**FORM, "action": "compare"})
+    assert r.status_code == 200
+    for name in service.Books().ids():
+        assert f'<th scope="col">{name}</th>' in r.text
+
+
+def test_unknown_page_and_method(client):
+    assert client.get("/nothing").status_code == 404
+    assert client.get("/slip").status_code == 405
+
+
+# --- --rules DIR, hosts, serve --------------------------------------------------------------------
+
+def test_rules_directory_is_the_only_source(tmp_path):
+    shutil.copy(REPO / "rules" / "wbf-2017.yaml", tmp_path / "wbf-2017.yaml")
+    c = TestClient(create_app(tmp_path))
+    assert [b["id"] for b in c.get("/api/rulebooks").json()] == ["wbf-2017"]
+    r = c.post("/api/rule", json={**WEIGHTED_CASE, "rulebook": "wbf-2007"})
+    assert r.status_code == 422 and r.json()["expected"] == "one of wbf-2017"
+
+
+def test_empty_rules_directory_is_refused(tmp_path):
+    with pytest.raises(Exception, match="no rulebooks"):
+        create_app(tmp_path)
+
+
+def test_loopback_server_refuses_other_host_names():
+    c = TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://localhost")
+    assert c.get("/").status_code == 200
+    evil = TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]), base_url="http://evil.example")
+    assert evil.get("/").status_code == 400
+
+
+def _serve_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bridgelaw")
+    web_cli.add_parser(parser.add_subparsers(dest="command"))
+    return parser
+
+
+def test_serve_help(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        _serve_parser().parse_args(["serve", "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "--host" in out and "--port" in out and "--rules DIR" in out and "127.0.0.1" in out
+
+
+def test_serve_defaults_and_bad_options(capsys, tmp_path):
+    args = _serve_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.rules) == ("127.0.0.1", 8000, None)
+    with pytest.raises(SystemExit):
+        _serve_parser().parse_args(["serve", "--port", "http"])
+    assert "not a port number" in capsys.readouterr().err
+    assert web_cli.main(["--rules", str(tmp_path / "missing")]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert web_cli.main(["--rules", str(tmp_path)]) == 2
+    assert "no rulebooks" in capsys.readouterr().err
+    assert web_cli.is_loopback("127.0.0.1") and web_cli.is_loopback("::1") and not web_cli.is_loopback("0.0.0.0")
