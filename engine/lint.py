@@ -51,15 +51,33 @@ class Report:
         return not self.findings
 
 
-def _numbers(stage: Stage, book: Rulebook) -> list[Fraction]:
-    found: set[Fraction] = {Fraction(v) for v in (-1, 0, 1)}
+def _numbers(stage: Stage, book: Rulebook) -> dict[str, list[Fraction]]:
+    """For each number fact, the values conditions compare it with, and points either side."""
+    found: dict[str, set[Fraction]] = {}
+
+    def value(term: c.Term) -> Fraction | None:
+        if isinstance(term, c.Const):
+            return term.value
+        if isinstance(term, c.Name) and isinstance(book.parameters.get(term.name), Fraction):
+            return book.parameters[term.name]
+        return None
+
+    def walk(cond: c.Condition) -> None:
+        match cond:
+            case c.All(items) | c.Any_(items):
+                for i in items:
+                    walk(i)
+            case c.Not(item):
+                walk(item)
+            case c.Compare(_, left, right):
+                for fact, other in ((left, right), (right, left)):
+                    v = value(other)
+                    if isinstance(fact, c.Name) and fact.name in stage.facts and v is not None:
+                        found.setdefault(fact.name, set()).add(v)
     for rule in book.rules_for(stage.id):
-        found |= c.constants(rule.condition)
-        for name in c.names(rule.condition):
-            value = book.parameters.get(name)
-            if isinstance(value, Fraction):
-                found.add(value)
-    return sorted({v + d for v in found for d in (-DELTA, 0, DELTA)})
+        walk(rule.condition)
+    return {name: sorted({v + d for v in values for d in (-DELTA, 0, DELTA)})
+            for name, values in found.items()}
 
 
 def _optional(stage: Stage, book: Rulebook) -> set[str]:
@@ -102,7 +120,7 @@ def inputs(stage: Stage, book: Rulebook) -> Iterator[dict[str, Any]]:
         elif isinstance(kind, tuple):
             values = list(kind)
         else:
-            values = numbers
+            values = numbers.get(name) or [Fraction(v) for v in (-1, 0, 1)]
         if name in optional:
             values = values + [None]
         names.append(name)
