@@ -452,6 +452,8 @@ def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> di
 def case_filename(f: CaseForm) -> str:
     words = re.sub(r"[^a-z0-9]+", "-", f.title.lower()).strip("-")[:48].strip("-")
     board = f"board-{f.board_number}" if f.board_number.isdigit() else ""
+    if board and words.startswith(board):
+        board = ""
     stem = "-".join(p for p in (board, words) if p) or "case"
     return f"{stem}.yaml"
 

@@ -1,0 +1,298 @@
+"""The web page in a real headless Chromium (Debian's chromium + chromium-driver, driven by
+Selenium): a TD fills in a teams case with a weighted list and a gambling action, reads the
+exact scores and the cited paragraph, downloads the case and opens it again, prints the slip,
+compares rulebooks, and uses the page on a phone-sized screen.
+
+The server is started here (``python -m engine.web`` on 127.0.0.1 and a free port) and stopped
+here. Screenshots go to test-artifacts/ (git ignores it); with BRIDGELAW_UPDATE_DOCS=1 they are
+also written to docs/images/ for docs/web.md. Without /usr/bin/chromium these tests are skipped,
+except on CI (CI=true), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from engine.case import load_case
+from engine.web import service
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "test-artifacts"
+DOCS_IMAGES = REPO / "docs" / "images"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1280,1000", "--lang=en-GB"]
+
+if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+    reason = "no /usr/bin/chromium or /usr/bin/chromedriver (apt-get install chromium chromium-driver; scripts/test.sh does)"
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests need Chromium on CI: {reason}", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.select import Select  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+# Example 7's deal with B weighted (vulnerability NS, other table 3S+1 W: NS -170):
+#   A = 5HX-2 N: IMP(-500 + 170) = -8;  C = 4S= W: IMP(-420 + 170) = -6
+#   B = 50% × IMP(-100 + 170) + 1/3 × IMP(620 + 170) + 1/6 × IMP(-200 + 170) = 1 + 13/3 - 1/6 = 31/6
+#   A < C < B: split. NS (non-offending) get A + B - C = 19/6, EW (offending) B' = -31/6.
+NS_SCORE = "+3 1/6 IMPs (+3.17)"
+EW_SCORE = "-5 1/6 IMPs (-5.17)"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    log = tmp_path_factory.mktemp("server") / "serve.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "engine.web", "--host", "127.0.0.1", "--port", str(port)],
+                                cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start:\n{log.read_text()}")
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def downloads(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads):
+    profile = tempfile.mkdtemp(prefix="bridgelaw-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS + [f"--user-data-dir={profile}"]:
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser):
+    browser.set_window_size(1280, 1000)
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    return browser
+
+
+def wait(driver, css: str, seconds: float = 20):
+    return WebDriverWait(driver, seconds).until(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def field(driver, name: str):
+    return driver.find_element(By.ID, f"f-{name}")
+
+
+def type_into(driver, name: str, text: str) -> None:
+    el = field(driver, name)
+    el.clear()
+    el.send_keys(text)
+
+
+def click(driver, css: str) -> None:
+    el = driver.find_element(By.CSS_SELECTOR, css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
+    el.click()
+
+
+def submit_and_wait(driver, css: str, expect: str) -> None:
+    old = driver.find_element(By.TAG_NAME, "html")
+    click(driver, css)
+    WebDriverWait(driver, 20).until(EC.staleness_of(old))
+    wait(driver, expect)
+
+
+def screenshot(driver, name: str, width: int = 1280) -> Path:
+    """A full-page PNG in test-artifacts/ (and docs/images/ with BRIDGELAW_UPDATE_DOCS=1)."""
+    driver.set_window_size(width, 1000)
+    time.sleep(0.2)
+    size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 10000), "scale": 1}})
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    path.write_bytes(base64.b64decode(shot["data"]))
+    if os.environ.get("BRIDGELAW_UPDATE_DOCS"):
+        DOCS_IMAGES.mkdir(exist_ok=True)
+        shutil.copy(path, DOCS_IMAGES / name)
+    return path
+
+
+def fill_teams_case(driver, server: str) -> None:
+    """The TD's steps: a teams case, a weighted list of three results (a row added), a gamble."""
+    driver.get(server + "/")
+    wait(driver, "#case-form")
+    Select(field(driver, "rulebook")).select_by_value("wbf-2017")
+    type_into(driver, "title", "Board 7: 5H doubled after a slow 4S")
+    type_into(driver, "source", "Spring Teams, session 2")
+    type_into(driver, "board_number", "7")
+    Select(field(driver, "vulnerability")).select_by_value("NS")
+    click(driver, "#scoring-imps")
+    click(driver, "#kind-assigned")
+    click(driver, "#non_offending-NS")
+    type_into(driver, "table_result", "5HX-2 N")
+    type_into(driver, "other_table", "3S+1 W")
+    click(driver, "#b_mode-weighted")
+    assert not field(driver, "b_result").is_displayed()          # the single result hides (CSS, no script)
+    type_into(driver, "wi_result_0", "4H-1 N")
+    type_into(driver, "wi_weight_0", "50%")
+    type_into(driver, "wi_result_1", "4H= N")
+    type_into(driver, "wi_weight_1", "1/3")
+    submit_and_wait(driver, "#add-row", "#f-wi_result_2")        # a row more, what was typed kept
+    assert field(driver, "wi_weight_0").get_attribute("value") == "50%"
+    type_into(driver, "wi_result_2", "4H-2 N")
+    type_into(driver, "wi_weight_2", "1/6")
+    Select(field(driver, "se_kind")).select_by_value("gambling")
+    type_into(driver, "se_instead", "4S= W")
+
+
+def assert_ruling(driver) -> None:
+    assert driver.find_element(By.ID, "score-NS").text == NS_SCORE
+    assert driver.find_element(By.ID, "score-EW").text == EW_SCORE
+    assert driver.find_element(By.CSS_SELECTOR, "#outcome .outcome-id").text == "split"
+    law = driver.find_element(By.ID, "law").text
+    assert "12C1(e)(ii)" in law and "does not receive relief for such part of its damage as is" in law
+    assert driver.find_element(By.ID, "rulebook-sha256").text == service.Books().get("wbf-2017").sha256
+
+
+def test_teams_case_with_weighted_list_and_gamble(page, server):
+    fill_teams_case(page, server)
+    submit_and_wait(page, "#rule-button", "#ruling")
+    assert_ruling(page)
+    steps = page.find_element(By.ID, "steps").text
+    assert "B = 1/2 × 2 + 1/3 × 13 + 1/6 × (-1) = 5 1/6" in steps
+    assert "NS (non-offending) gets A + B - C = -8 + 5 1/6 - (-6) = 3 1/6 IMPs" in steps
+    # the form is still filled in for changes
+    assert field(page, "wi_weight_2").get_attribute("value") == "1/6"
+    assert field(page, "se_instead").get_attribute("value") == "4S= W"
+    screenshot(page, "web-ruling.png")
+
+
+def test_error_beside_its_field(page, server):
+    fill_teams_case(page, server)
+    type_into(page, "wi_weight_2", "1/4")
+    submit_and_wait(page, "#rule-button", ".error-summary")
+    assert "The weights sum to 1 1/12, not 1" in page.find_element(By.ID, "e-wi").text
+    type_into(page, "wi_weight_2", "1/6")
+    type_into(page, "se_instead", "4S+8 W")
+    submit_and_wait(page, "#rule-button", "#e-se_instead")
+    assert "4S+8" in page.find_element(By.ID, "e-se_instead").text
+    assert field(page, "se_instead").get_attribute("aria-invalid") == "true"
+    screenshot(page, "web-error.png")
+
+
+def test_download_and_upload_again(page, server, downloads):
+    fill_teams_case(page, server)
+    for old in downloads.glob("*"):
+        old.unlink()
+    click(page, "#download-button")
+    target = downloads / "board-7-5h-doubled-after-a-slow-4s.yaml"
+    deadline = time.monotonic() + 20
+    while not target.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert target.exists(), f"no download; found {[p.name for p in downloads.iterdir()]}"
+    case = load_case(target)
+    assert case.model.title == "Board 7: 5H doubled after a slow 4S"
+    assert [str(c.weight) for c in case.without["NS"]] == ["1/2", "1/3", "1/6"]
+    assert case.model.serious_error.kind == "gambling"
+
+    page.get(server + "/")
+    wait(page, "#upload-form")
+    field(page, "case_file").send_keys(str(target))
+    submit_and_wait(page, "#upload-button", "#ruling")
+    assert_ruling(page)
+    assert field(page, "wi_weight_0").get_attribute("value") == "50%"
+    assert field(page, "title").get_attribute("value") == "Board 7: 5H doubled after a slow 4S"
+
+
+def test_print_view(page, server):
+    fill_teams_case(page, server)
+    submit_and_wait(page, "#slip-button", "#slip")
+    slip = page.find_element(By.ID, "slip")
+    assert page.find_element(By.ID, "slip-score-NS").text == NS_SCORE
+    assert page.find_element(By.ID, "slip-score-EW").text == EW_SCORE
+    assert page.find_element(By.ID, "slip-event").text == "Spring Teams, session 2"
+    assert page.find_element(By.ID, "slip-board").text == "7"
+    assert "12C1(e)(ii)" in page.find_element(By.ID, "slip-law").text
+    assert "Director" in slip.text and "Time of ruling" in slip.text
+    assert service.Books().get("wbf-2017").sha256 in slip.text
+    page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    assert not page.find_element(By.CSS_SELECTOR, ".slip-tools").is_displayed()
+    assert slip.is_displayed()
+    screenshot(page, "web-slip.png", width=820)
+    pdf = page.execute_cdp_cmd("Page.printToPDF", {"printBackground": False, "preferCSSPageSize": True})
+    data = base64.b64decode(pdf["data"])
+    assert data.startswith(b"%PDF")
+    (ARTIFACTS / "web-slip.pdf").write_bytes(data)
+
+
+def test_compare_rulebooks(page, server):
+    fill_teams_case(page, server)
+    submit_and_wait(page, "#compare-button", "#compare-table")
+    table = page.find_element(By.ID, "compare-table")
+    heads = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
+    assert heads[1:] == service.Books().ids()
+    differing = [tr.find_element(By.TAG_NAME, "th").text for tr in table.find_elements(By.CSS_SELECTOR, "tr.differs")]
+    assert "Paragraphs cited ≠ differs" in differing
+    screenshot(page, "web-compare.png")
+
+
+def test_phone_sized_screen(page, server):
+    page.set_window_size(390, 844)
+    fill_teams_case(page, server)
+    submit_and_wait(page, "#rule-button", "#ruling")
+    assert page.find_element(By.ID, "score-NS").text == NS_SCORE
+    overflow = page.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than a phone screen"
+    ruling_top = page.find_element(By.ID, "ruling").location["y"]
+    form_top = page.find_element(By.ID, "case-form").location["y"]
+    assert ruling_top < form_top                                  # on a phone the ruling comes first
+    screenshot(page, "web-phone.png", width=390)
