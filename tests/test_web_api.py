@@ -322,7 +322,7 @@ def test_form_and_cli_agree_on_every_corpus_case(client, capsys):
     ({"other_table": ""}, "table_result", "other_table is missing"),
     ({"title": ""}, "title", "This is needed here"),
     ({"board_number": "seven"}, "board_number", "Must be a whole number"),
-    ({"vulnerability": "Both"}, "vulnerability", "'Both' is not allowed"),
+    ({"vulnerability": "Everyone"}, "vulnerability", "'Everyone' is not allowed"),
     ({"se_instead": "4S+7 W"}, "se_instead", "4S+7"),
     ({"rulebook": "../../etc/passwd"}, "rulebook", "Unknown rulebook '../../etc/passwd'"),
     ({"date": "2010-05-01"}, "date", "in force from 2017-09-01"),
@@ -334,7 +334,7 @@ def test_form_errors_appear_beside_their_field(client, change, name, words):
     message = field_error(r.text, name)
     shown = re.findall(r'id="e-([^"]+)"', r.text)
     assert message is not None, f"no error beside {name}; errors beside: {shown}"
-    assert words in message
+    assert words.lower() in message.lower()
     assert 'aria-invalid="true"' in r.text or name in ("general", "wi")
     assert 'class="error-summary"' in r.text
     assert_no_trace(r.text)
@@ -513,3 +513,109 @@ def test_serve_defaults_and_bad_options(capsys, tmp_path):
     assert web_cli.main(["--rules", str(tmp_path)]) == 2
     assert "no rulebooks" in capsys.readouterr().err
     assert web_cli.is_loopback("127.0.0.1") and web_cli.is_loopback("::1") and not web_cli.is_loopback("0.0.0.0")
+
+
+# --- traveller: page and POST /api/score ----------------------------------------------------------
+
+TRAVELLERS = REPO / "travellers"
+TRAVELLER_09 = TRAVELLERS / "wbf-2017-example-09.yaml"
+traveller_needed = pytest.mark.skipif(not TRAVELLER_09.exists(), reason="no travellers/ in this checkout")
+
+
+def table_cells(html: str, table: int) -> tuple[str, str]:
+    m = re.search(rf'id="table-{table}">.*?class="num score-ns">([^<]*)</td><td class="num score-ew">([^<]*)<', html, re.S)
+    return (m[1], m[2]) if m else ("", "")
+
+
+@traveller_needed
+def test_api_score_is_the_cli_json(client, capsys):
+    r = client.post("/api/score", content=TRAVELLER_09.read_text(), headers={"content-type": "application/yaml"})
+    assert r.status_code == 200, r.text
+    cli = json.loads(cli_json(capsys, "score", str(TRAVELLER_09), "--format", "json"))
+    cli["file"] = "request.yaml"
+    assert r.json() == cli
+    t2 = next(t for t in r.json()["tables"] if t["table"] == 2)
+    assert (t2["NS"]["score"]["exact"], t2["EW"]["score"]["exact"]) == ("17/2", "27/2")
+
+
+@traveller_needed
+def test_api_score_pbn_with_adjustments(client, capsys):
+    payload = {"traveller": (TRAVELLERS / "board-09.pbn").read_text(),
+               "adjustments": (TRAVELLERS / "board-09.adjustments.yaml").read_text()}
+    r = client.post("/api/score", json=payload)
+    assert r.status_code == 200, r.text
+    cli = json.loads(cli_json(capsys, "score", str(TRAVELLERS / "board-09.pbn"), "--adjustments",
+                              str(TRAVELLERS / "board-09.adjustments.yaml"), "--format", "json"))
+    assert {k: v for k, v in r.json().items() if k != "file"} == {k: v for k, v in cli.items() if k != "file"}
+    t2 = next(t for t in r.json()["tables"] if t["table"] == 2)
+    assert t2["NS"]["score"]["exact"] == "223/24"                     # 9 7/24 after Neuberg (13 results)
+
+
+@traveller_needed
+@pytest.mark.parametrize("body, kind, status, words", [
+    ("", "application/yaml", 400, "no body"),
+    ("{oops", "application/json", 400, "malformed JSON"),
+    ('{"adjustments": "x"}', "application/json", 400, '"traveller"'),
+    ('{"traveller": "x", "board": "9"}', "application/json", 400, "board must be a whole number"),
+    ('{"traveller": "x", "scoring": "imps"}', "application/json", 422, "unknown scoring 'imps'"),
+    ('{"traveller": "x", "format": "csv"}', "application/json", 400, "format must be yaml or pbn"),
+    ("<t/>", "application/xml", 415, "unsupported content type"),
+    ("title: [unclosed", "application/yaml", 400, "malformed YAML"),
+    ("pbn: /etc/passwd\nrulebook: wbf-2017\n", "application/yaml", 422, "does not read files from the server"),
+    ("title: T\nrulebook: /etc/passwd.yaml\nboard: {vulnerability: None}\ntables: [{table: 1, result: 4H= S}]\n",
+     "application/yaml", 422, "unknown rulebook '/etc/passwd.yaml'"),
+])
+def test_api_score_bad_input(client, body, kind, status, words):
+    r = client.post("/api/score", content=body.encode(), headers={"content-type": kind})
+    assert r.status_code == status
+    assert words in r.json()["error"]
+    assert_no_trace(r.text)
+
+
+@traveller_needed
+def test_api_score_positions_an_error(client):
+    text = TRAVELLER_09.read_text().replace("weight: 1/6}", "weight: 1/5}", 1)
+    r = client.post("/api/score", content=text, headers={"content-type": "application/yaml"})
+    assert r.status_code == 422
+    assert r.json()["file"] == "request.yaml" and r.json()["line"] is not None
+    assert "sum to" in r.json()["error"]
+
+
+@traveller_needed
+def test_api_score_rulebook_override_must_be_listed(client):
+    r = client.post("/api/score?rulebook=../../etc/passwd", content=TRAVELLER_09.read_text(),
+                    headers={"content-type": "application/yaml"})
+    assert r.status_code == 422 and "Unknown rulebook '../../etc/passwd'" in r.json()["error"]
+
+
+@traveller_needed
+def test_traveller_page_yaml_pasted(client):
+    assert client.get("/traveller").status_code == 200
+    r = client.post("/traveller", data={"traveller": TRAVELLER_09.read_text()})
+    assert r.status_code == 200
+    assert table_cells(r.text, 2) == ("8 1/2 (8.5) = 38.64%", "13 1/2 (13.5) = 61.36%")   # top 22
+    assert 'class="adjusted" id="table-2"' in r.text
+
+
+@traveller_needed
+def test_traveller_page_pbn_uploaded_with_adjustments(client):
+    files = {"traveller_file": ("board-09.pbn", (TRAVELLERS / "board-09.pbn").read_bytes(), "text/plain"),
+             "adjustments_file": ("board-09.adjustments.yaml", (TRAVELLERS / "board-09.adjustments.yaml").read_bytes(),
+                                  "text/plain")}
+    r = client.post("/traveller", files=files)
+    assert r.status_code == 200
+    assert table_cells(r.text, 2) == ("9 7/24 (9.29) = 38.72%", "14 17/24 (14.71) = 61.28%")
+    assert "artificial: NS avg-plus, EW avg-minus" in r.text
+
+
+@traveller_needed
+@pytest.mark.parametrize("data, name, words, status", [
+    ({"traveller": ""}, "traveller", "Paste a traveller", 400),
+    ({"traveller": "title: x", "adjustments": "tables: []"}, "adjustments", "Adjustments go with a PBN", 400),
+    ({"traveller": "pbn: ../secret.pbn\n"}, "traveller", "does not read files from the server", 422),
+    ({"traveller": "x", "board": "nine", "name": "t.pbn"}, "board", "whole number", 400),
+])
+def test_traveller_page_errors(client, data, name, words, status):
+    r = client.post("/traveller", data=data)
+    assert r.status_code == status
+    assert words in field_error(r.text, name)

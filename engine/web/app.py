@@ -151,6 +151,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         context.setdefault("errors", {})
         context.setdefault("books", books.choices())
         context.setdefault("book_options", {b["id"]: b["label"] for b in context["books"]})
+        context.setdefault("traveller_books", {"": "as the traveller says", **context["book_options"]})
         if name == "compare.html":
             context.update(compare_page=True, form_action="/compare")
         context.setdefault("traveller", traveller_ok)
@@ -255,23 +256,25 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
     async def traveller_page(request: Request) -> Response:
         from . import travel
         if request.method in ("GET", "HEAD"):
-            return page(request, "traveller.html", tform=travel.TravellerForm())
+            return page(request, "traveller.html", tform=travel.TravellerForm(), scoring_words=travel.SCORING_WORDS)
         try:
             data = await request.form(max_files=2, max_fields=20, max_part_size=MAX_BODY)
         except TooLarge:
             raise
         except Exception:
-            return page(request, "traveller.html", 400, tform=travel.TravellerForm(),
-                        errors=general("The form could not be read; paste the traveller or choose a file."))
+            return page(request, "traveller.html", 400, tform=travel.TravellerForm(), scoring_words=travel.SCORING_WORDS,
+                        errors={"traveller": _err("The form could not be read; paste the traveller or choose a file.")})
         tform = await travel.TravellerForm.from_form(data)
         try:
             scored = travel.score(tform, books)
         except travel.FormProblem as exc:
-            return page(request, "traveller.html", 400, tform=tform, errors={exc.field: _err(exc.message)})
+            return page(request, "traveller.html", 400, tform=tform, scoring_words=travel.SCORING_WORDS,
+                        errors={exc.field: _err(exc.message)})
         except BridgelawError as exc:
-            return page(request, "traveller.html", 422, tform=tform,
+            return page(request, "traveller.html", 422, tform=tform, scoring_words=travel.SCORING_WORDS,
                         errors={travel.field_for(exc, tform): _err(str(exc))})
-        return page(request, "traveller.html", tform=tform, board=travel.view(scored))
+        return page(request, "traveller.html", tform=tform, scoring_words=travel.SCORING_WORDS,
+                    board=travel.view(scored))
 
     # --- JSON API ------------------------------------------------------------------------------------
 

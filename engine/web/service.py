@@ -54,6 +54,10 @@ class Books:
                                  suggestion=did_you_mean(str(name), known))
         return rulebooks.get(name, self.directory)
 
+    def path(self, name: str) -> Path:
+        """The file of a listed rulebook id (KeyError for any other string)."""
+        return rulebooks.available(self.directory)[name]
+
     def all(self) -> list[rulebooks.Rulebook]:
         return [self.get(name) for name in self.ids()]
 
