@@ -67,8 +67,10 @@ def parse_outcome(value: Any) -> Outcome:
     """A result (``4SX-2 W``, ``PASS``), a raw score (``NS +620``) or a unit score (``+9 IMP``)."""
     if isinstance(value, (bridge.PlayedResult, bridge.Score, UnitScore)):
         return value
+    if value is None:
+        raise InvalidValue("a result is missing (the value is empty)", expected=bridge.RESULT_HINT)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InvalidValue(f"expected a result, got {type(value).__name__} {value!r}", expected=bridge.RESULT_HINT)
+        raise InvalidValue(f"expected a result, got {value!r}", expected=bridge.RESULT_HINT)
     if isinstance(value, str) and (m := _UNIT.match(value)):
         unit = m["unit"].upper().rstrip("S")
         try:
@@ -90,7 +92,7 @@ def _weight(value: Any) -> Fraction:
     try:
         weight = parse_exact(value, percent=True)
     except NumberError as exc:
-        raise InvalidValue(f"weight: {exc}", expected="a weight such as 2/3, 60% or 0.6") from None
+        raise InvalidValue(str(exc), expected="a weight such as 2/3, 60% or 0.6") from None
     if weight < 0:
         raise InvalidValue(f"weight {format_mixed(weight)} is negative", expected="a weight between 0 and 1")
     if weight > 1:
@@ -116,9 +118,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
 
 
+VULNERABILITY_WORDS = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
+
+
+def _vulnerability(value: Any) -> Any:
+    return VULNERABILITY_WORDS.get(str(value).strip().lower(), value) if isinstance(value, str) else value
+
+
 class Board(_Strict):
     number: int | None = Field(default=None, ge=1)
-    vulnerability: bridge.Vulnerability
+    vulnerability: Annotated[bridge.Vulnerability, BeforeValidator(_vulnerability)]
 
 
 class WeightedOutcome(_Strict):
@@ -253,7 +262,7 @@ class CaseModel(_Strict):
     players: dict[Direction, str] | None = None
     table_result: OutcomeField | None = None
     other_table: OutcomeField | None = None
-    field: list[OutcomeField] | None = None
+    field: list[OutcomeField] | None = Field(default=None, min_length=1)
     results_on_board: int | None = None
     without_infraction: Possibilities | None = None
     poll: Poll | None = None
@@ -386,6 +395,10 @@ def check_case(doc: Document, m: CaseModel) -> Case:
             raise doc.error(["serious_error"], "serious_error needs the table_result it affected", key=True,
                             expected="table_result: <the result obtained at the table>")
         instead = _components(doc, m.serious_error.instead, ["serious_error", "instead"])
+        for c in instead:
+            if not c.legal:
+                raise doc.error(list(c.path), "legal: false belongs to without_infraction, not to instead",
+                                expected="what the non-offending side would have scored without its error")
     _check_scoring(doc, m, without, instead)
     return Case(model=m, doc=doc, without=without, split=split, instead=instead, session={})
 
@@ -508,6 +521,10 @@ def _check_scoring(doc: Document, m: CaseModel, without: dict, instead: list | N
                 if outcome.unit == "MP" and not has_top:
                     raise doc.error(path, f"'{outcome.text}' is in matchpoints, but the top is unknown",
                                     expected="field: [...] or results_on_board: <n>", suggestion="or give it as a percentage")
+                top = 100 if outcome.unit == "%" else 2 * (len(m.field) if m.field is not None else m.results_on_board - 1)
+                if not 0 <= outcome.value <= top:
+                    raise doc.error(path, f"'{outcome.text}' is outside 0 to the top ({format_mixed(top)}"
+                                    f"{'%' if outcome.unit == '%' else ' MP'})", expected="a score from 0 to the top")
             elif m.field is None:
                 raise doc.error(path, f"field is missing: at matchpoints, '{outcome.text}' is scored against the "
                                 "results at the other tables", expected="field: [<result>, ...], e.g. field: [4H= S, NS +420]")

@@ -166,6 +166,13 @@ def parse(node: Any, vocab: Vocabulary, path: list[Any] | None = None) -> Condit
                          suggestion=did_you_mean(op, OPERATORS))
 
 
+def facts_hint(names: Any) -> str:
+    """'one of A, B, C or a rulebook parameter' — the stage's own facts, parameters summarised."""
+    own = sorted(n for n in names if "." not in n)
+    return "one of " + ", ".join(own) + (", or a rulebook parameter (explain --rulebook ID lists them)"
+                                         if any("." in n for n in names) else "")
+
+
 def _term(value: Any, vocab: Vocabulary, path: list[Any]) -> Term:
     if isinstance(value, bool):
         raise ConditionError("true/false is not a comparison operand; use {is: [fact, true]}", path)
@@ -186,7 +193,7 @@ def _check_comparison(op: str, left: Term, right: Term, vocab: Vocabulary, path:
     if not names:
         bad = words[0].word if words else None
         if bad is not None:
-            raise ConditionError(f"unknown fact '{bad}'", path, expected="one of " + ", ".join(sorted(vocab)),
+            raise ConditionError(f"unknown fact '{bad}'", path, expected=facts_hint(vocab),
                                  suggestion=did_you_mean(bad, vocab))
         raise ConditionError("a comparison needs at least one fact", path)
     kinds = [vocab[n.name] for n in names]
@@ -194,7 +201,7 @@ def _check_comparison(op: str, left: Term, right: Term, vocab: Vocabulary, path:
         word = words[0].word
         kind = kinds[0]
         if not isinstance(kind, tuple):
-            raise ConditionError(f"unknown fact '{word}'", path, expected="one of " + ", ".join(sorted(vocab)),
+            raise ConditionError(f"unknown fact '{word}'", path, expected=facts_hint(vocab),
                                  suggestion=did_you_mean(word, vocab))
         if op not in ("eq", "ne"):
             raise ConditionError(f"'{op}' compares numbers; {names[0].name} is a word", path, expected="eq or ne")
@@ -204,12 +211,13 @@ def _check_comparison(op: str, left: Term, right: Term, vocab: Vocabulary, path:
         return
     for n, kind in zip(names, kinds):
         if kind != "number":
-            raise ConditionError(f"'{op}' compares numbers; {n.name} is not a number", path)
+            hint = f"{{is: [{n.name}, true]}}" if kind == "bool" else f"{{eq: [{n.name}, <word>]}}"
+            raise ConditionError(f"'{op}' compares numbers; {n.name} is not a number", path, suggestion=f"use {hint}")
 
 
 def _expect_kind(name: Any, kind: str | None, vocab: Vocabulary, path: list[Any]) -> Any:
     if not isinstance(name, str) or name not in vocab:
-        raise ConditionError(f"unknown fact '{name}'", path, expected="one of " + ", ".join(sorted(vocab)),
+        raise ConditionError(f"unknown fact '{name}'", path, expected=facts_hint(vocab),
                              suggestion=did_you_mean(str(name), vocab))
     actual = vocab[name]
     if kind == "bool" and actual != "bool":

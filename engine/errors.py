@@ -46,6 +46,7 @@ class BridgelawError(Exception):
             text += f" (expected {self.expected})"
         if self.suggestion:
             text += f"; {self.suggestion}"
+        text = text.replace("\r", "\\r").replace("\n", "\\n")      # one line, always
         return f"{self.where}: {text}" if self.where else text
 
     def to_json(self) -> dict:

@@ -520,6 +520,8 @@ def _rule(doc: Document, book: Rulebook, i: int, rm: RuleModel, origin: str) -> 
 def _check_award(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, here: list, rule: Rule) -> None:
     if rm.apply is not None:
         raise doc.error(here + ["apply"], f"rule '{rm.id}': stage {stage.id} rules give an award, not apply", key=True)
+    if stage.outcomes and rm.outcome is None:
+        raise doc.error(here, f"rule '{rm.id}' needs an outcome", expected="outcome: one of " + ", ".join(stage.outcomes))
     if stage.outcomes and rm.outcome not in stage.outcomes:
         raise doc.error(here + (["outcome"] if rm.outcome else []),
                         f"rule '{rm.id}': outcome '{rm.outcome}' is not one of stage {stage.id}'s outcomes",
@@ -543,13 +545,15 @@ def _check_award(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
         try:
             parsed = formula.parse(text)
         except formula.FormulaError as exc:
-            line, col = doc.position(here + ["award", key])
+            line, col = doc.text_position(here + ["award", key], exc.column - 1)
             raise BridgelawError(f"rule '{rm.id}': formula '{text}': {exc.message}", file=doc.file, line=line,
-                                 column=(col or 1) + exc.column - 1,
+                                 column=col,
                                  expected="arithmetic (+ - * / parentheses) over names such as A, B, C, B'") from None
         for name in sorted(parsed.names - allowed):
-            raise doc.error(here + ["award", key], f"rule '{rm.id}': formula '{text}' uses unknown name '{name}'",
-                            expected="one of " + ", ".join(sorted(allowed)), suggestion=did_you_mean(name, allowed))
+            line, col = doc.text_position(here + ["award", key], max(str(text).find(name), 0))
+            raise BridgelawError(f"rule '{rm.id}': formula '{text}' uses unknown name '{name}'", file=doc.file,
+                                 line=line, column=col, expected=conditions.facts_hint(allowed),
+                                 suggestion=did_you_mean(name, allowed))
         rule.award[key] = parsed
 
 

@@ -1,10 +1,9 @@
 """Loading YAML with positions, and turning validation errors into file:line:column errors.
 
 A :class:`Document` keeps the parsed data with its file name and text so that any later
-check can point at the exact place in the file it found wrong. The data comes from ruamel's
-fast safe loader (C, from ruamel.yaml.clib); positions come from its round-trip loader, which
-keeps the line and column of every key and value but is several times slower, so it runs only
-when a position is first asked for — that is, when something is wrong.
+check can point at the exact place in the file it found wrong. Both the data and, when a
+position is first asked for, the node tree with the line and column of every key and value
+come from ruamel's safe loader (the C parser of ruamel.yaml.clib), so they always agree.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from typing import Any, TypeVar
 
 import pydantic
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from .errors import BridgelawError, did_you_mean
@@ -36,29 +35,54 @@ class Document:
     text: str
     _marked: Any = None
 
-    def position(self, path: Path_, *, key: bool = False) -> tuple[int | None, int | None]:
-        """1-based (line, column) of the node at `path` (of its key when `key`)."""
+    def node(self, path: Path_, *, key: bool = False) -> Any:
+        """The composed YAML node at `path` (its key node when `key`), or the deepest one found."""
         if self._marked is None:
             try:
-                self._marked = _rt.load(self.text)
+                self._marked = _fast.compose(self.text)
             except (YAMLError, ValueError):
-                self._marked = {}       # the stricter round-trip parser refuses it: no positions
-        if not hasattr(self._marked, "lc"):
-            return None, None
+                self._marked = False
         node = self._marked
-        line, col = _start(node)
+        if not node:
+            return None
         for i, part in enumerate(path):
-            if isinstance(node, CommentedMap) and part in node:
-                line, col = node.lc.key(part) if key and i == len(path) - 1 else node.lc.value(part)
-                line, col = line + 1, col + 1
-                node = node[part]
-            elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
-                ln, cl = node.lc.item(part)
-                line, col = ln + 1, cl + 1
-                node = node[part]
+            if isinstance(node, MappingNode):
+                found = next(((k, v) for k, v in node.value if k.value == str(part)), None)
+                if found is None:
+                    break
+                node = found[0] if key and i == len(path) - 1 else found[1]
+            elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+                node = node.value[part]
             else:
                 break
-        return line, col
+        return node
+
+    def text_position(self, path: Path_, offset: int) -> tuple[int | None, int | None]:
+        """1-based (line, column) of the character at `offset` inside the string at `path`,
+        following quotes and block scalars (``>-``, ``|``) back to the file."""
+        node = self.node(path)
+        if node is None:
+            return None, None
+        line, col = node.start_mark.line, node.start_mark.column
+        style = getattr(node, "style", None)
+        if style in ('"', "'"):
+            return line + 1, col + 2 + offset
+        if style in (">", "|"):
+            rows = self.text.splitlines()[line + 1:]
+            for row in rows:
+                content = row.strip()
+                if offset <= len(content):
+                    return line + 2, len(row) - len(row.lstrip()) + offset + 1
+                offset -= len(content) + 1
+                line += 1
+        return line + 1, col + 1 + offset
+
+    def position(self, path: Path_, *, key: bool = False) -> tuple[int | None, int | None]:
+        """1-based (line, column) of the node at `path` (of its key when `key`)."""
+        node = self.node(path, key=key)
+        if node is None:
+            return None, None
+        return node.start_mark.line + 1, node.start_mark.column + 1
 
     def error(self, path: Path_, message: str, *, key: bool = False, **kw: Any) -> BridgelawError:
         line, col = self.position(path, key=key)
@@ -124,12 +148,6 @@ def _is_union_tag(part: Any) -> bool:
                                       or part in ("str", "int", "float"))
 
 
-def _start(node: Any) -> tuple[int | None, int | None]:
-    if hasattr(node, "lc"):
-        return node.lc.line + 1, node.lc.col + 1
-    return 1, 1
-
-
 def _fields_at(model: type[pydantic.BaseModel], loc: Sequence[Any]) -> list[str]:
     """The keys allowed at `loc` inside `model` (following nested models)."""
     current: Any = model
@@ -156,7 +174,6 @@ def _inner_model(annotation: Any) -> Any:
 
 
 _fast = YAML(typ="safe")
-_rt = YAML(typ="rt")
 
 
 def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
@@ -166,9 +183,9 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise BridgelawError(f"no such file: {name}") from None
+            raise BridgelawError("no such file", file=name) from None
         except IsADirectoryError:
-            raise BridgelawError(f"{name} is a directory, expected a YAML file") from None
+            raise BridgelawError("this is a folder, expected a YAML file", file=name) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise BridgelawError(f"cannot read {name}: {exc}") from None
     try:

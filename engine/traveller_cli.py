@@ -1,0 +1,475 @@
+"""``bridgelaw score``: score one board's traveller, the whole field, exactly.
+
+    bridgelaw score TRAVELLER [--rulebook ID] [--format text|markdown|json|csv]
+    bridgelaw score BOARD.pbn [--adjustments FILE] [--board N] [--output FILE | --in-place]
+
+TRAVELLER is a YAML traveller (see docs/travellers.md), a YAML adjustments file naming its PBN
+(``pbn: board.pbn``), or a PBN file. The report goes to standard output; ``--output`` /
+``--in-place`` also write the rescored board as PBN (MP_NS/MP_EW or IMP_NS/IMP_EW columns),
+atomically, and never over the input unless ``--in-place`` says so.
+
+Wired into the main CLI by ``traveller_cli.add_parser(sub)`` in :func:`engine.cli.build_parser`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import io
+import json
+import os
+import stat
+import sys
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import BridgelawError
+from .exact import exact_json, format_decimal, format_mixed
+from .pbn import rewrite
+from .traveller import (SCORINGS, SHORT, SIDES, ScoredBoard, ScoredTable, Traveller, load_pbn_traveller,
+                        load_traveller, published_checks, score_traveller)
+
+FORMATS = ("text", "markdown", "json", "csv")
+METHOD = {"matchpoints": "matchpoints (Law 78A)", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``score`` subcommand to the main parser's subparsers."""
+    p = subparsers.add_parser(
+        "score", help="score one board's traveller, rescoring the field around adjusted scores",
+        description="Score every table of one board — matchpoints with fractional frequencies and Neuberg, "
+                    "cross-IMPs or butler — with weighted, split and artificial adjusted scores, exactly. "
+                    "TRAVELLER is a YAML traveller, a YAML adjustments file with pbn:, or a PBN file.",
+        epilog="Exit status: 0 ok, 2 bad input (file:line:column; nothing is written). See docs/travellers.md.")
+    p.add_argument("traveller", metavar="TRAVELLER", help="traveller (YAML) or PBN file")
+    p.add_argument("--rulebook", metavar="ID",
+                   help="rulebook id or path; overrides the traveller's rulebook: (required for a bare PBN file)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="report format (default text)")
+    p.add_argument("--scoring", choices=SCORINGS, help="scoring method; overrides the file's scoring: "
+                   "(a bare PBN file defaults to matchpoints)")
+    p.add_argument("--adjustments", metavar="FILE",
+                   help="PBN input: YAML file with the adjusted and artificial scores, naming the tables")
+    p.add_argument("--board", type=int, metavar="N", help="PBN input: the board to score when the file has several")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--output", metavar="FILE", help="also write the rescored board as PBN to FILE (atomically)")
+    out.add_argument("--in-place", action="store_true", help="rewrite the PBN input with the rescored board (atomically)")
+    p.set_defaults(func=cmd_score)
+    return p
+
+
+def _is_pbn(path: str) -> bool:
+    return Path(path).suffix.lower() == ".pbn"
+
+
+def load(args: argparse.Namespace) -> Traveller:
+    if _is_pbn(args.traveller):
+        return load_pbn_traveller(args.traveller, adjustments=args.adjustments, board=args.board,
+                                  rulebook=args.rulebook, scoring=args.scoring)
+    if args.adjustments is not None or args.board is not None:
+        raise BridgelawError(f"--adjustments and --board are for a PBN file; {args.traveller} is YAML",
+                             suggestion="a YAML adjustments file names its PBN with pbn: and its board with board:")
+    return load_traveller(args.traveller, rulebook=args.rulebook, scoring=args.scoring)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    trav = load(args)
+    board = score_traveller(trav)
+    report = RENDERERS[args.format](board)
+    target: Path | None = None
+    pbn_text = ""
+    if args.output is not None or args.in_place:
+        if trav.pbn is None:
+            raise BridgelawError("--output and --in-place write PBN; the traveller is YAML",
+                                 suggestion="give a PBN file (with --adjustments), or redirect the report with >")
+        source = Path(trav.pbn.file)
+        target = source if args.in_place else Path(args.output)
+        if not args.in_place and _same_file(target, source):
+            raise BridgelawError(f"--output {args.output} is the input file; it is rewritten only with --in-place")
+        if trav.adjustments_file is not None and _same_file(target, Path(trav.adjustments_file)):
+            raise BridgelawError(f"--output {args.output} is the adjustments file; choose another name")
+        pbn_text = pbn_output(board)
+    if target is not None:
+        write_atomic(target, pbn_text, trav.pbn.encoding)
+    sys.stdout.write(report)
+    return 0
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """Write `text` to `path` through a temporary file in the same folder and os.replace: a
+    reader sees the old file or the new one, never half of one; on failure nothing changes."""
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise BridgelawError(f"cannot write {path}: no such folder {directory}")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise BridgelawError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if path.exists():
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise BridgelawError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
+
+
+# --- numbers ----------------------------------------------------------------------------------------
+
+def _fixed(x: Fraction, places: int = 2) -> str:
+    text = format_decimal(x, places)
+    if places == 0:
+        return text
+    whole, _, decimals = text.partition(".")
+    return f"{whole}.{decimals.ljust(places, '0')}"
+
+
+def _exact(board: ScoredBoard, v: Fraction | None) -> str:
+    return "—" if v is None else format_mixed(v, signed=board.unit == "IMP")
+
+
+def _decimal(board: ScoredBoard, v: Fraction | None) -> str:
+    if v is None:
+        return "—"
+    text = _fixed(v)
+    return f"+{text}" if board.unit == "IMP" and v > 0 else text
+
+
+def _pct(v: Fraction | None) -> str:
+    return "—" if v is None else _fixed(v)
+
+
+def _what(t: ScoredTable) -> str:
+    line = t.line
+    played = f" (played {line.result.text})" if line.result is not None and line.kind != "result" else ""
+    if line.kind == "result":
+        text = line.result.text
+        return text if text.startswith("NS ") else f"{text}, NS {line.points:+d}" if line.points else f"{text}, NS 0"
+    if line.kind == "adjusted":
+        parts = line.parts["NS"]
+        if len(parts) == 1:
+            return f"adjusted: {parts[0].outcome.text}{played}"
+        return f"adjusted: weighted, {len(parts)} outcomes{played}"
+    if line.kind == "split":
+        return f"adjusted: split, NS {len(line.parts['NS'])} / EW {len(line.parts['EW'])} outcomes{played}"
+    return f"artificial: NS {SHORT[line.responsibility['NS']]}, EW {SHORT[line.responsibility['EW']]}{played}"
+
+
+def _components(line) -> dict[str, str]:
+    out = {}
+    if line.parts is None:
+        return out
+    sides = SIDES if line.kind == "split" else ("NS",)
+    for side in sides:
+        out[side] = "; ".join(f"{p.outcome.text} × {format_mixed(p.weight)}" for p in line.parts[side])
+    return out
+
+
+def _freq_text(freq: list[tuple[int, Fraction]]) -> str:
+    return ", ".join(f"{s:+d} × {format_mixed(f)}" if s else f"0 × {format_mixed(f)}" for s, f in freq)
+
+
+def _facts(board: ScoredBoard) -> list[tuple[str, str]]:
+    trav = board.traveller
+    number = trav.board_number if trav.board_number is not None else "—"
+    rows = [("Board", f"{number}, vulnerability {trav.vulnerability}")]
+    method = METHOD[trav.scoring]
+    if board.unit == "MP":
+        method += f", top {format_mixed(board.top)}"
+    rows.append(("Scoring", f"{method}; {len(board.tables)} tables, {board.results} results"))
+    params = "; ".join(f"{name.split('.', 1)[1]} = {format_mixed(v) if isinstance(v, Fraction) else v}"
+                       + (" (default)" if source == "default" else "")
+                       for name, (v, source) in board.parameters.items())
+    rows.append(("Parameters", params))
+    if trav.scoring == "matchpoints":
+        if board.factored:
+            step = board.parameters["fieldscore.neuberg.round_to"][0]
+            rounding = f", rounded to {format_mixed(step)} (halves toward average)" if step else ""
+            rows.append(("Neuberg", f"{board.results} results of {board.expected}: MP' = (MP + 1) × "
+                         f"{board.expected} / {board.results} − 1{rounding}"))
+        elif board.results < board.expected:
+            rows.append(("Neuberg", f"{board.results} results of {board.expected}; not factored (form none)"))
+    elif trav.scoring == "cross-imps":
+        rows.append(("Divisor", f"{board.divisor} ({board.parameters['fieldscore.cross_imps.divisor'][0]})"))
+    else:
+        for side in SIDES if not board.balanced else ("NS",):
+            datum, mean = board.datum.get(side), board.mean.get(side)
+            if datum is None:
+                continue
+            rounded = "" if datum == mean else f" (mean {format_mixed(mean)} rounded)"
+            rows.append((f"Datum {side}" if not board.balanced else "Datum",
+                         f"{datum.numerator:+d}" if datum.denominator == 1 else f"{format_mixed(datum, signed=True)} "
+                         f"({format_decimal(datum, 2, signed=True)})"))
+            rows[-1] = (rows[-1][0], rows[-1][1] + rounded + f", top and bottom {board.dropped} dropped")
+    rows.append(("Frequencies NS", _freq_text(board.frequencies["NS"]) or "—"))
+    if not board.balanced:
+        rows.append(("Frequencies EW", _freq_text(board.frequencies["EW"]) or "—"))
+    return rows
+
+
+# --- text ------------------------------------------------------------------------------------------
+
+def text(board: ScoredBoard) -> str:
+    trav = board.traveller
+    unit = board.unit
+    out = [f"TRAVELLER: {trav.title}"]
+    if trav.source:
+        out.append(f"Source: {trav.source}")
+    b = trav.book
+    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)")
+    out.append("")
+    facts = _facts(board)
+    width = max(len(k) for k, _ in facts)
+    out += [f"  {k:<{width}}  {v}" for k, v in facts]
+    out.append("")
+    head = ["Table", "NS", "EW", "Score", f"NS {unit}", "", f"EW {unit}", ""]
+    if unit == "MP":
+        head = ["Table", "NS", "EW", "Score", "NS MP", "", "NS %", "EW MP", "", "EW %"]
+    rows = []
+    for t in board.tables:
+        line = t.line
+        row = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", _what(t)]
+        for side in SIDES:
+            s = t.side(side)
+            row += [_exact(board, s.value), f"({_decimal(board, s.value)})" if s.value is not None else ""]
+            if unit == "MP":
+                row.append(_pct(s.percent))
+        rows.append(row)
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    left = {3}
+    for r in [head, *rows]:
+        out.append("  " + "  ".join(c.ljust(w) if k in left else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))).rstrip())
+    if unit == "MP" and board.results:
+        totals = {side: sum((t.side(side).value for t in board.tables if t.side(side).value is not None), Fraction(0))
+                  for side in SIDES}
+        out.append(f"  Total: NS {format_mixed(totals['NS'])}, EW {format_mixed(totals['EW'])}")
+    adjusted = [t for t in board.tables if t.line.kind != "result"]
+    if adjusted:
+        out += ["", "Adjusted and artificial scores"]
+        for t in adjusted:
+            out.append(f"  Table {t.line.table} (NS {t.line.ns_pair or '-'}, EW {t.line.ew_pair or '-'}): {_what(t)}")
+            for side, comps in _components(t.line).items():
+                label = f"{side} weighting" if t.line.kind == "split" else "weighting"
+                out.append(f"    {label}: {comps}")
+            for side in SIDES:
+                out += [f"    {s}" for s in t.side(side).steps]
+            if t.line.note:
+                out.append(f"    note: {t.line.note}")
+    checks = published_checks(board)
+    if checks:
+        differ = [c for c in checks if not c.agrees]
+        out += ["", f"Published figures: {len(checks) - len(differ)} of {len(checks)} agree"]
+        for c in differ:
+            computed = "not scored" if c.computed is None else (
+                f"{format_mixed(c.computed)} ({format_decimal(c.computed, max(c.published.places, 2))})")
+            out.append(f"  table {c.table} {c.side}: published {c.published.text}, computed {computed}"
+                       + (f" — {c.why}" if c.why else ""))
+    if board.warnings:
+        out += ["", "Warnings"] + [f"  ! {w}" for w in board.warnings]
+    return "\n".join(out) + "\n"
+
+
+# --- markdown ----------------------------------------------------------------------------------------
+
+def markdown(board: ScoredBoard) -> str:
+    trav = board.traveller
+    unit = board.unit
+    out = [f"# Traveller: {trav.title}", ""]
+    if trav.source:
+        out.append(f"*Source:* {trav.source}  ")
+    b = trav.book
+    out += [f"*Rulebook:* {b.id} {b.version}, {b.authority}", ""]
+    out += [f"- **{k}:** {v}" for k, v in _facts(board)]
+    out.append("")
+    if unit == "MP":
+        out += ["| Table | NS | EW | Score | NS MP | NS % | EW MP | EW % |", "|---:|---:|---:|---|---:|---:|---:|---:|"]
+    else:
+        out += ["| Table | NS | EW | Score | NS IMPs | EW IMPs |", "|---:|---:|---:|---|---:|---:|"]
+    for t in board.tables:
+        line = t.line
+        cells = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", _what(t).replace("|", "\\|")]
+        for side in SIDES:
+            s = t.side(side)
+            cells.append(_exact(board, s.value) + (f" ({_decimal(board, s.value)})" if s.value is not None
+                                                   and s.value.denominator != 1 else ""))
+            if unit == "MP":
+                cells.append(_pct(s.percent))
+        out.append("| " + " | ".join(cells) + " |")
+    adjusted = [t for t in board.tables if t.line.kind != "result"]
+    if adjusted:
+        out += ["", "## Adjusted and artificial scores", ""]
+        for t in adjusted:
+            out.append(f"### Table {t.line.table}: {_what(t)}")
+            out.append("")
+            for side, comps in _components(t.line).items():
+                out.append(f"- {side + ' weighting' if t.line.kind == 'split' else 'Weighting'}: {comps}")
+            for side in SIDES:
+                steps = t.side(side).steps
+                if steps:
+                    out += ["", "```", *steps, "```"]
+            out.append("")
+    checks = published_checks(board)
+    if checks:
+        differ = [c for c in checks if not c.agrees]
+        out += ["", f"## Published figures: {len(checks) - len(differ)} of {len(checks)} agree", ""]
+        for c in differ:
+            computed = "not scored" if c.computed is None else f"{format_mixed(c.computed)}"
+            out.append(f"- Table {c.table} {c.side}: published {c.published.text}, computed {computed}"
+                       + (f" — {c.why}" if c.why else ""))
+    if board.warnings:
+        out += ["", "## Warnings", ""] + [f"- {w}" for w in board.warnings]
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --- json ----------------------------------------------------------------------------------------------
+
+def _ej(v: Fraction | None) -> Any:
+    return None if v is None else exact_json(v)
+
+
+def as_dict(board: ScoredBoard) -> dict[str, Any]:
+    trav = board.traveller
+    tables = []
+    for t in board.tables:
+        line = t.line
+        item: dict[str, Any] = {
+            "table": line.table, "ns_pair": line.ns_pair, "ew_pair": line.ew_pair, "kind": line.kind,
+            "result": line.result.text if line.result is not None else None, "ns_points": line.points,
+        }
+        if line.parts is not None:
+            item["adjusted"] = {side: [{"result": p.outcome.text, "weight": str(p.weight), "ns_points": p.points,
+                                        "legal": p.legal} for p in line.parts[side]] for side in SIDES}
+            item["excluded"] = {side: [p.outcome.text for p in parts] for side, parts in line.excluded.items() if parts}
+            item["expectation_rule"] = line.expectation
+        if line.artificial is not None:
+            item["artificial"] = {side: {"responsibility": line.responsibility[side], "label": a.label,
+                                         "rule": a.rule, "value": _ej(a.value)} for side, a in line.artificial.items()}
+        for side in SIDES:
+            s = t.side(side)
+            item[side] = {"score": _ej(s.value), "percent": _ej(s.percent), "steps": s.steps}
+        if line.published:
+            item["published"] = {side: p.text for side, p in line.published.items()}
+        if line.note:
+            item["note"] = line.note
+        tables.append(item)
+    data: dict[str, Any] = {
+        "title": trav.title, "source": trav.source, "file": trav.file,
+        "board": {"number": trav.board_number, "vulnerability": trav.vulnerability},
+        "scoring": trav.scoring, "unit": board.unit,
+        "rulebook": trav.book.identity,
+        "parameters": {name: {"value": str(v), "from": source} for name, (v, source) in board.parameters.items()},
+        "tables_count": len(board.tables), "results": board.results, "expected_results": board.expected,
+        "top": _ej(board.top), "factored": board.factored, "balanced": board.balanced,
+        "frequencies": {side: [{"score": s, "frequency": exact_json(f)} for s, f in board.frequencies[side]]
+                        for side in SIDES},
+    }
+    if trav.scoring == "butler":
+        data["datum"] = {side: _ej(board.datum.get(side)) for side in SIDES}
+        data["dropped"] = board.dropped
+    if trav.scoring == "cross-imps":
+        data["divisor"] = board.divisor
+    data["tables"] = tables
+    data["published"] = [{"table": c.table, "side": c.side, "published": c.published.text,
+                          "computed": _ej(c.computed), "agrees": c.agrees, "why": c.why}
+                         for c in published_checks(board)]
+    data["warnings"] = board.warnings
+    return data
+
+
+def as_json(board: ScoredBoard) -> str:
+    return json.dumps(as_dict(board), indent=2, ensure_ascii=False) + "\n"
+
+
+# --- csv -----------------------------------------------------------------------------------------------
+
+CSV_HEADER = ["table", "ns_pair", "ew_pair", "kind", "result", "ns_points", "unit",
+              "ns_exact", "ns_decimal", "ns_percent", "ew_exact", "ew_decimal", "ew_percent"]
+
+
+def as_csv(board: ScoredBoard) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_HEADER)
+    for t in board.tables:
+        line = t.line
+        row = [line.table, line.ns_pair or "", line.ew_pair or "", line.kind,
+               line.result.text if line.result is not None else "", "" if line.points is None else line.points,
+               board.unit]
+        for side in SIDES:
+            s = t.side(side)
+            row += ["" if s.value is None else str(s.value), "" if s.value is None else _fixed(s.value),
+                    "" if s.percent is None else _fixed(s.percent)]
+        w.writerow(row)
+    return buf.getvalue()
+
+
+RENDERERS = {"text": text, "markdown": markdown, "json": as_json, "csv": as_csv}
+
+
+# --- PBN -----------------------------------------------------------------------------------------------
+
+def pbn_output(board: ScoredBoard) -> str:
+    """The PBN file's text with the board's ScoreTable carrying the new scores."""
+    trav = board.traveller
+    table = trav.game.score_table
+    prefix = "MP" if board.unit == "MP" else "IMP"
+    by_table = {t.line.table: t for t in board.tables}
+    lines = [t.line for t in board.tables]
+    values: dict[str, list[str]] = {f"{prefix}_{side}": [] for side in SIDES}
+    has_pct = {side: table.index(f"Percentage_{side}") is not None for side in SIDES} if board.unit == "MP" else {}
+    for side in SIDES:
+        if has_pct.get(side):
+            values[f"Percentage_{side}"] = []
+    for line in lines:
+        t = by_table[line.table]
+        for side in SIDES:
+            s = t.side(side)
+            values[f"{prefix}_{side}"].append("-" if s.value is None else _fixed(s.value))
+            if has_pct.get(side):
+                values[f"Percentage_{side}"].append("-" if s.percent is None else _fixed(s.percent))
+    return rewrite(trav.pbn, trav.game, values)
+
+
+# --- standalone ------------------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bridgelaw")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``bridgelaw score`` on its own (the same as through engine.cli once it is wired in)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BridgelawError as exc:
+        print(f"bridgelaw: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
