@@ -101,13 +101,32 @@ class Paragraph:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where something was defined: `what` (e.g. "defined in wbf-2017") and a file position,
+    worked out only when shown (finding positions re-reads the file)."""
+    what: str
+    doc: Document | None = field(default=None, compare=False, repr=False)
+    path: tuple = ()
+
+    def __str__(self) -> str:
+        if self.doc is None:
+            return self.what
+        line, _ = self.doc.position(list(self.path))
+        return f"{self.what} ({_short(self.doc.file)}{f':{line}' if line else ''})"
+
+
+@dataclass(frozen=True)
 class Dated:
     """One value of a parameter, with when it is in force and why."""
     value: Any
     start: dt.date | None
     end: dt.date | None
     cites: tuple[str, ...]
-    origin: str                           # "ebu (rules/ebu.yaml:12)"
+    place: Place
+
+    @property
+    def origin(self) -> str:              # "ebu (rules/ebu.yaml:12)"
+        return str(self.place)
 
     def covers(self, day: dt.date) -> bool:
         return (self.start is None or self.start <= day) and (self.end is None or day <= self.end)
@@ -132,12 +151,17 @@ class Rule:
     overrides: tuple[str, ...] = ()
     start: dt.date | None = None
     end: dt.date | None = None
-    history: list[str] = field(default_factory=list)   # "defined in wbf-2017 (rules/wbf-2017.yaml:120)", …
+    places: list[Place] = field(default_factory=list)   # where defined, then replaced, along the chain
     source: Any = field(default=None, repr=False)       # the RuleModel, for diff
 
     @property
     def when_text(self) -> str:
         return conditions.describe(self.condition)
+
+    @property
+    def history(self) -> list[str]:
+        """"defined in wbf-2017 (rules/wbf-2017.yaml:120)", then each replacement."""
+        return [str(p) for p in self.places]
 
     def in_force(self, day: dt.date) -> bool:
         return (self.start is None or self.start <= day) and (self.end is None or day <= self.end)
@@ -285,7 +309,7 @@ class Rulebook:
                 raise BridgelawError(f"--set {name}: {exc}", expected=params.PARAMETERS[name][1]) from None
         dated = dict(self.dated)
         for name, value in raw.items():
-            dated[name] = [Dated(value, None, None, (), "--set on the command line")]
+            dated[name] = [Dated(value, None, None, (), Place("--set on the command line"))]
         text = "\n".join(sorted(settings))
         return self._derived(dated=dated, suffix="+set", extra=text)
 
@@ -401,7 +425,7 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
                                 f"{'the rulebook it extends does' if len(book.chain) > 1 else 'nothing'} not define",
                                 suggestion=did_you_mean(rm.replaces, ids))
             old = next(r for r in rules if r.id == rm.replaces)
-            rule.history = old.history + rule.history
+            rule.places = old.places + rule.places
             rules = [rule if r.id == rm.replaces else r for r in rules]
             ids = (ids - {rm.replaces}) | {rule.id}
             continue
@@ -456,8 +480,7 @@ def _parameters(doc: Document, raw: dict[str, Any], origin: str, require_cites: 
             checked = params.check(name, value)
         except ValueError as exc:
             raise doc.error(where, f"parameter {name}: {exc}") from None
-        line, _ = doc.position(where)
-        return Dated(checked, start, end, tuple(str(c) for c in cites), f"{origin} ({_short(doc.file)}:{line})")
+        return Dated(checked, start, end, tuple(str(c) for c in cites), Place(origin, doc, tuple(where)))
 
     def walk(node: Any, prefix: list[str]) -> None:
         name = ".".join(prefix)
@@ -503,13 +526,11 @@ def _rule(doc: Document, book: Rulebook, i: int, rm: RuleModel, origin: str) -> 
         raise doc.error(here + ["when", *exc.path], f"rule '{rm.id}': {exc.message}",
                         expected=exc.expected, suggestion=exc.suggestion) from None
     _check_cites(doc, here, f"rule '{rm.id}'", rm.cites, book.paragraphs)
-    line, _ = doc.position(here)
     verb = f"replaces {rm.replaces} in" if rm.replaces else "defined in"
-    where = f"{_short(doc.file)}:{line}" if line else _short(doc.file)
     rule = Rule(id=rm.id, stage=rm.stage, condition=cond, explain=" ".join(rm.explain.split()), cites=tuple(rm.cites),
                 overrides=tuple(rm.overrides), outcome=rm.outcome,
                 start=rm.effective.from_ if rm.effective else None, end=rm.effective.until if rm.effective else None,
-                history=[f"{verb} {origin} ({where})"], source=rm)
+                places=[Place(f"{verb} {origin}", doc, tuple(here))], source=rm)
     if stage.produces == "award":
         _check_award(doc, book, stage, rm, here, rule)
     else:
