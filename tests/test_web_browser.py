@@ -149,6 +149,9 @@ def submit_and_wait(driver, css: str, expect: str) -> None:
     wait(driver, expect)
 
 
+DOCS_SHOTS = {"web-ruling.png", "web-slip.png", "web-compare.png", "web-traveller.png"}   # used by docs/web.md
+
+
 def screenshot(driver, name: str, width: int = 1280) -> Path:
     """A full-page PNG in test-artifacts/ (and docs/images/ with BRIDGELAW_UPDATE_DOCS=1)."""
     driver.set_window_size(width, 1000)
@@ -156,11 +159,12 @@ def screenshot(driver, name: str, width: int = 1280) -> Path:
     size = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
     shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
         "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 10000), "scale": 1}})
+        # the full-height capture has no scrollbar, so the page is laid out at the window's whole width
+        "clip": {"x": 0, "y": 0, "width": max(size["width"], width), "height": min(size["height"], 10000), "scale": 1}})
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / name
     path.write_bytes(base64.b64decode(shot["data"]))
-    if os.environ.get("BRIDGELAW_UPDATE_DOCS"):
+    if os.environ.get("BRIDGELAW_UPDATE_DOCS") and name in DOCS_SHOTS:
         DOCS_IMAGES.mkdir(exist_ok=True)
         shutil.copy(path, DOCS_IMAGES / name)
     return path
@@ -296,3 +300,18 @@ def test_phone_sized_screen(page, server):
     form_top = page.find_element(By.ID, "case-form").location["y"]
     assert ruling_top < form_top                                  # on a phone the ruling comes first
     screenshot(page, "web-phone.png", width=390)
+
+
+@pytest.mark.skipif(not (REPO / "travellers" / "wbf-2017-example-09.yaml").exists(), reason="no travellers/")
+def test_traveller_pasted(page, server):
+    page.get(server + "/traveller")
+    wait(page, "#traveller-form")
+    text = (REPO / "travellers" / "wbf-2017-example-09.yaml").read_text()
+    area = field(page, "traveller")
+    page.execute_script("arguments[0].value = arguments[1];", area, text)   # typing 2 KB key by key is slow
+    submit_and_wait(page, "#score-button", "#traveller-table")
+    row = page.find_element(By.ID, "table-2")
+    assert row.find_element(By.CSS_SELECTOR, ".score-ns").text == "8 1/2 (8.5) = 38.64%"
+    assert row.find_element(By.CSS_SELECTOR, ".score-ew").text == "13 1/2 (13.5) = 61.36%"
+    assert "(adjusted)" in row.text
+    screenshot(page, "web-traveller.png")
