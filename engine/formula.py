@@ -233,35 +233,47 @@ def _eval(node: Expr, env: dict[str, Fraction]) -> Fraction:
 
 
 def substitute(formula: Formula, env: dict[str, Fraction]) -> str:
-    """The formula with each name replaced by its value, e.g. '-8 + 2 - (-6)'."""
-    return _show(formula.tree, env, first=True)
+    """The formula with each name replaced by its value, e.g. '-8 + 2 - (-6)'; it reads back
+    (with the same grammar) to the formula's value."""
+    return _show(formula.tree, env, "first")
 
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
-def _show(node: Expr, env: dict[str, Fraction], first: bool = False) -> str:
+def _show(node: Expr, env: dict[str, Fraction], where: str) -> str:
+    """`where`: "first" (leading a sum), "sum" (a later term of a sum), "product" (an operand of * or /)."""
     match node:
         case Num(value):
-            return format_mixed(value)
+            return _number(value, where)
         case Var(name):
             value = env.get(name)
-            if value is None:
-                return name
-            text = format_mixed(Fraction(value))
-            return f"({text})" if value < 0 and not first else text
+            return name if value is None else _number(Fraction(value), where)
         case Neg(item):
-            return f"-{_show(item, env)}"
+            if isinstance(item, BinOp):
+                return f"-({_show(item, env, 'first')})"
+            return f"-{_show(item, env, 'product')}"
         case BinOp(op, left, right):
-            return f"{_child(left, op, env, first, False)} {op} {_child(right, op, env, False, True)}"
+            if op in "*/":
+                left_where = right_where = "product"
+            else:
+                left_where, right_where = ("first" if where != "product" else "sum"), "sum"
+            return f"{_child(left, op, env, left_where, False)} {op} {_child(right, op, env, right_where, True)}"
         case Call(func, args):
-            return f"{func}({', '.join(_show(a, env, True) for a in args)})"
+            return f"{func}({', '.join(_show(a, env, 'first') for a in args)})"
     raise TypeError(node)
 
 
-def _child(node: Expr, parent: str, env: dict[str, Fraction], first: bool, right: bool) -> str:
+def _number(value: Fraction, where: str) -> str:
+    text = format_mixed(value)
+    if (value < 0 and where != "first") or (value.denominator != 1 and where == "product"):
+        return f"({text})"
+    return text
+
+
+def _child(node: Expr, parent: str, env: dict[str, Fraction], where: str, right: bool) -> str:
     if isinstance(node, BinOp):
         inner, outer = _PRECEDENCE[node.op], _PRECEDENCE[parent]
         if inner < outer or (right and inner == outer and parent in "-/"):
-            return f"({_show(node, env, True)})"
-    return _show(node, env, first)
+            return f"({_show(node, env, 'first')})"
+    return _show(node, env, where)
