@@ -43,6 +43,7 @@ if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
     pytest.skip(reason, allow_module_level=True)
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
@@ -143,9 +144,17 @@ def click(driver, css: str) -> None:
 
 
 def submit_and_wait(driver, css: str, expect: str) -> None:
-    old = driver.find_element(By.TAG_NAME, "html")
+    """Click a submit button and wait for the next page (a marker on the old window is gone)."""
+    driver.execute_script("window.__bridgelawOldPage = true;")
     click(driver, css)
-    WebDriverWait(driver, 20).until(EC.staleness_of(old))
+
+    def new_page(d) -> bool:
+        try:
+            return d.execute_script("return window.__bridgelawOldPage === undefined && document.readyState === 'complete';")
+        except WebDriverException:            # asked while the page was changing: ask again
+            return False
+
+    WebDriverWait(driver, 20).until(new_page)
     wait(driver, expect)
 
 
