@@ -4,6 +4,7 @@
     bridgelaw check [PATHS…] [--rulebook ID|all] [--as-of DATE] [--set P=V]… [--overlay FILE]
     bridgelaw compare --rulebooks A,B,… [CASES…] [--set P=V]… [--overlay FILE] [--format …]
     bridgelaw score TRAVELLER …                   (whole-field rescoring: docs/travellers.md)
+    bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
     bridgelaw rulebooks | explain NAME | diff A B | lint [RULEBOOK…] | schema KIND
 
 Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
@@ -30,6 +31,7 @@ from .case import Case, load_case
 from .errors import BridgelawError
 from .exact import format_mixed
 from .ruling import Ruling, rule_case
+from .web.cli import add_parser as add_serve_parser
 
 RULEBOOK_HELP = "rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook:"
 
@@ -335,6 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     traveller_cli.add_parser(sub)
+    add_serve_parser(sub)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
