@@ -107,6 +107,11 @@ class StageEvaluator:
         """The JSON fact: words as text, yes/no as 1/0, numbers scaled to exact integers."""
         numbers = {k: Fraction(v) for k, v in facts.items() if self.vocab.get(k) == "number" and v is not None}
         scale = lcm_of_denominators([*numbers.values(), *self.constants])
+        largest = max((abs(v) for v in [*numbers.values(), *self.constants]), default=0)
+        if largest * scale >= _LIMIT:
+            finest = max(numbers, key=lambda k: numbers[k].denominator, default=None)
+            raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
+                             + (f"; {finest} = {numbers[finest]}" if finest else "") + "): use simpler fractions")
         fact: dict[str, Any] = {MARKER: 1}
         for name, value in facts.items():
             kind = self.vocab.get(name)

@@ -136,7 +136,8 @@ def parse(node: Any, vocab: Vocabulary, path: list[Any] | None = None) -> Condit
         if not isinstance(arg, list) or len(arg) != 2:
             raise ConditionError(f"'{op}' takes two operands, e.g. {{{op}: [A, B]}}", here)
         left, right = (_term(a, vocab, here + [i]) for i, a in enumerate(arg))
-        _check_comparison(op, left, right, vocab, here)
+        word_at = next((i for i, t in enumerate((left, right)) if isinstance(t, Word)), None)
+        _check_comparison(op, left, right, vocab, here + ([word_at] if word_at is not None else []))
         return Compare(op, left, right)
     if op == "is":
         if isinstance(arg, str):
@@ -257,14 +258,14 @@ def constants(cond: Condition) -> set[Fraction]:
 def evaluate(cond: Condition, facts: dict[str, Any]) -> bool:
     """Evaluate in plain Python over exact values; MissingFact if a needed fact is absent.
 
-    ``all`` stops at its first false item, so ``{all: [{given: A}, {lt: [A, B]}]}`` does not
-    need A when A is not given.
+    ``all`` stops at its first false item and ``any`` at its first true one, so
+    ``{all: [{given: A}, {lt: [A, B]}]}`` does not need A when A is not given.
     """
     match cond:
         case All(items):
             return all(evaluate(c, facts) for c in items)
         case Any_(items):
-            return any([evaluate(c, facts) for c in items])  # every branch: a missing fact is an error
+            return any(evaluate(c, facts) for c in items)     # stops at the first true branch
         case Not(item):
             return not evaluate(item, facts)
         case Compare(op, left, right):

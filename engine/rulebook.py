@@ -271,7 +271,10 @@ class Rulebook:
                     f"rule '{rule.id}' ({self.id}, stage {stage_id}) needs the fact '{missing.name}', "
                     f"which this case does not give", suggestion=f"facts given: {facts_text(facts)}",
                 ) from None
-        fired = self.evaluator(stage_id).applicable(facts)
+        try:
+            fired = self.evaluator(stage_id).applicable(facts)
+        except ValueError as exc:
+            raise RulingError(f"{self.id}, stage {stage_id}: {exc}") from None
         overridden = {o for rule_id in fired for o in self.rule(rule_id).overrides}
         fired = [rule_id for rule_id in fired if rule_id not in overridden]
         if not fired and STAGES[stage_id].hit == "optional":
@@ -447,7 +450,23 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
             k = next(k for k, rm in enumerate(model.remove) if rm.rule == target)
             raise doc.error(["remove", k, "rule"], f"removing '{target}' leaves rule '{rule.id}' overriding "
                             "nothing", suggestion=f"remove or replace '{rule.id}' too")
+    _check_override_cycles(doc, rules)
     return dataclasses.replace(view, all_rules=rules)
+
+
+def _check_override_cycles(doc: Document, rules: list[Rule]) -> None:
+    """Rules that override each other (directly or round a loop) would cancel out: refuse them."""
+    graph = {r.id: set(r.overrides) for r in rules}
+    for start in graph:
+        path, todo = [start], [(start, [start])]
+        while todo:
+            node, path = todo.pop()
+            for nxt in graph.get(node, ()):
+                if nxt == start:
+                    raise BridgelawError(f"rules override each other in a loop: {' → '.join(path + [start])}",
+                                         file=doc.file, expected="overrides that say which rule wins, one way")
+                if nxt not in path:
+                    todo.append((nxt, path + [nxt]))
 
 
 def _parameters(doc: Document, raw: dict[str, Any], origin: str, require_cites: bool,

@@ -128,8 +128,9 @@ def test_unknown_operator(tmp_path):
 def test_unknown_fact_in_comparison(tmp_path):
     path, text = mutate(tmp_path, "{le: [B, A]}", "{lt: [A, Q]}")
     err = load_error(path)
-    # points at the operands of the comparison
-    at(err, pos(text, "[A, Q]"))
+    # points at the unknown operand
+    line, column = pos(text, "[A, Q]")
+    at(err, (line, column + 4))
     assert err.message == "rule 'no-damage': unknown fact 'Q'"
     assert "A, B, C" in err.expected and "serious_error" in err.expected
 

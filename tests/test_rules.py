@@ -454,12 +454,6 @@ def test_overriding_an_unknown_rule_fails_to_load(tmp_path):
         write_book(tmp_path, "badoverride", OVERLAPPING, "    overrides: [nowhere]\n")
 
 
-@pytest.mark.xfail(
-    reason="BUG: two rules that override each other both load; when both apply, decide() removes both and "
-    "reports 'no rule applies', naming neither as applying (a mutual/cyclic overrides should be rejected at "
-    "load, or reported as the overlap it is)",
-    strict=True,
-)
 def test_mutual_overrides_are_not_reported_as_a_gap(tmp_path):
     rules = [
         {"id": "one", "when": "{le: [B, A]}", "outcome": "no-damage"},
@@ -627,12 +621,6 @@ def test_2017_matchpoints_rescaling(tmp_path):
     assert (ruling.nos.side, ruling.nos.value, ruling.os.value) == ("EW", F(7, 2), F(9, 2))
 
 
-@pytest.mark.xfail(
-    reason="BUG: a weight with a large denominator (1/30000000000000000) makes the adapter's common scale pass "
-    "2**53 and rule_case raises a raw OverflowError naming an unrelated fact ('poll.minimum is too large to "
-    "compare exactly'); the CLI prints a traceback. Expected: the exact ruling, or a one-line BridgelawError",
-    strict=True,
-)
 def test_large_weight_denominator_is_ruled_or_reported(tmp_path):
     text = textwrap.dedent("""\
         title: a tiny weight
