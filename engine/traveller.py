@@ -23,16 +23,22 @@ then scores every table with :mod:`engine.fieldscore`.
 
 from __future__ import annotations
 
+import gc
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
+from ruamel.yaml import YAML
+from ruamel.yaml import events as ev
+from ruamel.yaml.nodes import ScalarNode
 
 from . import bridge, fieldscore
 from . import rulebook as rulebooks
-from .case import Board, OutcomeField, SplitWeighting, UnitScore, WeightedOutcome
+from .case import Board, OutcomeField, SplitWeighting, UnitScore, WeightedOutcome, parse_outcome
 from .errors import BridgelawError, InvalidValue, did_you_mean
 from .exact import NumberError, format_decimal, format_mixed, parse_exact
 from .pbn import Game, PbnFile, Row, Token, load_pbn
@@ -149,8 +155,38 @@ def _published(value: Any) -> Published:
     return Published(number, places, text)
 
 
+_OUTCOMES: dict[Any, Any] = {}
+
+
+def _outcome(value: Any) -> Any:
+    """parse_outcome, once per distinct text: a traveller repeats a few dozen results, and the
+    parsed results are immutable."""
+    if not isinstance(value, str) or isinstance(value, bool):
+        return parse_outcome(value)
+    hit = _OUTCOMES.get(value)
+    if hit is None:
+        hit = parse_outcome(value)
+        if len(_OUTCOMES) < 10_000:
+            _OUTCOMES[value] = hit
+    return hit
+
+
+@contextmanager
+def _bulk():
+    """No cyclic garbage collection while tens of thousands of small objects are built (they
+    are all kept; the collector would only walk them again and again)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 _TEXT = WithJsonSchema({"type": "string"})
 _NUM = WithJsonSchema({"type": ["string", "number"]})
+ResultField = Annotated[Any, BeforeValidator(_outcome), _TEXT]
 PairId = Annotated[str, BeforeValidator(_pair_id), _NUM]
 ArtificialWord = Annotated[str, BeforeValidator(_artificial_word), _TEXT]
 SessionNumber = Annotated[Fraction, BeforeValidator(_session_value), _NUM]
@@ -204,7 +240,7 @@ KINDS = ("result", "adjusted", "artificial")
 
 
 class _Scores(_Strict):
-    result: OutcomeField | None = None
+    result: ResultField | None = None
     adjusted: Adjusted | None = None
     artificial: ArtificialModel | None = None
     session: BySide | None = None
@@ -487,13 +523,133 @@ def _expected(doc: Document | None, value: int | None, tables: int, path: list) 
     return value
 
 
+# --- reading YAML fast ----------------------------------------------------------------------------------
+
+class _Fallback(Exception):
+    """Something the fast reader does not handle: read the file the ordinary way."""
+
+
+_DIGITS = re.compile(r"[0-9]+\Z")
+_SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null", "timestamp")}
+
+
+def _fast_tree(text: str) -> Any:
+    """The data of a YAML document, built from the C parser's events.
+
+    ruamel's safe loader spends most of its time composing nodes and resolving every scalar;
+    a traveller of 5,000 lines repeats a few dozen distinct values. Here each distinct plain
+    scalar is resolved (and constructed) once by ruamel's own resolver and constructor, so the
+    result is what the safe loader gives. Anchors, aliases, explicit tags, merge keys, complex
+    or duplicate keys and several documents raise _Fallback (the safe loader then reads it).
+    """
+    yaml = YAML(typ="safe")
+    resolver, constructor = yaml.resolver, yaml.constructor
+    cache: dict[str, Any] = {}
+
+    def plain(value: str) -> Any:
+        if _DIGITS.match(value):
+            return int(value)
+        if value in cache:
+            return cache[value]
+        tag = str(resolver.resolve(ScalarNode, value, (True, False)))
+        if tag == "tag:yaml.org,2002:str":
+            result = value
+        elif tag in _SCALAR_TAGS:
+            result = constructor.construct_object(ScalarNode(tag, value))
+        else:                                 # a merge key, or anything else unusual
+            raise _Fallback
+        cache[value] = result
+        return result
+
+    root: Any = None
+    documents = 0
+    stack: list[Any] = []            # open containers: a list (sequence) or a _Map
+
+    def add(value: Any) -> None:
+        nonlocal root
+        if not stack:
+            root = value
+            return
+        top = stack[-1]
+        if type(top) is list:
+            top.append(value)
+        elif top.key is _NO_KEY:
+            if isinstance(value, (dict, list)) or value == "<<" or value in top.data:
+                raise _Fallback
+            top.key = value
+        else:
+            top.data[top.key] = value
+            top.key = _NO_KEY
+
+    for event in yaml.parse(text):
+        kind = type(event)
+        if kind is ev.ScalarEvent:
+            if event.anchor is not None or (event.tag is not None and not any(event.implicit)):
+                raise _Fallback
+            add(plain(event.value) if not event.style and event.implicit[0] else event.value)
+        elif kind is ev.MappingStartEvent:
+            if event.anchor is not None or (event.tag is not None and not event.implicit):
+                raise _Fallback
+            mapping = _Map()
+            add(mapping.data)
+            stack.append(mapping)
+        elif kind is ev.SequenceStartEvent:
+            if event.anchor is not None or (event.tag is not None and not event.implicit):
+                raise _Fallback
+            sequence: list[Any] = []
+            add(sequence)
+            stack.append(sequence)
+        elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
+            stack.pop()
+        elif kind is ev.DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise _Fallback
+        elif kind is ev.AliasEvent:
+            raise _Fallback
+    return root
+
+
+_NO_KEY = object()
+
+
+class _Map:
+    """A mapping under construction and the key waiting for its value."""
+
+    __slots__ = ("data", "key")
+
+    def __init__(self) -> None:
+        self.data: dict[Any, Any] = {}
+        self.key: Any = _NO_KEY
+
+
+def _load_document(path: str | Path, text: str | None) -> Document:
+    """load_yaml's Document, read through :func:`_fast_tree` when it can (same data, faster);
+    anything unusual, and every error, goes through load_yaml itself."""
+    name = str(path)
+    try:
+        if text is None:
+            text = Path(path).read_text(encoding="utf-8")
+        tree = _fast_tree(text)
+    except Exception:           # noqa: BLE001 — load_yaml reports the problem with its position
+        return load_yaml(path, text=text)
+    if not isinstance(tree, dict):
+        return load_yaml(path, text=text)
+    return Document(file=name, tree=tree, text=text)
+
+
 # --- YAML travellers -----------------------------------------------------------------------------------
 
 def load_traveller(path: str | Path, *, rulebook: str | None = None, scoring: str | None = None,
                    text: str | None = None) -> Traveller:
     """Read and check a YAML traveller; an adjustments file naming a PBN (``pbn:``) is read
     with its PBN. `rulebook` and `scoring` override the file's."""
-    doc = load_yaml(path, text=text)
+    with _bulk():
+        return _load_traveller(path, rulebook=rulebook, scoring=scoring, text=text)
+
+
+def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | None, text: str | None) -> Traveller:
+    doc = _load_document(path, text)
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
         pbn_path = Path(model.pbn)
@@ -527,12 +683,13 @@ VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW
 def load_pbn_traveller(path: str | Path, *, adjustments: str | Path | None = None, board: int | None = None,
                        rulebook: str | None = None, scoring: str | None = None) -> Traveller:
     """Read one board of a PBN file (its ScoreTable) with the adjustments YAML, if any."""
-    pbn = load_pbn(path)
-    doc = model = None
-    if adjustments is not None:
-        doc = load_yaml(adjustments)
-        model = doc.validate(AdjustmentsModel)
-    return _pbn_traveller(pbn, doc, model, rulebook=rulebook, board=board, scoring=scoring)
+    with _bulk():
+        pbn = load_pbn(path)
+        doc = model = None
+        if adjustments is not None:
+            doc = _load_document(adjustments, None)
+            model = doc.validate(AdjustmentsModel)
+        return _pbn_traveller(pbn, doc, model, rulebook=rulebook, board=board, scoring=scoring)
 
 
 def _pbn_traveller(pbn: PbnFile, doc: Document | None, model: AdjustmentsModel | None, *,
@@ -790,7 +947,13 @@ USED = {
 
 
 def score_traveller(trav: Traveller, *, explain: bool = True) -> ScoredBoard:
-    """Score every table of the traveller in NS and EW, exactly."""
+    """Score every table of the traveller in NS and EW, exactly; with `explain`, each adjusted
+    and artificial table also gets its arithmetic as text (``steps``)."""
+    with _bulk():
+        return _score_traveller(trav, explain)
+
+
+def _score_traveller(trav: Traveller, explain: bool) -> ScoredBoard:
     params = {name: ((trav.book.parameters[name], "rulebook") if name in trav.book.parameters
                      else (DEFAULTS[name], "default")) for name in USED[trav.scoring]}
     p = {name: v for name, (v, _) in params.items()}
@@ -815,14 +978,15 @@ def score_traveller(trav: Traveller, *, explain: bool = True) -> ScoredBoard:
             board.datum[side], board.mean[side], board.dropped = r.datum, r.mean, r.dropped
         board.frequencies[side] = fields[side].frequencies()
     top = board.top
-    percents: dict[Fraction, Fraction] = {}
+    top_ok = board.unit == "MP" and top is not None and top > 0
+    percents: dict[int, Fraction] = {}       # by id: equal plain results share one Fraction object
 
     def percent(v: Fraction | None) -> Fraction | None:
-        if v is None or top is None or top <= 0:
+        if v is None or not top_ok:
             return None
-        pc = percents.get(v)
+        pc = percents.get(id(v))
         if pc is None:
-            pc = percents[v] = 100 * v / top
+            pc = percents[id(v)] = 100 * v / top
         return pc
 
     for k, line in enumerate(trav.tables):
@@ -842,7 +1006,7 @@ def score_traveller(trav: Traveller, *, explain: bool = True) -> ScoredBoard:
                     steps = _artificial_steps(a, side, v, top, trav.scoring)
             elif explain and line.kind in ("adjusted", "split"):
                 steps = _adjusted_steps(board, fields[side], line, side, v)
-            sides[side] = SideScore(v, percent(v) if board.unit == "MP" else None, steps)
+            sides[side] = SideScore(v, percent(v), steps)
         board.tables.append(ScoredTable(line, sides["NS"], sides["EW"]))
     if board.results == 0:
         board.warnings.append("no table has a result: only artificial scores")

@@ -144,6 +144,50 @@ def _fixed(x: Fraction, places: int = 2) -> str:
     return f"{whole}.{decimals.ljust(places, '0')}"
 
 
+_MISSING = object()
+
+
+def _memo(fn):
+    """`fn` computed once per distinct object (equal plain results share one Fraction and one
+    parsed result). Made afresh for each rendering: the board keeps every object alive while
+    it runs, so an id is never reused meanwhile."""
+    cache: dict[int, Any] = {}
+
+    def wrapped(v: Any) -> Any:
+        hit = cache.get(id(v), _MISSING)
+        if hit is _MISSING:
+            hit = cache[id(v)] = fn(v)
+        return hit
+    return wrapped
+
+
+def _whats():
+    """_what, memoised on the table's (shared) result object for plain results."""
+    cache: dict[int, str] = {}
+
+    def what(t: ScoredTable) -> str:
+        if t.line.kind != "result":
+            return _what(t)
+        hit = cache.get(id(t.line.result))
+        if hit is None:
+            hit = cache[id(t.line.result)] = _what(t)
+        return hit
+    return what
+
+
+class _Formats:
+    """The number formats of one rendering, each computed once per distinct value."""
+
+    def __init__(self, board: ScoredBoard) -> None:
+        self.exact = _memo(lambda v: _exact(board, v))
+        self.decimal = _memo(lambda v: _decimal(board, v))
+        self.pct = _memo(_pct)
+        self.fixed = _memo(lambda v: "" if v is None else _fixed(v))
+        self.text = _memo(lambda v: "" if v is None else str(v))
+        self.json = _memo(_ej)
+        self.what = _whats()
+
+
 def _exact(board: ScoredBoard, v: Fraction | None) -> str:
     return "—" if v is None else format_mixed(v, signed=board.unit == "IMP")
 
@@ -246,14 +290,15 @@ def text(board: ScoredBoard) -> str:
     if unit == "MP":
         head = ["Table", "NS", "EW", "Score", "NS MP", "", "NS %", "EW MP", "", "EW %"]
     rows = []
+    f = _Formats(board)
     for t in board.tables:
         line = t.line
-        row = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", _what(t)]
+        row = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", f.what(t)]
         for side in SIDES:
             s = t.side(side)
-            row += [_exact(board, s.value), f"({_decimal(board, s.value)})" if s.value is not None else ""]
+            row += [f.exact(s.value), f"({f.decimal(s.value)})" if s.value is not None else ""]
             if unit == "MP":
-                row.append(_pct(s.percent))
+                row.append(f.pct(s.percent))
         rows.append(row)
     widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
     left = {3}
@@ -305,15 +350,16 @@ def markdown(board: ScoredBoard) -> str:
         out += ["| Table | NS | EW | Score | NS MP | NS % | EW MP | EW % |", "|---:|---:|---:|---|---:|---:|---:|---:|"]
     else:
         out += ["| Table | NS | EW | Score | NS IMPs | EW IMPs |", "|---:|---:|---:|---|---:|---:|"]
+    f = _Formats(board)
     for t in board.tables:
         line = t.line
-        cells = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", _what(t).replace("|", "\\|")]
+        cells = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", f.what(t).replace("|", "\\|")]
         for side in SIDES:
             s = t.side(side)
-            cells.append(_exact(board, s.value) + (f" ({_decimal(board, s.value)})" if s.value is not None
-                                                   and s.value.denominator != 1 else ""))
+            cells.append(f.exact(s.value) + (f" ({f.decimal(s.value)})" if s.value is not None
+                                             and s.value.denominator != 1 else ""))
             if unit == "MP":
-                cells.append(_pct(s.percent))
+                cells.append(f.pct(s.percent))
         out.append("| " + " | ".join(cells) + " |")
     adjusted = [t for t in board.tables if t.line.kind != "result"]
     if adjusted:
@@ -350,6 +396,7 @@ def _ej(v: Fraction | None) -> Any:
 def as_dict(board: ScoredBoard) -> dict[str, Any]:
     trav = board.traveller
     tables = []
+    f = _Formats(board)
     for t in board.tables:
         line = t.line
         item: dict[str, Any] = {
@@ -366,7 +413,7 @@ def as_dict(board: ScoredBoard) -> dict[str, Any]:
                                          "rule": a.rule, "value": _ej(a.value)} for side, a in line.artificial.items()}
         for side in SIDES:
             s = t.side(side)
-            item[side] = {"score": _ej(s.value), "percent": _ej(s.percent), "steps": s.steps}
+            item[side] = {"score": f.json(s.value), "percent": f.json(s.percent), "steps": s.steps}
         if line.published:
             item["published"] = {side: p.text for side, p in line.published.items()}
         if line.note:
@@ -397,7 +444,18 @@ def as_dict(board: ScoredBoard) -> dict[str, Any]:
 
 
 def as_json(board: ScoredBoard) -> str:
-    return json.dumps(as_dict(board), indent=2, ensure_ascii=False) + "\n"
+    """Indented JSON with one table per line (json's C encoder does compact output only; one
+    line per table keeps a board of 50,000 tables quick and still readable)."""
+    data = as_dict(board)
+    tables = data["tables"]
+    data["tables"] = _PLACEHOLDER
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    rows = ",\n".join("    " + json.dumps(t, ensure_ascii=False) for t in tables)
+    array = "[\n" + rows + "\n  ]" if tables else "[]"
+    return text.replace(json.dumps(_PLACEHOLDER), array, 1) + "\n"
+
+
+_PLACEHOLDER = "\u0000tables\u0000"
 
 
 # --- csv -----------------------------------------------------------------------------------------------
@@ -410,6 +468,7 @@ def as_csv(board: ScoredBoard) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEADER)
+    f = _Formats(board)
     for t in board.tables:
         line = t.line
         row = [line.table, line.ns_pair or "", line.ew_pair or "", line.kind,
@@ -417,8 +476,7 @@ def as_csv(board: ScoredBoard) -> str:
                board.unit]
         for side in SIDES:
             s = t.side(side)
-            row += ["" if s.value is None else str(s.value), "" if s.value is None else _fixed(s.value),
-                    "" if s.percent is None else _fixed(s.percent)]
+            row += [f.text(s.value), f.fixed(s.value), f.fixed(s.percent)]
         w.writerow(row)
     return buf.getvalue()
 
@@ -440,13 +498,14 @@ def pbn_output(board: ScoredBoard) -> str:
     for side in SIDES:
         if has_pct.get(side):
             values[f"Percentage_{side}"] = []
+    f = _Formats(board)
     for line in lines:
         t = by_table[line.table]
         for side in SIDES:
             s = t.side(side)
-            values[f"{prefix}_{side}"].append("-" if s.value is None else _fixed(s.value))
+            values[f"{prefix}_{side}"].append(f.fixed(s.value) or "-")
             if has_pct.get(side):
-                values[f"Percentage_{side}"].append("-" if s.percent is None else _fixed(s.percent))
+                values[f"Percentage_{side}"].append(f.fixed(s.percent) or "-")
     return rewrite(trav.pbn, trav.game, values)
 
 

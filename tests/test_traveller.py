@@ -711,3 +711,55 @@ def test_pbn_board_choice(tmp_path: Path) -> None:
     adj.write_text(ADJ_13, encoding="utf-8")
     trav = load_pbn_traveller(path, adjustments=adj, board=10)
     assert trav.board_number == 10 and trav.game is trav.pbn.games[1]
+
+
+# --------------------------------------------------------------------------- the docs run
+
+
+def doc_blocks() -> list[str]:
+    import re
+    text = (ROOT / "docs" / "travellers.md").read_text(encoding="utf-8")
+    return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "tables:" in b]
+
+
+def test_docs_travellers_load_and_score() -> None:
+    blocks = doc_blocks()
+    assert len(blocks) == 2
+    first = score_traveller(load_traveller("docs.yaml", text=blocks[0]))
+    assert first.factored and first.top == 8                      # 4 results of 5, top 2 × 4
+    assert scores(first)[5] == F(3, 5) * 8
+    # the PBN adjustments example, read next to the PBN it names
+    second = score_traveller(load_traveller(TRAVELLERS / "docs-example.yaml", text=blocks[1]))
+    assert scores(second) == scores(score_file(BOARD_9_ADJ))
+
+
+# --------------------------------------------------------------------------- the fast YAML reader
+
+
+def test_fast_reader_gives_what_the_safe_loader_gives() -> None:
+    from ruamel.yaml import YAML
+
+    from engine.traveller import _fast_tree
+    texts = [p.read_text(encoding="utf-8") for p in sorted(TRAVELLERS.glob("*.yaml"))]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "cases").rglob("*.yaml"))]
+    texts.append("a: 012\nb: [0x1F, 1_000, +5, -0, 1.5, .6, 1e3, .inf]\nc: {d: true, e: True, f: yes, g: null, h: ~}\n"
+                 "i:\nj: 2017-02-03\nk: '7'\nl: \"8\"\nm: |\n  line\n  two\nn: >-\n  folded\n  text\no: [4H= S, 1/3, 60%]\n"
+                 "1: int key\n")
+    for text in texts:
+        assert _fast_tree(text) == YAML(typ="safe").load(text)
+
+
+@pytest.mark.parametrize("text", ["a: &x 1\nb: *x\n", "a: 1\na: 2\n", "<<: {a: 1}\n", "a: !!str 5\n", "--- 1\n--- 2\n",
+                                  "{[1]: 2}\n"])
+def test_fast_reader_leaves_the_unusual_to_the_safe_loader(text: str) -> None:
+    from engine.traveller import _Fallback, _fast_tree
+    with pytest.raises(_Fallback):
+        _fast_tree(text)
+
+
+def test_duplicate_key_is_the_safe_loaders_error(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE + "scoring: butler\n", encoding="utf-8")
+    with pytest.raises(BridgelawError) as info:
+        load_traveller(path)
+    assert info.value.line == 9 and "malformed YAML" in info.value.message
