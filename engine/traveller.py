@@ -78,15 +78,43 @@ class ArtificialValue:
 def artificial_scores(book: rulebooks.Rulebook, *, scoring: str, responsibility: dict[Side, str],
                       session: dict[Side, Fraction] | None = None,
                       boards: dict[Side, int] | None = None) -> dict[Side, Any]:
-    """Each side's artificial adjusted score: from engine.artificial when it is installed, else
-    the rulebook's percentages (artificial.pairs.* / artificial.imps.*) without 12C2(c)/(d)."""
+    """Each side's artificial adjusted score (value: at matchpoints a share of the top, at IMPs
+    IMPs; None: the board is not scored for that side), from engine.artificial when it is
+    installed, else from the rulebook's ``artificial`` stage (the rules ``bridgelaw rule``
+    applies, 12C2(a)–(d)), else — a rulebook without that stage — its artificial.* percentages."""
     try:
         from .artificial import artificial_scores as decide
     except ModuleNotFoundError as exc:
         if exc.name != f"{__package__}.artificial":
             raise
-        return _artificial_from_parameters(book, scoring, responsibility, session, boards)
-    return decide(book, scoring=scoring, responsibility=responsibility, session=session, boards=boards)
+    else:
+        return decide(book, scoring=scoring, responsibility=responsibility, session=session, boards=boards)
+    if book.rules_for("artificial"):
+        return _artificial_from_rules(book, scoring, responsibility, session or {}, boards or {})
+    return _artificial_from_parameters(book, scoring, responsibility, session, boards)
+
+
+def _artificial_from_rules(book, scoring, responsibility, session, boards) -> dict[Side, ArtificialValue]:
+    out: dict[Side, ArtificialValue] = {}
+    for side in SIDES:
+        other_side: Side = "EW" if side == "NS" else "NS"
+        facts: dict[str, Any] = {"responsibility": responsibility[side],
+                                 "other_responsibility": responsibility[other_side], "scoring": scoring,
+                                 "session": session.get(side),
+                                 "boards": Fraction(boards[side]) if side in boards else None}
+        for name in STAGES["artificial"].facts:
+            facts.setdefault(name, None)
+        facts = {k: v for k, v in facts.items() if k in STAGES["artificial"].facts}
+        rule = book.decide("artificial", facts)
+        step = f"{side} {responsibility[side]}: rule {rule.id} ({', '.join(rule.cites)}): {rule.explain}"
+        if rule.outcome == "not-scored" or "score" not in rule.award:
+            out[side] = ArtificialValue(None, "not scored", rule.id, (step,))
+            continue
+        value = rule.award["score"].evaluate({**book.parameters, "session": session.get(side)})
+        shown = f"{format_mixed(value * 100)}%" if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
+        out[side] = ArtificialValue(value, f"{rule.outcome} ({shown})", rule.id,
+                                    (step, f"{side} gets {rule.award['score'].text} = {shown}"))
+    return out
 
 
 _PARAMETER = {"in-no-way-at-fault": "avg_plus", "partly-at-fault": "average", "directly-at-fault": "avg_minus"}
@@ -94,9 +122,8 @@ _PARAMETER = {"in-no-way-at-fault": "avg_plus", "partly-at-fault": "average", "d
 
 def _artificial_from_parameters(book, scoring, responsibility, session, boards) -> dict[Side, ArtificialValue]:
     if session or boards:
-        raise BridgelawError("session percentages and boards without a result (12C2(c), 12C2(d)) need "
-                             "engine/artificial.py, which this installation lacks",
-                             suggestion="leave out session: and boards:")
+        raise BridgelawError(f"rulebook {book.id} has no artificial-score rules, which session scores and boards "
+                             "without a result (12C2(c), 12C2(d)) need", suggestion="leave out session: and boards:")
     unit = "pairs" if scoring == "matchpoints" else "imps"
     out: dict[Side, ArtificialValue] = {}
     for side, level in responsibility.items():

@@ -216,7 +216,8 @@ def _what(t: ScoredTable) -> str:
         return f"adjusted: weighted, {len(parts)} outcomes{played}"
     if line.kind == "split":
         return f"adjusted: split, NS {len(line.parts['NS'])} / EW {len(line.parts['EW'])} outcomes{played}"
-    return f"artificial: NS {SHORT[line.responsibility['NS']]}, EW {SHORT[line.responsibility['EW']]}{played}"
+    labels = {side: getattr(line.artificial[side], "label", "") or SHORT[line.responsibility[side]] for side in SIDES}
+    return f"artificial: NS {labels['NS']}, EW {labels['EW']}{played}"
 
 
 def _components(line) -> dict[str, str]:

@@ -293,20 +293,36 @@ def test_artificial_at_imps_is_left_out_of_the_comparisons() -> None:
         assert {k: v for k, v in got.items() if k != 4} == plain
 
 
-def test_session_percentages() -> None:
+def artificial_board(extra: str, rulebook: str = "wbf-2017", scoring: str = "matchpoints") -> dict:
     tables = ["{table: 1, ns: 1, ew: 11, result: 4H= S}", "{table: 2, ns: 2, ew: 12, result: 3NT= S}",
-              "{table: 3, ns: 3, ew: 13, artificial: {NS: avg-plus, EW: avg-minus}, session: {NS: 65%}}"]
-    text = traveller_text(tables)
-    try:
-        import engine.artificial  # noqa: F401
-    except ModuleNotFoundError:
-        with pytest.raises(BridgelawError) as info:
-            load_traveller("t.yaml", text=text)
-        assert (info.value.line, info.value.column) == (8, 43)
-        assert "engine/artificial.py" in info.value.message
-        return
-    board = score_traveller(load_traveller("t.yaml", text=text))
-    assert scores(board)[3] == F(13, 20) * 4
+              "{table: 3, ns: 3, ew: 13, result: 4H-1 S}",
+              f"{{table: 4, ns: 4, ew: 14, artificial: {{NS: avg-plus, EW: avg-minus}}{extra}}}"]
+    board = score_traveller(load_traveller("t.yaml", text=traveller_text(tables, rulebook, scoring)))
+    return {side: board.tables[3].side(side).value for side in ("NS", "EW")}
+
+
+def test_session_percentages_12c2c() -> None:
+    # top 2 × (4 − 1) = 6; NS (non-offending) above 60% get their 71.6%, EW (offending) below 40% their 35%
+    assert artificial_board("") == {"NS": F(18, 5), "EW": F(12, 5)}
+    assert artificial_board(", session: {NS: 71.6%, EW: 35%}") == {"NS": F(716, 1000) * 6, "EW": F(35, 100) * 6}
+    assert artificial_board(", session: {NS: 55%, EW: 45%}") == {"NS": F(18, 5), "EW": F(12, 5)}
+    # the 2007 text has no offender clause
+    assert artificial_board(", session: {NS: 71.6%, EW: 35%}", "wbf-2007") == {"NS": F(716, 1000) * 6, "EW": F(12, 5)}
+    assert artificial_board(", session: {NS: 2}", scoring="cross-imps") == {"NS": F(3), "EW": F(-3)}
+    assert artificial_board(", session: {NS: 4}", scoring="cross-imps") == {"NS": F(4), "EW": F(-3)}
+
+
+def test_boards_without_a_result_12c2d() -> None:
+    assert artificial_board(", boards: {NS: 3}") == {"NS": F(3), "EW": F(12, 5)}          # wbf-2017: average
+    assert artificial_board(", boards: {NS: 3}", "wbf-2007") == {"NS": None, "EW": F(12, 5)}   # not scored
+
+
+def test_artificial_agrees_with_rule() -> None:
+    case = load_case("c.yaml", text="title: same facts\nrulebook: wbf-2017\nscoring: matchpoints\n"
+                     "board: {vulnerability: NS}\nresults_on_board: 4\n"
+                     "artificial: {NS: in-no-way-at-fault, EW: directly-at-fault}\nsession: {NS: 71.6%, EW: 35%}\n")
+    ruling = rule_case(case, rulebooks.get("wbf-2017"))
+    assert artificial_board(", session: {NS: 71.6%, EW: 35%}") == {s: ruling.sides[s].value for s in ("NS", "EW")}
 
 
 # --------------------------------------------------------------------------- order does not matter
@@ -462,7 +478,8 @@ def test_markdown_report(capsys) -> None:
     assert code == 0
     assert out.startswith("# Traveller: ")
     assert "| Table | NS | EW | Score | NS MP | NS % | EW MP | EW % |" in out
-    assert "| 13 | 13 | 23 | artificial: NS avg-plus, EW avg-minus | 14 2/5 (14.40) | 60.00 | 9 3/5 (9.60) | 40.00 |" in out
+    assert ("| 13 | 13 | 23 | artificial: NS avg-plus (60%), EW avg-minus (40%) | 14 2/5 (14.40) | 60.00 | 9 3/5 (9.60) "
+            "| 40.00 |") in out
 
 
 def test_output_writes_pbn_and_leaves_the_input(tmp_path: Path, capsys) -> None:
