@@ -716,6 +716,11 @@ def load_pbn_traveller(path: str | Path, *, adjustments: str | Path | None = Non
         if adjustments is not None:
             doc = _load_document(adjustments, None)
             model = doc.validate(AdjustmentsModel)
+            if model.pbn is not None:
+                named = Path(model.pbn) if Path(model.pbn).is_absolute() else Path(doc.file).parent / model.pbn
+                if not named.exists() or not Path(path).exists() or not named.samefile(path):
+                    raise doc.error(["pbn"], f"the adjustments are for {model.pbn}, not {path}",
+                                    expected=f"pbn: naming {path}, or no pbn: key")
         return _pbn_traveller(pbn, doc, model, rulebook=rulebook, board=board, scoring=scoring)
 
 

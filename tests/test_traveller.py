@@ -417,7 +417,9 @@ def test_pbn_keeps_crlf_and_latin1(tmp_path: Path) -> None:
     path = tmp_path / "b.pbn"
     path.write_bytes(text.replace("\n", "\r\n").encode("latin-1"))
     out = tmp_path / "out.pbn"
-    code = traveller_cli.main(["score", str(path), "--adjustments", str(BOARD_9_ADJ), "--output", str(out)])
+    adj = tmp_path / "adj.yaml"
+    adj.write_text(BOARD_9_ADJ.read_text(encoding="utf-8").replace("pbn: board-09.pbn\n", ""), encoding="utf-8")
+    code = traveller_cli.main(["score", str(path), "--adjustments", str(adj), "--output", str(out)])
     assert code == 0
     data = out.read_bytes()
     assert b"\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")
@@ -504,37 +506,44 @@ def test_imp_columns(tmp_path: Path, capsys) -> None:
     assert " 1  1 11 4H   S 10    420      -  5.00 -5.00" in written
 
 
-def test_never_overwrites_the_input_without_in_place(tmp_path: Path, capsys) -> None:
-    pbn = tmp_path / "b.pbn"
+def copy_board_9(tmp_path: Path) -> tuple[Path, Path]:
+    """board-09.pbn and its adjustments (naming it) copied to tmp_path."""
+    pbn, adj = tmp_path / "board-09.pbn", tmp_path / "board-09.adjustments.yaml"
     pbn.write_text(PBN_9, encoding="utf-8")
-    code, out, err = run(["score", str(pbn), "--adjustments", str(BOARD_9_ADJ), "--output", str(pbn)], capsys)
+    adj.write_text(BOARD_9_ADJ.read_text(encoding="utf-8"), encoding="utf-8")
+    return pbn, adj
+
+
+def test_never_overwrites_the_input_without_in_place(tmp_path: Path, capsys) -> None:
+    pbn, adj = copy_board_9(tmp_path)
+    code, out, err = run(["score", str(pbn), "--adjustments", str(adj), "--output", str(pbn)], capsys)
     assert code == 2 and not out
     assert err == f"bridgelaw: error: --output {pbn} is the input file; it is rewritten only with --in-place\n"
     assert pbn.read_text(encoding="utf-8") == PBN_9
-    code, _, _ = run(["score", str(pbn), "--adjustments", str(BOARD_9_ADJ), "--in-place"], capsys)
+    code, _, _ = run(["score", str(pbn), "--adjustments", str(adj), "--in-place"], capsys)
     assert code == 0 and "MP_NS" in pbn.read_text(encoding="utf-8")
+    code, _, err = run(["score", str(adj), "--output", str(adj)], capsys)
+    assert code == 2 and "is the adjustments file" in err
 
 
 def test_in_place_keeps_the_file_mode(tmp_path: Path, capsys) -> None:
-    pbn = tmp_path / "b.pbn"
-    pbn.write_text(PBN_9, encoding="utf-8")
+    pbn, adj = copy_board_9(tmp_path)
     os.chmod(pbn, 0o640)
-    code, _, _ = run(["score", str(pbn), "--adjustments", str(BOARD_9_ADJ), "--in-place"], capsys)
+    code, _, _ = run(["score", str(adj), "--in-place"], capsys)
     assert code == 0 and (pbn.stat().st_mode & 0o777) == 0o640
 
 
 def test_a_failed_write_changes_nothing(tmp_path: Path, capsys, monkeypatch) -> None:
-    pbn = tmp_path / "b.pbn"
-    pbn.write_text(PBN_9, encoding="utf-8")
+    pbn, adj = copy_board_9(tmp_path)
 
     def fail(src, dst):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(traveller_cli.os, "replace", fail)
-    code, out, err = run(["score", str(pbn), "--adjustments", str(BOARD_9_ADJ), "--in-place"], capsys)
+    code, out, err = run(["score", str(pbn), "--adjustments", str(adj), "--in-place"], capsys)
     assert code == 2 and not out and "No space left on device" in err
     assert pbn.read_text(encoding="utf-8") == PBN_9
-    assert [p.name for p in tmp_path.iterdir()] == ["b.pbn"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["board-09.adjustments.yaml", "board-09.pbn"]
 
 
 def test_nothing_written_on_bad_input(tmp_path: Path, capsys) -> None:
@@ -780,3 +789,13 @@ def test_duplicate_key_is_the_safe_loaders_error(tmp_path: Path) -> None:
     with pytest.raises(BridgelawError) as info:
         load_traveller(path)
     assert info.value.line == 9 and "malformed YAML" in info.value.message
+
+
+def test_adjustments_for_another_pbn(tmp_path: Path) -> None:
+    path = tmp_path / "other.pbn"
+    path.write_text(PBN_9, encoding="utf-8")
+    with pytest.raises(BridgelawError) as info:
+        load_pbn_traveller(path, adjustments=BOARD_9_ADJ)
+    err = info.value
+    assert (err.file, err.line, err.column) == (str(BOARD_9_ADJ), 7, 6)
+    assert err.message == f"the adjustments are for board-09.pbn, not {path}"
