@@ -709,18 +709,14 @@ VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW
 
 def load_pbn_traveller(path: str | Path, *, adjustments: str | Path | None = None, board: int | None = None,
                        rulebook: str | None = None, scoring: str | None = None) -> Traveller:
-    """Read one board of a PBN file (its ScoreTable) with the adjustments YAML, if any."""
+    """Read one board of a PBN file (its ScoreTable) with the adjustments YAML, if any (a
+    ``pbn:`` key in it is not read: the PBN given here is the one scored)."""
     with _bulk():
         pbn = load_pbn(path)
         doc = model = None
         if adjustments is not None:
             doc = _load_document(adjustments, None)
             model = doc.validate(AdjustmentsModel)
-            if model.pbn is not None:
-                named = Path(model.pbn) if Path(model.pbn).is_absolute() else Path(doc.file).parent / model.pbn
-                if not named.exists() or not Path(path).exists() or not named.samefile(path):
-                    raise doc.error(["pbn"], f"the adjustments are for {model.pbn}, not {path}",
-                                    expected=f"pbn: naming {path}, or no pbn: key")
         return _pbn_traveller(pbn, doc, model, rulebook=rulebook, board=board, scoring=scoring)
 
 

@@ -216,7 +216,10 @@ def _what(t: ScoredTable) -> str:
         return f"adjusted: weighted, {len(parts)} outcomes{played}"
     if line.kind == "split":
         return f"adjusted: split, NS {len(line.parts['NS'])} / EW {len(line.parts['EW'])} outcomes{played}"
-    labels = {side: getattr(line.artificial[side], "label", "") or SHORT[line.responsibility[side]] for side in SIDES}
+    labels = {}
+    for side in SIDES:
+        word, label = SHORT[line.responsibility[side]], str(getattr(line.artificial[side], "label", "") or "")
+        labels[side] = word if not label or label.startswith(word) else f"{word} → {label}"   # e.g. 12C2(c), (d)
     return f"artificial: NS {labels['NS']}, EW {labels['EW']}{played}"
 
 
