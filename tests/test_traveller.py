@@ -801,3 +801,10 @@ def test_adjustments_pbn_key_is_not_read_when_the_pbn_is_given(tmp_path: Path) -
     trav = load_pbn_traveller(path, adjustments=BOARD_9_ADJ)
     assert trav.pbn.file == str(path)
     assert scores(score_traveller(trav)) == scores(score_file(BOARD_9_ADJ))
+
+
+def test_pair_numbers_by_direction_or_unique(tmp_path: Path) -> None:
+    mitchell = variant("ew: 13,", "ew: 1,")              # NS 1 and EW 1 are different pairs in a Mitchell
+    assert len(load_traveller("t.yaml", text=mitchell).tables) == 3
+    err = yaml_error(tmp_path, variant("tables:", "pair_numbers: unique\ntables:", mitchell))
+    assert (err.line, err.column) == (9, 27) and "pair 1 plays the board twice (tables 1 and 3)" in err.message
