@@ -18,9 +18,10 @@ from typing import Any
 
 from . import formula
 from . import parameters as params
-from .case import SIDES, Case, Component, Side, other
+from .case import SIDES, Case, Component, Side
 from .errors import BridgelawError
 from . import vp as vp_scale
+from .artificial import artificial_scores
 from .exact import format_decimal, format_mixed
 from .rulebook import Paragraph, Rule, Rulebook
 from .scorer import Scorer
@@ -272,40 +273,23 @@ class _Builder:
 
     def artificial(self) -> tuple[str, dict[Side, SideScore]]:
         m, case = self.m, self.case
+        counts = m.artificial_boards_this_session
+        awarded = artificial_scores(self.book, scoring=m.scoring,
+                                    responsibility={side: getattr(m.artificial, side) for side in SIDES},
+                                    session=case.session, rules=self.rules,
+                                    boards={side: getattr(counts, side) for side in SIDES if counts and getattr(counts, side)})
         scores = {}
-        for side in SIDES:
-            responsibility = getattr(m.artificial, side)
-            boards = getattr(m.artificial_boards_this_session, side) if m.artificial_boards_this_session else None
-            facts = {"responsibility": responsibility, "other_responsibility": getattr(m.artificial, other(side)),
-                     "scoring": m.scoring,
-                     "session": case.session.get(side), "boards": Fraction(boards) if boards else None}
-            rule = self.decide("artificial", facts)
-            extra = []
-            if side in case.session:
-                extra.append(f"session score {self._share_text(case.session[side])}")
-            if boards:
-                extra.append(f"board {boards} without a result this session")
-            self.say(f"{side}: {responsibility}{' (' + ', '.join(extra) + ')' if extra else ''}: rule {rule.id} "
-                     f"({', '.join(rule.cites)}): {rule.explain}")
+        for side, a in awarded.items():
+            for step in a.steps:
+                self.say(step)
             role = None if case.nos is None else ("nos" if side == case.nos else "os")
-            if rule.outcome == "not-scored":
-                self.say(f"{side}: the board is not scored")
-                scores[side] = SideScore(side, None, "not scored", role, rule.outcome)
-                continue
-            f = rule.award["score"]
-            env = {**self.book.parameters, "session": case.session.get(side)}
-            share = f.evaluate(env)
-            value = share if m.scoring == "imps" else share * self.scorer.top
-            if m.scoring == "imps":
-                self.say(f"{side} gets {f.text} = {format_mixed(value, signed=True)} IMPs")
-            else:
-                self.say(f"{side} gets {f.text} = {self._share_text(share)} of the top "
-                         f"{format_mixed(self.scorer.top)} = {format_mixed(value)} {UNIT_NAMES[self.scorer.unit]}")
-            scores[side] = SideScore(side, value, f.text, role, rule.outcome)
+            value = a.value
+            if value is not None and m.scoring == "matchpoints":
+                value = a.value * self.scorer.top
+                self.say(f"{side}: {format_mixed(a.value * 100)}% of the top {format_mixed(self.scorer.top)} = "
+                         f"{format_mixed(value)} {UNIT_NAMES[self.scorer.unit]}")
+            scores[side] = SideScore(side, value, a.formula, role, a.label)
         return "artificial", scores
-
-    def _share_text(self, share: Fraction) -> str:
-        return f"{format_mixed(share * 100)}%" if self.m.scoring == "matchpoints" else f"{format_mixed(share, signed=True)} IMP"
 
     # --- event-level provisions --------------------------------------------------------------------
 

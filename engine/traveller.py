@@ -32,9 +32,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
-from ruamel.yaml import YAML
-from ruamel.yaml import events as ev
-from ruamel.yaml.nodes import ScalarNode
 
 from . import bridge, fieldscore
 from . import rulebook as rulebooks
@@ -42,6 +39,7 @@ from .case import Board, OutcomeField, SplitWeighting, UnitScore, WeightedOutcom
 from .errors import BridgelawError, InvalidValue, did_you_mean
 from .exact import NumberError, format_decimal, format_mixed, parse_exact
 from .pbn import Game, PbnFile, Row, Token, load_pbn
+from .artificial import artificial_scores
 from .stages import STAGES
 from .yamlio import Document, load_yaml
 
@@ -63,78 +61,6 @@ ARTIFICIAL_WORDS: dict[str, str] = {
 }
 SHORT = {"in-no-way-at-fault": "avg-plus", "partly-at-fault": "average", "directly-at-fault": "avg-minus"}
 ARTIFICIAL_HINT = "avg-plus, average or avg-minus (or in-no-way-at-fault, partly-at-fault, directly-at-fault)"
-
-
-@dataclass(frozen=True)
-class ArtificialValue:
-    """What engine.artificial.ArtificialScore offers, for the stand-in below."""
-
-    value: Fraction | None
-    label: str
-    rule: str
-    steps: tuple[str, ...] = ()
-
-
-def artificial_scores(book: rulebooks.Rulebook, *, scoring: str, responsibility: dict[Side, str],
-                      session: dict[Side, Fraction] | None = None,
-                      boards: dict[Side, int] | None = None) -> dict[Side, Any]:
-    """Each side's artificial adjusted score (value: at matchpoints a share of the top, at IMPs
-    IMPs; None: the board is not scored for that side), from engine.artificial when it is
-    installed, else from the rulebook's ``artificial`` stage (the rules ``bridgelaw rule``
-    applies, 12C2(a)–(d)), else — a rulebook without that stage — its artificial.* percentages."""
-    try:
-        from .artificial import artificial_scores as decide
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.artificial":
-            raise
-    else:
-        return decide(book, scoring=scoring, responsibility=responsibility, session=session, boards=boards)
-    if book.rules_for("artificial"):
-        return _artificial_from_rules(book, scoring, responsibility, session or {}, boards or {})
-    return _artificial_from_parameters(book, scoring, responsibility, session, boards)
-
-
-def _artificial_from_rules(book, scoring, responsibility, session, boards) -> dict[Side, ArtificialValue]:
-    out: dict[Side, ArtificialValue] = {}
-    for side in SIDES:
-        other_side: Side = "EW" if side == "NS" else "NS"
-        facts: dict[str, Any] = {"responsibility": responsibility[side],
-                                 "other_responsibility": responsibility[other_side], "scoring": scoring,
-                                 "session": session.get(side),
-                                 "boards": Fraction(boards[side]) if side in boards else None}
-        for name in STAGES["artificial"].facts:
-            facts.setdefault(name, None)
-        facts = {k: v for k, v in facts.items() if k in STAGES["artificial"].facts}
-        rule = book.decide("artificial", facts)
-        step = f"{side} {responsibility[side]}: rule {rule.id} ({', '.join(rule.cites)}): {rule.explain}"
-        if rule.outcome == "not-scored" or "score" not in rule.award:
-            out[side] = ArtificialValue(None, "not scored", rule.id, (step,))
-            continue
-        value = rule.award["score"].evaluate({**book.parameters, "session": session.get(side)})
-        shown = f"{format_mixed(value * 100)}%" if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
-        out[side] = ArtificialValue(value, f"{rule.outcome} ({shown})", rule.id,
-                                    (step, f"{side} gets {rule.award['score'].text} = {shown}"))
-    return out
-
-
-_PARAMETER = {"in-no-way-at-fault": "avg_plus", "partly-at-fault": "average", "directly-at-fault": "avg_minus"}
-
-
-def _artificial_from_parameters(book, scoring, responsibility, session, boards) -> dict[Side, ArtificialValue]:
-    if session or boards:
-        raise BridgelawError(f"rulebook {book.id} has no artificial-score rules, which session scores and boards "
-                             "without a result (12C2(c), 12C2(d)) need", suggestion="leave out session: and boards:")
-    unit = "pairs" if scoring == "matchpoints" else "imps"
-    out: dict[Side, ArtificialValue] = {}
-    for side, level in responsibility.items():
-        name = f"artificial.{unit}.{_PARAMETER[level]}"
-        value = book.parameters.get(name)
-        if value is None:
-            raise BridgelawError(f"rulebook {book.id} does not set {name}", expected=f"parameters: {name}: <value>")
-        shown = f"{format_mixed(value * 100)}%" if unit == "pairs" else f"{format_mixed(value, signed=True)} IMPs"
-        out[side] = ArtificialValue(value, f"{SHORT[level]} ({shown})", name,
-                                    (f"{side} {level}: {name} = {shown}",))
-    return out
 
 
 # --- models --------------------------------------------------------------------------------------
@@ -552,119 +478,6 @@ def _expected(doc: Document | None, value: int | None, tables: int, path: list) 
 
 # --- reading YAML fast ----------------------------------------------------------------------------------
 
-class _Fallback(Exception):
-    """Something the fast reader does not handle: read the file the ordinary way."""
-
-
-_DIGITS = re.compile(r"[0-9]+\Z")
-_SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null", "timestamp")}
-
-
-def _fast_tree(text: str) -> Any:
-    """The data of a YAML document, built from the C parser's events.
-
-    ruamel's safe loader spends most of its time composing nodes and resolving every scalar;
-    a traveller of 5,000 lines repeats a few dozen distinct values. Here each distinct plain
-    scalar is resolved (and constructed) once by ruamel's own resolver and constructor, so the
-    result is what the safe loader gives. Anchors, aliases, explicit tags, merge keys, complex
-    or duplicate keys and several documents raise _Fallback (the safe loader then reads it).
-    """
-    yaml = YAML(typ="safe")
-    resolver, constructor = yaml.resolver, yaml.constructor
-    cache: dict[str, Any] = {}
-
-    def plain(value: str) -> Any:
-        if _DIGITS.match(value):
-            return int(value)
-        if value in cache:
-            return cache[value]
-        tag = str(resolver.resolve(ScalarNode, value, (True, False)))
-        if tag == "tag:yaml.org,2002:str":
-            result = value
-        elif tag in _SCALAR_TAGS:
-            result = constructor.construct_object(ScalarNode(tag, value))
-        else:                                 # a merge key, or anything else unusual
-            raise _Fallback
-        cache[value] = result
-        return result
-
-    root: Any = None
-    documents = 0
-    stack: list[Any] = []            # open containers: a list (sequence) or a _Map
-
-    def add(value: Any) -> None:
-        nonlocal root
-        if not stack:
-            root = value
-            return
-        top = stack[-1]
-        if type(top) is list:
-            top.append(value)
-        elif top.key is _NO_KEY:
-            if isinstance(value, (dict, list)) or value == "<<" or value in top.data:
-                raise _Fallback
-            top.key = value
-        else:
-            top.data[top.key] = value
-            top.key = _NO_KEY
-
-    for event in yaml.parse(text):
-        kind = type(event)
-        if kind is ev.ScalarEvent:
-            if event.anchor is not None or (event.tag is not None and not any(event.implicit)):
-                raise _Fallback
-            add(plain(event.value) if not event.style and event.implicit[0] else event.value)
-        elif kind is ev.MappingStartEvent:
-            if event.anchor is not None or (event.tag is not None and not event.implicit):
-                raise _Fallback
-            mapping = _Map()
-            add(mapping.data)
-            stack.append(mapping)
-        elif kind is ev.SequenceStartEvent:
-            if event.anchor is not None or (event.tag is not None and not event.implicit):
-                raise _Fallback
-            sequence: list[Any] = []
-            add(sequence)
-            stack.append(sequence)
-        elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
-            stack.pop()
-        elif kind is ev.DocumentStartEvent:
-            documents += 1
-            if documents > 1:
-                raise _Fallback
-        elif kind is ev.AliasEvent:
-            raise _Fallback
-    return root
-
-
-_NO_KEY = object()
-
-
-class _Map:
-    """A mapping under construction and the key waiting for its value."""
-
-    __slots__ = ("data", "key")
-
-    def __init__(self) -> None:
-        self.data: dict[Any, Any] = {}
-        self.key: Any = _NO_KEY
-
-
-def _load_document(path: str | Path, text: str | None) -> Document:
-    """load_yaml's Document, read through :func:`_fast_tree` when it can (same data, faster);
-    anything unusual, and every error, goes through load_yaml itself."""
-    name = str(path)
-    try:
-        if text is None:
-            text = Path(path).read_text(encoding="utf-8")
-        tree = _fast_tree(text)
-    except Exception:           # noqa: BLE001 — load_yaml reports the problem with its position
-        return load_yaml(path, text=text)
-    if not isinstance(tree, dict):
-        return load_yaml(path, text=text)
-    return Document(file=name, tree=tree, text=text)
-
-
 # --- YAML travellers -----------------------------------------------------------------------------------
 
 def load_traveller(path: str | Path, *, rulebook: str | None = None, scoring: str | None = None,
@@ -676,7 +489,7 @@ def load_traveller(path: str | Path, *, rulebook: str | None = None, scoring: st
 
 
 def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | None, text: str | None) -> Traveller:
-    doc = _load_document(path, text)
+    doc = load_yaml(path, text=text)
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
         pbn_path = Path(model.pbn)
@@ -715,7 +528,7 @@ def load_pbn_traveller(path: str | Path, *, adjustments: str | Path | None = Non
         pbn = load_pbn(path)
         doc = model = None
         if adjustments is not None:
-            doc = _load_document(adjustments, None)
+            doc = load_yaml(adjustments)
             model = doc.validate(AdjustmentsModel)
         return _pbn_traveller(pbn, doc, model, rulebook=rulebook, board=board, scoring=scoring)
 
@@ -947,7 +760,7 @@ class ScoredBoard:
     expected: int                         # E
     top: Fraction | None                  # matchpoints
     factored: bool
-    parameters: dict[str, tuple[Any, str]]   # name → (value, "rulebook" | "default")
+    parameters: dict[str, tuple[Any, str]]   # name → (value, "rulebook")
     frequencies: dict[Side, list[tuple[int, Fraction]]]
     datum: dict[Side, Fraction | None] = field(default_factory=dict)
     mean: dict[Side, Fraction | None] = field(default_factory=dict)
@@ -960,13 +773,6 @@ class ScoredBoard:
         return not any(t.line.split for t in self.tables)
 
 
-DEFAULTS = {
-    "fieldscore.neuberg.form": "ebu",
-    "fieldscore.neuberg.round_to": Fraction(0),
-    "fieldscore.cross_imps.divisor": "comparisons",
-    "fieldscore.butler.drop": Fraction(1),
-    "fieldscore.butler.round_datum_to": Fraction(0),
-}
 USED = {
     "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to"),
     "cross-imps": ("fieldscore.cross_imps.divisor",),
@@ -982,8 +788,11 @@ def score_traveller(trav: Traveller, *, explain: bool = True) -> ScoredBoard:
 
 
 def _score_traveller(trav: Traveller, explain: bool) -> ScoredBoard:
-    params = {name: ((trav.book.parameters[name], "rulebook") if name in trav.book.parameters
-                     else (DEFAULTS[name], "default")) for name in USED[trav.scoring]}
+    missing = [name for name in USED[trav.scoring] if name not in trav.book.parameters]
+    if missing:
+        raise BridgelawError(f"rulebook {trav.book.id} does not set {', '.join(missing)}, which {trav.scoring} needs",
+                             expected="these parameters in the rulebook (see `bridgelaw explain --rulebook ID`)")
+    params = {name: (trav.book.parameters[name], "rulebook") for name in USED[trav.scoring]}
     p = {name: v for name, (v, _) in params.items()}
     entries = {side: [line.entry(side) for line in trav.tables] for side in SIDES}
     values: dict[Side, list[Fraction | None]] = {}

@@ -246,8 +246,7 @@ def _facts(board: ScoredBoard) -> list[tuple[str, str]]:
         method += f", top {format_mixed(board.top)}"
     rows.append(("Scoring", f"{method}; {len(board.tables)} tables, {board.results} results"))
     params = "; ".join(f"{name.split('.', 1)[1]} = {format_mixed(v) if isinstance(v, Fraction) else v}"
-                       + (" (default)" if source == "default" else "")
-                       for name, (v, source) in board.parameters.items())
+                       for name, (v, _) in board.parameters.items())
     rows.append(("Parameters", params))
     if trav.scoring == "matchpoints":
         if board.factored:

@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 
 import pydantic
 from ruamel.yaml import YAML
-from ruamel.yaml.nodes import MappingNode, SequenceNode
+from ruamel.yaml import events as ev
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from .errors import BridgelawError, did_you_mean
@@ -174,6 +175,107 @@ def _inner_model(annotation: Any) -> Any:
 
 
 _fast = YAML(typ="safe")
+_events = YAML(typ="safe")
+
+
+class _Fallback(Exception):
+    """Something the fast reader does not handle: read the file the ordinary way."""
+
+
+_DIGITS = re.compile(r"[0-9]+\Z")
+_SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null", "timestamp")}
+
+
+def _fast_tree(text: str) -> Any:
+    """The data of a YAML document, built from the C parser's events.
+
+    ruamel's safe loader spends most of its time composing nodes and resolving every scalar;
+    a traveller of 5,000 lines repeats a few dozen distinct values. Here each distinct plain
+    scalar is resolved (and constructed) once by ruamel's own resolver and constructor, so the
+    result is what the safe loader gives. Anchors, aliases, explicit tags, merge keys, complex
+    or duplicate keys and several documents raise _Fallback (the safe loader then reads it).
+    """
+    yaml = _events
+    resolver, constructor = yaml.resolver, yaml.constructor
+    cache: dict[str, Any] = {}
+
+    def plain(value: str) -> Any:
+        if _DIGITS.match(value):
+            return int(value)
+        if value in cache:
+            return cache[value]
+        tag = str(resolver.resolve(ScalarNode, value, (True, False)))
+        if tag == "tag:yaml.org,2002:str":
+            result = value
+        elif tag in _SCALAR_TAGS:
+            result = constructor.construct_object(ScalarNode(tag, value))
+        else:                                 # a merge key, or anything else unusual
+            raise _Fallback
+        cache[value] = result
+        return result
+
+    root: Any = None
+    documents = 0
+    stack: list[Any] = []            # open containers: a list (sequence) or a _Map
+
+    def add(value: Any) -> None:
+        nonlocal root
+        if not stack:
+            root = value
+            return
+        top = stack[-1]
+        if type(top) is list:
+            top.append(value)
+        elif top.key is _NO_KEY:
+            if isinstance(value, (dict, list)) or value == "<<" or value in top.data:
+                raise _Fallback
+            top.key = value
+        else:
+            top.data[top.key] = value
+            top.key = _NO_KEY
+
+    for event in yaml.parse(text):
+        kind = type(event)
+        if kind is ev.ScalarEvent:
+            if event.anchor is not None or (event.tag is not None and not any(event.implicit)):
+                raise _Fallback
+            add(plain(event.value) if not event.style and event.implicit[0] else event.value)
+        elif kind is ev.MappingStartEvent:
+            if event.anchor is not None or (event.tag is not None and not event.implicit):
+                raise _Fallback
+            mapping = _Map()
+            add(mapping.data)
+            stack.append(mapping)
+        elif kind is ev.SequenceStartEvent:
+            if event.anchor is not None or (event.tag is not None and not event.implicit):
+                raise _Fallback
+            sequence: list[Any] = []
+            add(sequence)
+            stack.append(sequence)
+        elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
+            stack.pop()
+        elif kind is ev.DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise _Fallback
+        elif kind is ev.AliasEvent:
+            raise _Fallback
+    return root
+
+
+_NO_KEY = object()
+
+
+class _Map:
+    """A mapping under construction and the key waiting for its value."""
+
+    __slots__ = ("data", "key")
+
+    def __init__(self) -> None:
+        self.data: dict[Any, Any] = {}
+        self.key: Any = _NO_KEY
+
+
 
 
 def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
@@ -189,7 +291,10 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
         except (OSError, UnicodeDecodeError) as exc:
             raise BridgelawError(f"cannot read {name}: {exc}") from None
     try:
-        tree = _fast.load(text)
+        try:
+            tree = _fast_tree(text)
+        except Exception:               # noqa: BLE001 — anything unusual: the safe loader reads it and reports
+            tree = _fast.load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "malformed YAML").strip()

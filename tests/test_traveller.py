@@ -318,7 +318,7 @@ def test_boards_without_a_result_12c2d(capsys) -> None:
     tables = ["{table: 1, ns: 1, ew: 11, result: 4H= S}",
               "{table: 2, ns: 2, ew: 12, artificial: {NS: avg-plus, EW: avg-minus}, boards: {NS: 3}}"]
     board = score_traveller(load_traveller("t.yaml", text=traveller_text(tables, "wbf-2007")))
-    assert "artificial: NS avg-plus → not scored, EW avg-minus" in traveller_cli.text(board)
+    assert "artificial: NS avg-plus → not-scored, EW avg-minus" in traveller_cli.text(board)
 
 
 def test_artificial_agrees_with_rule() -> None:
@@ -768,7 +768,7 @@ def test_docs_travellers_load_and_score() -> None:
 def test_fast_reader_gives_what_the_safe_loader_gives() -> None:
     from ruamel.yaml import YAML
 
-    from engine.traveller import _fast_tree
+    from engine.yamlio import _fast_tree
     texts = [p.read_text(encoding="utf-8") for p in sorted(TRAVELLERS.glob("*.yaml"))]
     texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "cases").rglob("*.yaml"))]
     texts.append("a: 012\nb: [0x1F, 1_000, +5, -0, 1.5, .6, 1e3, .inf]\nc: {d: true, e: True, f: yes, g: null, h: ~}\n"
@@ -781,7 +781,7 @@ def test_fast_reader_gives_what_the_safe_loader_gives() -> None:
 @pytest.mark.parametrize("text", ["a: &x 1\nb: *x\n", "a: 1\na: 2\n", "<<: {a: 1}\n", "a: !!str 5\n", "--- 1\n--- 2\n",
                                   "{[1]: 2}\n"])
 def test_fast_reader_leaves_the_unusual_to_the_safe_loader(text: str) -> None:
-    from engine.traveller import _Fallback, _fast_tree
+    from engine.yamlio import _Fallback, _fast_tree
     with pytest.raises(_Fallback):
         _fast_tree(text)
 
