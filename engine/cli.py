@@ -273,11 +273,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 def cmd_rulebooks(args: argparse.Namespace) -> int:
     books = [rulebooks.get(name) for name in rulebooks.available()]
     if args.format == "json":
-        data = [{"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
-                 "extends": b.extends,
-                 "effective": {"from": b.effective_from.isoformat(),
-                               "until": b.effective_until.isoformat() if b.effective_until else None},
-                 "rules": len(b.all_rules), "sha256": b.sha256} for b in books]
+        data = [b.summary() for b in books]
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return 0
     for b in books:

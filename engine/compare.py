@@ -92,28 +92,32 @@ def _deltas(cell: Cell, ref: Cell) -> tuple[Fraction | None, Fraction | None]:
     return out[0], out[1]
 
 
+def cells(columns: list[Column], case: Case, as_of=None) -> list[Cell]:
+    """One case ruled under every column's rulebook, each cell marked if it differs from its reference."""
+    out = []
+    for col in columns:
+        if not case.in_scope(col.book):
+            out.append(Cell(out_of_scope=True))
+            continue
+        try:
+            out.append(Cell(ruling=rule_case(case, col.book, as_of)))
+        except BridgelawError as exc:
+            out.append(Cell(error=exc.message))
+    for col, cell in zip(columns, out):
+        if col.reference is not None and not cell.out_of_scope and not out[col.reference].out_of_scope:
+            cell.differs = cell.key() != out[col.reference].key()
+    return out
+
+
 def build(columns: list[Column], paths: list[Path], as_of=None) -> Matrix:
     matrix = Matrix(columns)
     for path in paths:
-        case: Case | None = None
         try:
             case = load_case(path)
         except BridgelawError as exc:
             matrix.rows.append((str(path), [Cell(error=str(exc)) for _ in columns]))
             continue
-        cells = []
-        for col in columns:
-            if not case.in_scope(col.book):
-                cells.append(Cell(out_of_scope=True))
-                continue
-            try:
-                cells.append(Cell(ruling=rule_case(case, col.book, as_of)))
-            except BridgelawError as exc:
-                cells.append(Cell(error=exc.message))
-        for col, cell in zip(columns, cells):
-            if col.reference is not None and not cell.out_of_scope and not cells[col.reference].out_of_scope:
-                cell.differs = cell.key() != cells[col.reference].key()
-        matrix.rows.append((str(path), cells))
+        matrix.rows.append((str(path), cells(columns, case, as_of)))
     return matrix
 
 

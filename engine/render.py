@@ -13,7 +13,7 @@ from .ruling import UNIT_NAMES, Ruling, SideScore
 EVENT = {"IMP": "teams, IMPs", "MP": "pairs, matchpoints", "%": "pairs, matchpoints (percent)"}
 
 
-def _amount(r: Ruling, value: Fraction | None) -> str:
+def amount(r: Ruling, value: Fraction | None) -> str:
     if value is None:
         return "not scored"
     text = f"{format_mixed(value, signed=r.unit == 'IMP')} {UNIT_NAMES[r.unit]}"
@@ -25,7 +25,7 @@ def _amount(r: Ruling, value: Fraction | None) -> str:
     return text
 
 
-def _facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
+def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     m = case.model
     rows = [("Board", f"{m.board.number if m.board.number is not None else '—'}, vulnerability {m.board.vulnerability}"),
             ("Event", f"{r.event} ({EVENT[r.unit]})")]
@@ -76,19 +76,19 @@ def text(r: Ruling, case: Any) -> str:
     b = r.rulebook
     out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)")
     out.append("")
-    width = max(len(k) for k, _ in _facts(r, case))
-    out += [f"  {k:<{width}}  {v}" for k, v in _facts(r, case)]
+    width = max(len(k) for k, _ in facts(r, case))
+    out += [f"  {k:<{width}}  {v}" for k, v in facts(r, case)]
     out += ["", "Arithmetic"]
     out += [f"  {s}" for s in r.steps]
     out += ["", f"Ruling: {r.outcome}"]
     for s in r.sides.values():
         role = f"{s.side}{_role(s)}:"
-        out.append(f"  {role:<20} {_amount(r, s.value)}   [{s.formula}]")
+        out.append(f"  {role:<20} {amount(r, s.value)}   [{s.formula}]")
     if r.vp:
         out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
     if r.players:
         names = case.model.players or {}
-        out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {_amount(r, v)}"
+        out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {amount(r, v)}"
                                   for d, v in r.players.items()]
     out += ["", "Law"]
     ref_width = max((len(p.ref) for p in r.citations), default=0)
@@ -108,13 +108,13 @@ def markdown(r: Ruling, case: Any) -> str:
         out += [f"*Source:* {r.source}  "]
     out += [f"*Rulebook:* `{b.id}` {b.version}, {b.authority} (sha256 `{b.sha256[:16]}`)", "", "## Facts", "",
             "| | |", "|---|---|"]
-    out += [f"| {k} | {v} |" for k, v in _facts(r, case)]
+    out += [f"| {k} | {v} |" for k, v in facts(r, case)]
     out += ["", "## Arithmetic", ""] + [f"- {s}" for s in r.steps]
     out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
     for s in r.sides.values():
-        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {_amount(r, s.value)} | `{s.formula}` |")
+        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value)} | `{s.formula}` |")
     if r.players:
-        out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {_amount(r, v)} |" for d, v in r.players.items()]
+        out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {amount(r, v)} |" for d, v in r.players.items()]
     out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
     if r.warnings:
         out += ["", "## Warnings", ""] + [f"- {w}" for w in r.warnings]

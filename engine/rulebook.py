@@ -288,6 +288,14 @@ class Rulebook:
             )
         return self.rule(fired[0])
 
+    def summary(self) -> dict[str, Any]:
+        """The rulebook as `bridgelaw rulebooks --format json` (and the web API) list it."""
+        return {"id": self.id, "title": self.title, "authority": self.authority, "version": self.version,
+                "extends": self.extends,
+                "effective": {"from": self.effective_from.isoformat(),
+                              "until": self.effective_until.isoformat() if self.effective_until else None},
+                "rules": len(self.all_rules), "sha256": self.sha256}
+
     @property
     def identity(self) -> dict[str, Any]:
         return {"id": self.id, "version": self.version, "sha256": self.sha256,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from fractions import Fraction
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -68,11 +67,7 @@ class Books:
 
     def listing(self) -> list[dict[str, Any]]:
         """The rulebooks as `bridgelaw rulebooks --format json` lists them (a test holds the two equal)."""
-        return [{"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
-                 "extends": b.extends,
-                 "effective": {"from": b.effective_from.isoformat(),
-                               "until": b.effective_until.isoformat() if b.effective_until else None},
-                 "rules": len(b.all_rules), "sha256": b.sha256} for b in self.all()]
+        return [b.summary() for b in self.all()]
 
     def choices(self) -> list[dict[str, str]]:
         """For the rulebook select: id and a label with edition and dates."""
@@ -162,11 +157,11 @@ class RulingView:
 def view(ruling: Ruling, case: Case) -> RulingView:
     b = ruling.rulebook
     sides = [SideView(s.side, {"nos": "non-offending", "os": "offending"}.get(s.role or "", ""),
-                      render._amount(ruling, s.value), s.formula, s.label) for s in ruling.sides.values()]
+                      render.amount(ruling, s.value), s.formula, s.label) for s in ruling.sides.values()]
     players = []
     if ruling.players:
         names = case.model.players or {}
-        players = [(f"{d} {names.get(d, '')}".strip(), render._amount(ruling, v)) for d, v in ruling.players.items()]
+        players = [(f"{d} {names.get(d, '')}".strip(), render.amount(ruling, v)) for d, v in ruling.players.items()]
     as_of = getattr(b, "as_of", None)
     book = {"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
             "effective_from": b.effective_from.isoformat(),
@@ -177,7 +172,7 @@ def view(ruling: Ruling, case: Case) -> RulingView:
         title=ruling.title, source=ruling.source, outcome=ruling.outcome,
         outcome_words=OUTCOME_WORDS.get(ruling.outcome, ruling.outcome), sides=sides, steps=list(ruling.steps),
         citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings),
-        facts=render._facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
+        facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
         board=str(m.board.number) if m.board.number is not None else "",
     )
@@ -236,13 +231,9 @@ def _scope_text(scope: dict) -> str:
 def compare_cli_json(text: str, books: Books, ids: list[str]) -> str:
     """The case under `ids` exactly as `bridgelaw compare --rulebooks IDS CASE --format json` gives
     it (engine.compare does the work; the case's path is given as "request")."""
-    load(text, "request")                        # the errors, positioned, before anything else
-    with tempfile.TemporaryDirectory(prefix="bridgelaw-") as tmp:
-        path = Path(tmp) / "request.yaml"
-        path.write_text(text, encoding="utf-8")
-        columns = [comparing.Column(books.get(name), None if i == 0 else 0) for i, name in enumerate(ids)]
-        matrix = comparing.build(columns, [path])
-    matrix.rows = [("request", cells) for _, cells in matrix.rows]
+    case = load(text, "request")                 # the errors, positioned, before anything else
+    columns = [comparing.Column(books.get(name), None if i == 0 else 0) for i, name in enumerate(ids)]
+    matrix = comparing.Matrix(columns, [("request", comparing.cells(columns, case))])
     return comparing.as_json(matrix)
 
 
@@ -274,7 +265,7 @@ def compare_rows(columns: list[Column]) -> list[CompareRow]:
 def _side_text(c: Column, side: str) -> str:
     s = c.ruling.sides[side]
     role = {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
-    return f"{render._amount(c.ruling, s.value)}{role}"
+    return f"{render.amount(c.ruling, s.value)}{role}"
 
 
 def _quantity(value: Fraction | None) -> str:
