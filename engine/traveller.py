@@ -212,7 +212,7 @@ class TravellerModel(_Strict):
     title: str
     source: str | None = None
     rulebook: str | None = None
-    scoring: Scoring = "matchpoints"
+    scoring: Scoring
     board: Board
     expected_results: int | None = Field(default=None, ge=1)
     pair_numbers: Literal["by-direction", "unique"] = "by-direction"
@@ -475,8 +475,6 @@ def _expected(doc: Document | None, value: int | None, tables: int, path: list) 
                         expected=f"at least {tables} (tables with an artificial score count)")
     return value
 
-
-# --- reading YAML fast ----------------------------------------------------------------------------------
 
 # --- YAML travellers -----------------------------------------------------------------------------------
 
