@@ -99,12 +99,15 @@ class StageEvaluator:
             definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
         self.constants = compiler.constants
         self.definition = definition
+        self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
         self._name = f"bridgelaw{next(_ids)}"
         self._handle = _engine.create_ruleset(self._name, json.dumps(definition))
         self._lock = threading.Lock()
 
     def encode(self, facts: dict[str, Any]) -> dict[str, Any]:
-        """The JSON fact: words as text, yes/no as 1/0, numbers scaled to exact integers."""
+        """The JSON fact — only the facts some rule mentions: words as text, yes/no as 1/0,
+        numbers scaled to exact integers."""
+        facts = {k: v for k, v in facts.items() if k in self.needed}
         numbers = {k: Fraction(v) for k, v in facts.items() if self.vocab.get(k) == "number" and v is not None}
         scale = lcm_of_denominators([*numbers.values(), *self.constants])
         largest = max((abs(v) for v in [*numbers.values(), *self.constants]), default=0)

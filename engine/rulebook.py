@@ -20,6 +20,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,10 @@ class Rule:
     def when_text(self) -> str:
         return conditions.describe(self.condition)
 
+    @cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(conditions.names(self.condition))
+
     @property
     def history(self) -> list[str]:
         """"defined in wbf-2017 (rules/wbf-2017.yaml:120)", then each replacement."""
@@ -191,8 +196,10 @@ class Rulebook:
     parameters: dict[str, Any] = field(default_factory=dict)
     _evaluators: dict = field(default_factory=dict, repr=False)
     _views: dict = field(default_factory=dict, repr=False)
+    _by_stage: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        self._by_stage = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
         for name, values in self.dated.items():
@@ -232,7 +239,9 @@ class Rulebook:
     # --- rules ------------------------------------------------------------------------------
 
     def rules_for(self, stage: str) -> list[Rule]:
-        return [r for r in self.rules if r.stage == stage]
+        if stage not in self._by_stage:
+            self._by_stage[stage] = [r for r in self.rules if r.stage == stage]
+        return self._by_stage[stage]
 
     def rule(self, rule_id: str) -> Rule:
         for r in self.all_rules:
@@ -263,7 +272,10 @@ class Rulebook:
         """
         facts = {**self.parameters, **facts}
         rules = self.rules_for(stage_id)
+        given = {k for k, v in facts.items() if v is not None}
         for rule in rules:
+            if rule.names <= given:
+                continue                # every fact it mentions is there: nothing can be missing
             try:
                 conditions.evaluate(rule.condition, facts)
             except conditions.MissingFact as missing:

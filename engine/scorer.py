@@ -32,6 +32,7 @@ class Scorer:
     def __init__(self, case: Case) -> None:
         m = case.model
         self.case = case
+        self._cache: dict[tuple, Scored] = {}
         self.vulnerability = m.board.vulnerability
         self.scoring = m.scoring
         self.other_ns: int | None = None
@@ -75,6 +76,12 @@ class Scorer:
         return f"−{name}" if self.unit == "IMP" else f"{format_mixed(self.top)} − {name}"
 
     def score(self, outcome: Outcome, side: Side) -> Scored:
+        key = (outcome, side)
+        if key not in self._cache:
+            self._cache[key] = self._score(outcome, side)
+        return self._cache[key]
+
+    def _score(self, outcome: Outcome, side: Side) -> Scored:
         if isinstance(outcome, UnitScore):
             return self._unit_score(outcome, side)
         ns = bridge.ns_score(outcome, self.vulnerability)
