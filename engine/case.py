@@ -28,7 +28,7 @@ from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Fie
                       WithJsonSchema)
 
 from . import bridge
-from .errors import BridgelawError, InvalidValue
+from .errors import InvalidValue
 from .exact import NumberError, format_mixed, parse_exact
 from .yamlio import Document, load_yaml
 

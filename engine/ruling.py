@@ -374,7 +374,7 @@ class _Builder:
         dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
         when = "the case's date" if m.date else "today"
         self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when}"
-                 + (f", clamped to its last day" if (m.date or dt.date.today()) > book.as_of else "") + ")"
+                 + (", clamped to its last day" if (m.date or dt.date.today()) > book.as_of else "") + ")"
                  + (f"; dated values in force: {dated}" if dated else "") + ".")
         self.say(self.scorer.describe_basis())
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",

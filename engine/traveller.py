@@ -24,7 +24,6 @@ then scores every table with :mod:`engine.fieldscore`.
 from __future__ import annotations
 
 import gc
-import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,7 +34,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Fiel
 
 from . import bridge, fieldscore
 from . import rulebook as rulebooks
-from .case import Board, OutcomeField, SplitWeighting, UnitScore, WeightedOutcome, parse_outcome
+from .case import Board, BoardCount, OutcomeField, SplitWeighting, UnitScore, WeightedOutcome, parse_outcome
 from .errors import BridgelawError, InvalidValue, did_you_mean
 from .exact import NumberError, format_decimal, format_mixed, parse_exact
 from .pbn import Game, PbnFile, Row, Token, load_pbn
@@ -178,11 +177,6 @@ class BySide(_Strict):
     EW: SessionNumber | None = None
 
 
-class BoardsBySide(_Strict):
-    NS: int | None = Field(default=None, ge=1)
-    EW: int | None = Field(default=None, ge=1)
-
-
 class PublishedModel(_Strict):
     NS: PublishedNumber | None = None
     EW: PublishedNumber | None = None
@@ -197,7 +191,7 @@ class _Scores(_Strict):
     adjusted: Adjusted | None = None
     artificial: ArtificialModel | None = None
     session: BySide | None = None
-    boards: BoardsBySide | None = None
+    boards: BoardCount | None = None
     published: PublishedModel | None = None
     note: str | None = None
 

@@ -24,7 +24,7 @@ import sys
 import tempfile
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .errors import BridgelawError
 from .exact import exact_json, format_decimal, format_mixed
@@ -510,28 +510,3 @@ def pbn_output(board: ScoredBoard) -> str:
             if has_pct.get(side):
                 values[f"Percentage_{side}"].append(f.fixed(s.percent) or "-")
     return rewrite(trav.pbn, trav.game, values)
-
-
-# --- standalone ------------------------------------------------------------------------------------------
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bridgelaw")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_parser(sub)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``bridgelaw score`` on its own (the same as through engine.cli once it is wired in)."""
-    args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except BridgelawError as exc:
-        print(f"bridgelaw: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

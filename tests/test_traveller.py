@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import rulebook as rulebooks
+from engine import cli, rulebook as rulebooks
 from engine import traveller_cli
 from engine.case import load_case
 from engine.errors import BridgelawError
@@ -423,7 +423,7 @@ def test_pbn_keeps_crlf_and_latin1(tmp_path: Path) -> None:
     out = tmp_path / "out.pbn"
     adj = tmp_path / "adj.yaml"
     adj.write_text(BOARD_9_ADJ.read_text(encoding="utf-8").replace("pbn: board-09.pbn\n", ""), encoding="utf-8")
-    code = traveller_cli.main(["score", str(path), "--adjustments", str(adj), "--output", str(out)])
+    code = cli.main(["score", str(path), "--adjustments", str(adj), "--output", str(out)])
     assert code == 0
     data = out.read_bytes()
     assert b"\r\n" in data and b"\n" not in data.replace(b"\r\n", b"")

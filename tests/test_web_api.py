@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 
 from engine.case import load_case
 from engine.cli import main as cli_main
+from engine import cli
 from engine.web import cli as web_cli
 from engine.web import forms, service
 from engine.web.app import CSP, MAX_BODY, create_app
@@ -508,9 +509,9 @@ def test_serve_defaults_and_bad_options(capsys, tmp_path):
     with pytest.raises(SystemExit):
         _serve_parser().parse_args(["serve", "--port", "http"])
     assert "not a port number" in capsys.readouterr().err
-    assert web_cli.main(["--rules", str(tmp_path / "missing")]) == 2
+    assert cli.main(["serve", "--rules", str(tmp_path / "missing")]) == 2
     assert "no such folder" in capsys.readouterr().err
-    assert web_cli.main(["--rules", str(tmp_path)]) == 2
+    assert cli.main(["serve", "--rules", str(tmp_path)]) == 2
     assert "no rulebooks" in capsys.readouterr().err
     assert web_cli.is_loopback("127.0.0.1") and web_cli.is_loopback("::1") and not web_cli.is_loopback("0.0.0.0")
 

@@ -1,10 +1,7 @@
 """``bridgelaw serve``: the web page for tournament directors, on this computer.
 
-The owner of engine/cli.py wires it with one line in ``build_parser``::
-
-    from .web.cli import add_parser as add_serve_parser; add_serve_parser(sub)
-
-Until then ``python -m engine.web [--host …] [--port …] [--rules DIR]`` runs the same command.
+Wired into the main CLI by ``add_parser(sub)`` in :func:`engine.cli.build_parser`;
+``python -m engine.web [--host …] [--port …] [--rules DIR]`` runs the same command.
 """
 
 from __future__ import annotations
@@ -13,7 +10,7 @@ import argparse
 import ipaddress
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import BridgelawError
 
@@ -82,24 +79,3 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BridgelawError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
                              suggestion="try another --port") from None
     return 0
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bridgelaw serve", description=DESCRIPTION, epilog=EPILOG)
-    configure(p)
-    return p
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except BridgelawError as exc:
-        print(f"bridgelaw: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
