@@ -28,13 +28,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from . import bridge, fieldscore
 from . import rulebook as rulebooks
-from .case import Board, BoardCount, OutcomeField, SplitWeighting, UnitScore, WeightedOutcome, parse_outcome
+from .case import Board, BoardCount, Possibilities, SplitWeighting, UnitScore, WeightedOutcome, parse_outcome
 from .errors import BridgelawError, InvalidValue, did_you_mean
 from .exact import NumberError, format_decimal, format_mixed, parse_exact
 from .pbn import Game, PbnFile, Row, Token, load_pbn
@@ -145,22 +145,7 @@ SessionNumber = Annotated[Fraction, BeforeValidator(_session_value), _NUM]
 PublishedNumber = Annotated[Any, BeforeValidator(_published), _NUM]
 
 
-def _shape(value: Any) -> str:
-    if isinstance(value, list):
-        return "<list>"
-    if isinstance(value, dict):
-        return "<split>"
-    return "<one>"
-
-
-Adjusted = Annotated[
-    Union[
-        Annotated[OutcomeField, Tag("<one>")],
-        Annotated[list[WeightedOutcome], Tag("<list>")],
-        Annotated[SplitWeighting, Tag("<split>")],
-    ],
-    Discriminator(_shape),
-]
+Adjusted = Possibilities          # one outcome, a weighted list, or a split {NS, EW}: as in a case file
 
 
 class _Strict(BaseModel):
