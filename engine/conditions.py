@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, Iterator, Union
 
 from .errors import BridgelawError, did_you_mean
 from .exact import NumberError, format_mixed, parse_exact
@@ -228,29 +228,33 @@ def _expect_kind(name: Any, kind: str | None, vocab: Vocabulary, path: list[Any]
     return actual
 
 
-def names(cond: Condition) -> set[str]:
-    """Every fact name a condition mentions."""
+def leaves(cond: Condition) -> Iterator[Condition]:
+    """Every comparison, is, in, given and always inside `cond`."""
     match cond:
         case All(items) | Any_(items):
-            return set().union(*(names(c) for c in items))
+            for item in items:
+                yield from leaves(item)
         case Not(item):
-            return names(item)
-        case Compare(_, left, right):
-            return {t.name for t in (left, right) if isinstance(t, Name)}
-        case Is(name, _) | In(name, _) | Given(name):
-            return {name}
-    return set()
+            yield from leaves(item)
+        case _:
+            yield cond
+
+
+def names(cond: Condition) -> set[str]:
+    """Every fact name a condition mentions."""
+    out: set[str] = set()
+    for leaf in leaves(cond):
+        match leaf:
+            case Compare(_, left, right):
+                out |= {t.name for t in (left, right) if isinstance(t, Name)}
+            case Is(name, _) | In(name, _) | Given(name):
+                out.add(name)
+    return out
 
 
 def constants(cond: Condition) -> set[Fraction]:
-    match cond:
-        case All(items) | Any_(items):
-            return set().union(*(constants(c) for c in items))
-        case Not(item):
-            return constants(item)
-        case Compare(_, left, right):
-            return {t.value for t in (left, right) if isinstance(t, Const)}
-    return set()
+    return {t.value for leaf in leaves(cond) if isinstance(leaf, Compare)
+            for t in (leaf.left, leaf.right) if isinstance(t, Const)}
 
 
 # --- plain evaluation ------------------------------------------------------------------------

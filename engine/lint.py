@@ -62,40 +62,21 @@ def _numbers(stage: Stage, book: Rulebook) -> dict[str, list[Fraction]]:
             return book.parameters[term.name]
         return None
 
-    def walk(cond: c.Condition) -> None:
-        match cond:
-            case c.All(items) | c.Any_(items):
-                for i in items:
-                    walk(i)
-            case c.Not(item):
-                walk(item)
-            case c.Compare(_, left, right):
-                for fact, other in ((left, right), (right, left)):
+    for rule in book.rules_for(stage.id):
+        for leaf in c.leaves(rule.condition):
+            if isinstance(leaf, c.Compare):
+                for fact, other in ((leaf.left, leaf.right), (leaf.right, leaf.left)):
                     v = value(other)
                     if isinstance(fact, c.Name) and fact.name in stage.facts and v is not None:
                         found.setdefault(fact.name, set()).add(v)
-    for rule in book.rules_for(stage.id):
-        walk(rule.condition)
     return {name: sorted({v + d for v in values for d in (-DELTA, 0, DELTA)})
             for name, values in found.items()}
 
 
 def _optional(stage: Stage, book: Rulebook) -> set[str]:
     """Facts some rule of the stage tests with `given`: the case may leave them out."""
-    out: set[str] = set()
-
-    def walk(cond: c.Condition) -> None:
-        match cond:
-            case c.All(items) | c.Any_(items):
-                for i in items:
-                    walk(i)
-            case c.Not(item):
-                walk(item)
-            case c.Given(name):
-                out.add(name)
-    for rule in book.rules_for(stage.id):
-        walk(rule.condition)
-    return out
+    return {leaf.name for rule in book.rules_for(stage.id) for leaf in c.leaves(rule.condition)
+            if isinstance(leaf, c.Given)}
 
 
 def inputs(stage: Stage, book: Rulebook) -> Iterator[dict[str, Any]]:
