@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import rulebook  # noqa: E402
-from engine.case import load_case  # noqa: E402
-from engine.cli import case_files  # noqa: E402
-from engine.ruling import rule_case  # noqa: E402
-from engine.scorer import Scorer  # noqa: E402
+from bridgelaw import rulebook  # noqa: E402
+from bridgelaw.case import load_case  # noqa: E402
+from bridgelaw.cli import case_files  # noqa: E402
+from bridgelaw.ruling import rule_case  # noqa: E402
+from bridgelaw.scorer import Scorer  # noqa: E402
 
 
 def plain_ruling(case) -> tuple[str, Fraction, Fraction]:
@@ -82,7 +82,7 @@ def main() -> None:
     plain_rate = rate(plain_ruling, cases, args.seconds)
 
     bridgelaw = Path(sys.executable).with_name("bridgelaw")
-    command = [str(bridgelaw)] if bridgelaw.exists() else [sys.executable, "-m", "engine.cli"]
+    command = [str(bridgelaw)] if bridgelaw.exists() else [sys.executable, "-m", "bridgelaw.cli"]
     sample = str(ROOT / "cases/wbf-commentary-2017/example-07.yaml")
     times = []
     for _ in range(args.cli_runs):

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from . import __version__, render
 from . import compare as comparing
-from . import inspect, lint, traveller_cli
+from . import explain as explaining, lint, traveller_cli
 from . import rulebook as rulebooks
 from .case import Case, load_case
 from .errors import BridgelawError
@@ -222,8 +222,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     a, b = rulebooks.get(args.a), rulebooks.get(args.b)
-    d = inspect.diff(a, b)
-    sys.stdout.write(inspect.diff_json(d) if args.format == "json" else inspect.diff_text(d))
+    d = explaining.diff(a, b)
+    sys.stdout.write(explaining.diff_json(d) if args.format == "json" else explaining.diff_text(d))
     return 0
 
 
@@ -234,9 +234,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         if len(books) != 1:
             raise BridgelawError("explain without NAME lists one rulebook's rules and parameters",
                                  expected="--rulebook ID")
-        sys.stdout.write(inspect.listing(books[0]))
+        sys.stdout.write(explaining.listing(books[0]))
         return 0
-    sys.stdout.write(inspect.explain(books, args.name))
+    sys.stdout.write(explaining.explain(books, args.name))
     return 0
 
 

@@ -9,7 +9,7 @@ and one of its allowed words), ``is: [fact, true|false]`` (or ``is: fact``), ``i
 
 Nothing here evaluates text from a file: a condition is parsed into the small tree below,
 checked against the stage's vocabulary of facts, and then either compiled to durable_rules'
-JSON (see :mod:`engine.adapter`) or evaluated by :func:`evaluate`, the plain-Python twin
+JSON (see :mod:`bridgelaw.adapter`) or evaluated by :func:`evaluate`, the plain-Python twin
 used for missing-fact checks, differential tests and the lint.
 """
 

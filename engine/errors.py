@@ -23,6 +23,7 @@ class BridgelawError(Exception):
         column: int | None = None,
         expected: str | None = None,
         suggestion: str | None = None,
+        path: tuple | list | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -31,6 +32,7 @@ class BridgelawError(Exception):
         self.column = column
         self.expected = expected
         self.suggestion = suggestion
+        self.path = tuple(path) if path is not None else None   # the key path in the input, when known
 
     @property
     def where(self) -> str:
@@ -57,6 +59,7 @@ class BridgelawError(Exception):
             "column": self.column,
             "expected": self.expected,
             "suggestion": self.suggestion,
+            "path": ".".join(str(p) for p in self.path) if self.path is not None else None,
         }
 
 

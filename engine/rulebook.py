@@ -638,7 +638,7 @@ def _check_apply(doc: Document, stage: Stage, rm: RuleModel, here: list, rule: R
 # --- the rulebooks shipped --------------------------------------------------------------------
 
 def rules_dir() -> Path:
-    """rules/ inside an installed wheel (engine/rules), else the checkout's top-level rules/."""
+    """rules/ inside an installed wheel (bridgelaw/rules), else the checkout's top-level rules/."""
     here = Path(__file__).resolve().parent
     packaged = here / "rules"
     return packaged if packaged.is_dir() else here.parent / "rules"

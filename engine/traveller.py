@@ -18,7 +18,7 @@ split ``{NS: […], EW: […]}``) or ``artificial``. A PBN file's ScoreTable can
 Loading checks everything a director can get wrong (two kinds of score or none, duplicate
 table or pair numbers, weights not summing to 1, an unknown scoring method, a ScoreTable row
 that does not match its header) and reports it as file:line:column. :func:`score_traveller`
-then scores every table with :mod:`engine.fieldscore`.
+then scores every table with :mod:`bridgelaw.fieldscore`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from . import rulebook as rulebooks
 from .case import Board, BoardCount, Possibilities, SplitWeighting, UnitScore, WeightedOutcome, parse_outcome
 from .errors import BridgelawError, InvalidValue, did_you_mean
 from .exact import NumberError, format_decimal, format_mixed, parse_exact
-from .pbn import Game, PbnFile, Row, Token, load_pbn
+from .pbn import Game, PbnFile, Row, Token, load_pbn, parse_pbn
 from .artificial import artificial_scores
 from .stages import STAGES
 from .yamlio import Document, load_yaml
@@ -498,14 +498,16 @@ VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW
 
 
 def load_pbn_traveller(path: str | Path, *, adjustments: str | Path | None = None, board: int | None = None,
-                       rulebook: str | None = None, scoring: str | None = None) -> Traveller:
+                       rulebook: str | None = None, scoring: str | None = None, text: str | None = None,
+                       adjustments_text: str | None = None) -> Traveller:
     """Read one board of a PBN file (its ScoreTable) with the adjustments YAML, if any (a
-    ``pbn:`` key in it is not read: the PBN given here is the one scored)."""
+    ``pbn:`` key in it is not read: the PBN given here is the one scored). With `text` (and
+    `adjustments_text`) the files are not read: `path` and `adjustments` only name them in messages."""
     with _bulk():
-        pbn = load_pbn(path)
+        pbn = load_pbn(path) if text is None else parse_pbn(text, str(path))
         doc = model = None
         if adjustments is not None:
-            doc = load_yaml(adjustments)
+            doc = load_yaml(adjustments, text=adjustments_text)
             model = doc.validate(AdjustmentsModel)
         return _pbn_traveller(pbn, doc, model, rulebook=rulebook, board=board, scoring=scoring)
 

@@ -8,7 +8,7 @@ TRAVELLER is a YAML traveller (see docs/travellers.md), a YAML adjustments file 
 ``--in-place`` also write the rescored board as PBN (MP_NS/MP_EW or IMP_NS/IMP_EW columns),
 atomically, and never over the input unless ``--in-place`` says so.
 
-Wired into the main CLI by ``traveller_cli.add_parser(sub)`` in :func:`engine.cli.build_parser`.
+Wired into the main CLI by ``traveller_cli.add_parser(sub)`` in :func:`bridgelaw.cli.build_parser`.
 """
 
 from __future__ import annotations

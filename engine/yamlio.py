@@ -87,6 +87,7 @@ class Document:
 
     def error(self, path: Path_, message: str, *, key: bool = False, **kw: Any) -> BridgelawError:
         line, col = self.position(path, key=key)
+        kw.setdefault("path", tuple(path))
         return BridgelawError(message, file=self.file, line=line, column=col, **kw)
 
     def validate(self, model: type[M], context: dict | None = None) -> M:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import cli
-from engine.case import Case, load_case
-from engine.errors import BridgelawError
+from bridgelaw import cli
+from bridgelaw.case import Case, load_case
+from bridgelaw.errors import BridgelawError
 
 # line numbers:  1 title, 2 rulebook, 3 scoring, 4 board, 5 non_offending,
 #                6 table_result, 7 other_table, 8 without_infraction

@@ -1,6 +1,6 @@
 """The bridgelaw command line: rule, check, rulebooks, --help, and bad input.
 
-Most tests call engine.cli.main([...]) and read stdout/stderr with capsys; two run the
+Most tests call bridgelaw.cli.main([...]) and read stdout/stderr with capsys; two run the
 installed console script in a subprocess to prove the real exit status and that no
 traceback reaches the user.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import rulebook as rulebooks
-from engine.cli import main
+from bridgelaw import rulebook as rulebooks
+from bridgelaw.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -50,7 +50,7 @@ def script() -> list[str]:
     exe = Path(sys.executable).parent / "bridgelaw"
     if exe.is_file():
         return [str(exe)]
-    return [sys.executable, "-m", "engine.cli"]
+    return [sys.executable, "-m", "bridgelaw.cli"]
 
 
 def assert_one_line_error(err: str, prefix: str) -> str:

@@ -1,9 +1,9 @@
-"""Tests for engine.conditions (the closed condition language) and its durable_rules twin.
+"""Tests for bridgelaw.conditions (the closed condition language) and its durable_rules twin.
 
 The core of this file is a differential test: random condition trees over a small vocabulary
-are compiled to one durable_rules ruleset per generated rule set (engine.adapter.StageEvaluator)
+are compiled to one durable_rules ruleset per generated rule set (bridgelaw.adapter.StageEvaluator)
 and evaluated on random exact facts; for every rule, durable_rules must agree with the plain
-Python evaluator (engine.conditions.evaluate).
+Python evaluator (bridgelaw.conditions.evaluate).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import adapter
-from engine import conditions as c
-from engine.adapter import StageEvaluator
+from bridgelaw import adapter
+from bridgelaw import conditions as c
+from bridgelaw.adapter import StageEvaluator
 
 VOCAB: c.Vocabulary = {
     "A": "number",

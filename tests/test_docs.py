@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import rulebook
-from engine.case import load_case
-from engine.cli import compare
-from engine.ruling import rule_case
+from bridgelaw import rulebook
+from bridgelaw.case import load_case
+from bridgelaw.cli import compare
+from bridgelaw.ruling import rule_case
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"```yaml\n(.*?)```", re.S)

@@ -1,4 +1,4 @@
-"""Tests for engine.exact: parsing and formatting exact numbers."""
+"""Tests for bridgelaw.exact: parsing and formatting exact numbers."""
 
 from decimal import Decimal
 from fractions import Fraction as F
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.exact import (
+from bridgelaw.exact import (
     NumberError,
     exact_json,
     format_decimal,

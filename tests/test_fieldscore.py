@@ -1,4 +1,4 @@
-"""Tests for engine.fieldscore: whole-field matchpoints (fractional frequencies, Neuberg),
+"""Tests for bridgelaw.fieldscore: whole-field matchpoints (fractional frequencies, Neuberg),
 cross-IMPs and butler with weighted and split adjusted scores, exact.
 
 The grouped algorithms are checked against the published figures (WBF commentary example 9,
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bridge import imps, matchpoint_table, top
-from engine.fieldscore import (Field, butler, cross_imps, cross_imps_as_if, imps_exact, matchpoints,
+from bridgelaw.bridge import imps, matchpoint_table, top
+from bridgelaw.fieldscore import (Field, butler, cross_imps, cross_imps_as_if, imps_exact, matchpoints,
                                matchpoints_as_if, neuberg, round_half_even, round_toward)
 
 # --------------------------------------------------------------------------- published examples

@@ -1,4 +1,4 @@
-"""Tests for engine.formula: the whitelisted award-formula grammar, exact evaluation and the
+"""Tests for bridgelaw.formula: the whitelisted award-formula grammar, exact evaluation and the
 substituted text shown in a ruling's steps."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import formula
-from engine.conditions import MissingFact
-from engine.formula import BinOp, Call, FormulaError, Neg, Num, Var, parse, substitute
+from bridgelaw import formula
+from bridgelaw.conditions import MissingFact
+from bridgelaw.formula import BinOp, Call, FormulaError, Neg, Num, Var, parse, substitute
 
 
 def ev(text, **env):

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import lint, rulebook
-from engine.case import load_case
-from engine.cli import main
-from engine.errors import BridgelawError
-from engine.ruling import rule_case
+from bridgelaw import lint, rulebook
+from bridgelaw.case import load_case
+from bridgelaw.cli import main
+from bridgelaw.errors import BridgelawError
+from bridgelaw.ruling import rule_case
 
 RULES = rulebook.rules_dir()
 CASES = Path(__file__).resolve().parent.parent / "cases"

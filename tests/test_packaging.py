@@ -24,20 +24,55 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_carries_rulebooks_and_web_files(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    shipped = {f"engine/rules/{p.name}" for p in (ROOT / "rules").glob("*.yaml")}
+    shipped = {f"bridgelaw/rules/{p.name}" for p in (ROOT / "rules").glob("*.yaml")}
     assert shipped and shipped <= names
-    assert "engine/web/templates/base.html" in names
-    assert any(n.startswith("engine/web/static/") for n in names)
+    assert "bridgelaw/web/templates/base.html" in names
+    assert any(n.startswith("bridgelaw/web/static/") for n in names)
     assert any(n.endswith("entry_points.txt") for n in names)
+
+
+def test_wheel_installs_bridgelaw_and_nothing_named_engine(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert tops == {"bridgelaw", wheel.name.split("-py")[0] + ".dist-info"}, tops   # the package and its metadata
+    assert not any(n.startswith("engine/") for n in names)
+    assert "bridgelaw/explain.py" in names and "bridgelaw/inspect.py" not in names   # no stdlib shadowing
+    meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(meta).decode()
+    from bridgelaw import __version__
+    assert f"Version: {__version__}" in text
+    assert "Provides-Extra: web" in text
+    assert "Requires-Dist: starlette" in text and "extra == \"web\"" in text
+    assert any(n.endswith("/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
+    entry = next(n for n in names if n.endswith("entry_points.txt"))
+    assert "bridgelaw = bridgelaw.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+
+
+def test_editable_checkout_imports_bridgelaw_not_engine():
+    code = "import bridgelaw.cli, importlib.util; print(importlib.util.find_spec('engine') is None)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
+
+
+def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
+    import importlib.util
+    from bridgelaw.cli import main
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert "missing: uvicorn" in err and "pip install 'bridgelaw[web]'" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_installed_layout_finds_its_rulebooks(wheel, tmp_path):
     zipfile.ZipFile(wheel).extractall(tmp_path)
-    code = ("from engine import rulebook; "
+    code = ("from bridgelaw import rulebook; "
             "print(rulebook.rules_dir().relative_to(rulebook.rules_dir().parent.parent).as_posix(), "
             "sorted(rulebook.available()), rulebook.get('wbf-2017').version)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}, timeout=60)
     assert done.returncode == 0, done.stderr
     expected = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml"))
-    assert done.stdout.strip() == f"engine/rules {expected} 2017.1"
+    assert done.stdout.strip() == f"bridgelaw/rules {expected} 2017.1"

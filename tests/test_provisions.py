@@ -7,10 +7,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from engine import rulebook
-from engine.case import load_case
-from engine.errors import BridgelawError, RulingError
-from engine.ruling import rule_case
+from bridgelaw import rulebook
+from bridgelaw.case import load_case
+from bridgelaw.errors import BridgelawError, RulingError
+from bridgelaw.ruling import rule_case
 
 
 def rule(text: str, book: str | None = None):

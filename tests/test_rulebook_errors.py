@@ -2,7 +2,7 @@
 
 Each test copies the text of rules/wbf-2017.yaml, changes one thing, writes it to
 tmp_path/wbf-2017.yaml (the file name must be the rulebook's id) and loads it with
-engine.rulebook.load. Expected positions are computed from the mutated text (the 1-based
+bridgelaw.rulebook.load. Expected positions are computed from the mutated text (the 1-based
 line and column of a unique snippet), so they stay exact while the shipped file evolves.
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import rulebook
-from engine.errors import BridgelawError
+from bridgelaw import rulebook
+from bridgelaw.errors import BridgelawError
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"

@@ -10,10 +10,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from engine import rulebook as rulebooks
-from engine.case import load_case
-from engine.errors import BridgelawError, RulingError
-from engine.ruling import rule_case
+from bridgelaw import rulebook as rulebooks
+from bridgelaw.case import load_case
+from bridgelaw.errors import BridgelawError, RulingError
+from bridgelaw.ruling import rule_case
 
 EDITIONS = ("wbf-2007", "wbf-2017")
 
@@ -34,7 +34,7 @@ def wbf2017():
 
 
 def damage(a, b, c=None, scoring="imps"):
-    """The damage stage's facts as engine.ruling builds them (C = A when no serious error)."""
+    """The damage stage's facts as bridgelaw.ruling builds them (C = A when no serious error)."""
     a = None if a is None else F(a)
     b = F(b)
     serious = c is not None
@@ -217,7 +217,7 @@ ARTIFICIAL_CASES = [
 
 @pytest.mark.parametrize(("resp", "scoring", "session", "boards", "rule2007", "rule2017"), ARTIFICIAL_CASES)
 def test_artificial_rule(wbf2007, wbf2017, resp, scoring, session, boards, rule2007, rule2017):
-    from engine.exact import parse_exact
+    from bridgelaw.exact import parse_exact
 
     session = None if session is None else parse_exact(session, percent=True)
     facts = artificial(resp, scoring, session, boards)

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from engine.case import load_case
-from engine.cli import main as cli_main
-from engine import cli
-from engine.web import cli as web_cli
-from engine.web import forms, service
-from engine.web.app import CSP, MAX_BODY, create_app
+from bridgelaw.case import load_case
+from bridgelaw.cli import main as cli_main
+from bridgelaw import cli
+from bridgelaw.web import cli as web_cli
+from bridgelaw.web import forms, service
+from bridgelaw.web.app import CSP, MAX_BODY, create_app
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_07 = REPO / "cases" / "wbf-commentary-2017" / "example-07.yaml"
@@ -620,3 +620,56 @@ def test_traveller_page_errors(client, data, name, words, status):
     r = client.post("/traveller", data=data)
     assert r.status_code == status
     assert words in field_error(r.text, name)
+
+
+# --- issue 9, item 1: no file writes from a request, no cross-site posts -----------------------------
+
+@traveller_needed
+@pytest.mark.parametrize("name", ["../../escaped.pbn", "{tmp}/absolute.pbn", "..\\..\\escaped.pbn",
+                                  "sub/../../escaped.yaml"])
+def test_traveller_name_never_becomes_a_path(client, tmp_path, monkeypatch, name):
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "t"))      # any temporary folder would be here
+    (tmp_path / "t").mkdir()
+    target = tmp_path / "victim"
+    target.mkdir()
+    monkeypatch.chdir(target / "")
+    name = name.format(tmp=target)
+    data = {"traveller": (TRAVELLERS / "board-09.pbn").read_text(),
+            "adjustments": (TRAVELLERS / "board-09.adjustments.yaml").read_text(), "name": name}
+    r = client.post("/traveller", data=data)
+    if name.endswith(".pbn"):
+        assert r.status_code == 200, r.text
+        assert table_cells(r.text, 2) == ("9 7/24 (9.29) = 38.72%", "14 17/24 (14.71) = 61.28%")
+    else:                                                    # a .yaml name: read as a YAML traveller
+        assert r.status_code == 400 and "Adjustments go with a PBN" in r.text
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert written == ["t", "victim"]                                   # nothing written anywhere
+
+
+@pytest.mark.parametrize("headers", [
+    {"origin": "https://evil.example"},
+    {"origin": "null"},
+    {"sec-fetch-site": "cross-site"},
+    {"sec-fetch-site": "same-site", "origin": "http://other.testserver"},
+])
+@pytest.mark.parametrize("path", ["/", "/traveller", "/api/rule"])
+def test_cross_site_posts_are_refused(client, headers, path):
+    if path == "/api/rule":
+        r = client.post(path, json=WEIGHTED_CASE, headers=headers)
+        assert r.status_code == 403 and "another site" in r.json()["error"]
+    else:
+        r = client.post(path, data=FORM, headers=headers)
+        assert r.status_code == 403 and "another site" in r.text
+    assert r.headers["content-security-policy"] == CSP
+
+
+@pytest.mark.parametrize("headers", [
+    {},                                                                  # curl and scripts send neither header
+    {"origin": "http://testserver", "sec-fetch-site": "same-origin"},  # the page itself
+    {"sec-fetch-site": "none"},                                          # typed into the address bar
+])
+def test_same_origin_and_command_line_posts_work(client, headers):
+    r = client.post("/api/rule", json=WEIGHTED_CASE, headers=headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["sides"]["NS"]["exact"] == "11/3"

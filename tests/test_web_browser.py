@@ -3,7 +3,7 @@ Selenium): a TD fills in a teams case with a weighted list and a gambling action
 exact scores and the cited paragraph, downloads the case and opens it again, prints the slip,
 compares rulebooks, and uses the page on a phone-sized screen.
 
-The server is started here (``python -m engine.web`` on 127.0.0.1 and a free port) and stopped
+The server is started here (``python -m bridgelaw.web`` on 127.0.0.1 and a free port) and stopped
 here. Screenshots go to test-artifacts/ (git ignores it); with BRIDGELAW_UPDATE_DOCS=1 they are
 also written to docs/images/ for docs/web.md. Without /usr/bin/chromium these tests are skipped,
 except on CI (CI=true), where a missing browser is a failure.
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.case import load_case
-from engine.web import service
+from bridgelaw.case import load_case
+from bridgelaw.web import service
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "test-artifacts"
@@ -69,7 +69,7 @@ def server(tmp_path_factory):
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "serve.log"
     with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "engine.web", "--host", "127.0.0.1", "--port", str(port)],
+        proc = subprocess.Popen([sys.executable, "-m", "bridgelaw.web", "--host", "127.0.0.1", "--port", str(port)],
                                 cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -1,4 +1,4 @@
-"""``python -m engine.web``: the same as ``bridgelaw serve``."""
+"""``python -m bridgelaw.web``: the same as ``bridgelaw serve``."""
 
 import sys
 

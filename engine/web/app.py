@@ -10,7 +10,9 @@ Safety: bodies are limited to :data:`MAX_BODY` bytes (413 past it), weighted lis
 in length; rulebooks come only from the rules directory; nothing from a request is evaluated;
 every response carries a restrictive Content-Security-Policy (no scripts at all); bad input is a
 400/413/415/422 with a message a person can act on; any other failure is a 500 that says so
-without a stack trace (the trace goes to the server's log).
+without a stack trace (the trace goes to the server's log). A post from another site (a browser's
+``Sec-Fetch-Site`` or ``Origin`` naming another origin) is refused with a 403, so a page the TD
+visits cannot submit forms here; clients that send neither header, such as curl, keep working.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),     # "no-referrer" would make browsers post Origin: null
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
@@ -101,7 +103,11 @@ class Guard:
                            + [(k, v) for k, v in SECURITY_HEADERS if k not in names]}
             await send(message)
 
-        length = dict(scope.get("headers", [])).get(b"content-length")
+        headers = dict(scope.get("headers", []))
+        if scope.get("method") not in SAFE_METHODS and cross_site(headers):
+            await self._forbid(scope, send_with_headers)
+            return
+        length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self._refuse(scope, send_with_headers)
             return
@@ -118,9 +124,36 @@ class Guard:
 
         await self.app(scope, limited_receive, send_with_headers)
 
+    async def _forbid(self, scope: dict, send: Callable) -> None:
+        message = ("This request came from another site and was refused: the page's forms post only from "
+                   "the page itself. Open the page at this server's address and submit it there.")
+        response = (api_error(403, message) if scope["path"].startswith("/api/")
+                    else PlainTextResponse(message, status_code=403))
+        await response({"type": "http"}, _no_body, send)
+
     async def _refuse(self, scope: dict, send: Callable) -> None:
         response = too_large_response(scope["path"], self.limit)
         await response({"type": "http"}, _no_body, send)
+
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def cross_site(headers: dict[bytes, bytes]) -> bool:
+    """Whether a request was sent by a page of another origin. Browsers say so in
+    ``Sec-Fetch-Site`` and ``Origin``; a client that sends neither (curl, scripts) is not a browser
+    acting for a visited site, so it is let through."""
+    site = headers.get(b"sec-fetch-site")
+    if site is not None:                      # a current browser: its word decides
+        return site not in (b"same-origin", b"none")
+    origin = headers.get(b"origin")
+    if origin is None:
+        return False
+    host = headers.get(b"host", b"").decode("latin-1").lower()
+    if origin == b"null":
+        return True
+    origin_host = origin.decode("latin-1").lower().split("://", 1)[-1].rstrip("/")
+    return origin_host != host
 
 
 def too_large_response(path: str, limit: int = MAX_BODY) -> Response:

@@ -1,12 +1,13 @@
 """``bridgelaw serve``: the web page for tournament directors, on this computer.
 
-Wired into the main CLI by ``add_parser(sub)`` in :func:`engine.cli.build_parser`;
-``python -m engine.web [--host …] [--port …] [--rules DIR]`` runs the same command.
+Wired into the main CLI by ``add_parser(sub)`` in :func:`bridgelaw.cli.build_parser`;
+``python -m bridgelaw.web [--host …] [--port …] [--rules DIR]`` runs the same command.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import ipaddress
 import sys
 from pathlib import Path
@@ -58,7 +59,15 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+WEB_MODULES = ("starlette", "uvicorn", "jinja2", "multipart")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    missing = [name for name in WEB_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise BridgelawError("bridgelaw serve needs the web extra, which is not installed "
+                             f"(missing: {', '.join(missing)})",
+                             suggestion="pip install 'bridgelaw[web]'")
     import uvicorn
 
     from .app import LOOPBACK_HOSTS, create_app

@@ -2,8 +2,8 @@
 
 The web page never rules a form directly. It builds the case *model* — a mapping with exactly
 the keys of a case file — serialises it to YAML with ruamel.yaml and runs that text through
-:func:`engine.case.load_case`, the same path as ``bridgelaw rule``; web and CLI cannot disagree.
-A :class:`~engine.errors.BridgelawError` points at a line and column of that YAML;
+:func:`bridgelaw.case.load_case`, the same path as ``bridgelaw rule``; web and CLI cannot disagree.
+A :class:`~bridgelaw.errors.BridgelawError` points at a line and column of that YAML;
 :func:`field_for_error` walks the YAML's positions back to the key path and from there to the
 form field concerned, so the message can be shown beside it.
 

@@ -230,7 +230,7 @@ def _scope_text(scope: dict) -> str:
 
 def compare_cli_json(text: str, books: Books, ids: list[str]) -> str:
     """The case under `ids` exactly as `bridgelaw compare --rulebooks IDS CASE --format json` gives
-    it (engine.compare does the work; the case's path is given as "request")."""
+    it (bridgelaw.compare does the work; the case's path is given as "request")."""
     case = load(text, "request")                 # the errors, positioned, before anything else
     columns = [comparing.Column(books.get(name), None if i == 0 else 0) for i, name in enumerate(ids)]
     matrix = comparing.Matrix(columns, [("request", comparing.cells(columns, case))])

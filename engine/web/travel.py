@@ -1,19 +1,18 @@
 """The traveller page and ``POST /api/score``: one board's traveller (YAML, or PBN with an
-adjustments YAML) rescored with :mod:`engine.traveller`, shown as ``bridgelaw score`` shows it.
+adjustments YAML) rescored with :mod:`bridgelaw.traveller`, shown as ``bridgelaw score`` shows it.
 
 Safety: a traveller from a request never makes the server read a file. A ``pbn:`` key (which
 names a PBN file on disk) is refused — the PBN is pasted or uploaded instead; a ``rulebook:`` or
 a chosen rulebook must be one of the server's rulebook ids, and the engine is handed that
-rulebook's file from the server's rules directory. PBN text is written to a private temporary
-folder only because the PBN loader reads paths; file names in messages are the ones the TD gave.
+rulebook's file from the server's rules directory. Posted text is parsed in memory — nothing is
+written to disk — and a file name from the form or an upload is reduced to a safe base name used
+only in messages.
 """
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from starlette.datastructures import UploadFile
@@ -76,7 +75,8 @@ class TravellerForm:
             value = data.get(key, "")
             return value.strip() if isinstance(value, str) else ""
         f = cls(traveller=s("traveller"), adjustments=s("adjustments"), rulebook=s("rulebook"),
-                scoring=s("scoring") if s("scoring") in SCORINGS else "", board=s("board"), name=s("name"))
+                scoring=s("scoring") if s("scoring") in SCORINGS else "", board=s("board"),
+                name=_name(s("name"), ""))
         upload = data.get("traveller_file")
         if isinstance(upload, UploadFile) and upload.filename:
             f.traveller = _decode(await upload.read())
@@ -160,27 +160,11 @@ def score(f: TravellerForm, books: Any):
     if f.adjustments.strip():
         tree = _checked_yaml(f.adjustments, f.adjustments_name, books, "adjustments", pbn_allowed=True)
     rulebook = _rulebook_path(books, f.rulebook, tree)
-    with tempfile.TemporaryDirectory(prefix="bridgelaw-web-") as tmp:
-        pbn_path = Path(tmp) / f.name
-        pbn_path.write_text(f.traveller, encoding="utf-8")
-        adj_path = None
-        if tree is not None:
-            adj_path = Path(tmp) / f.adjustments_name
-            adj_path.write_text(f.adjustments, encoding="utf-8")
-        try:
-            trav = load_pbn_traveller(pbn_path, adjustments=adj_path, board=board, rulebook=rulebook, scoring=scoring)
-            trav.file = f.name
-            if getattr(trav, "pbn", None) is not None:
-                trav.pbn.file = f.name
-            if adj_path is not None and getattr(trav, "adjustments_file", None):
-                trav.adjustments_file = f.adjustments_name
-            return score_traveller(trav)
-        except BridgelawError as exc:
-            prefix = tmp + "/"
-            if exc.file and exc.file.startswith(prefix):
-                exc.file = exc.file[len(prefix):]
-            exc.message = exc.message.replace(prefix, "")
-            raise
+    # Parsed from the posted text in memory: a name from the request never becomes a path.
+    trav = load_pbn_traveller(f.name, text=f.traveller, board=board, rulebook=rulebook, scoring=scoring,
+                              adjustments=f.adjustments_name if tree is not None else None,
+                              adjustments_text=f.adjustments if tree is not None else None)
+    return score_traveller(trav)
 
 
 def field_for(exc: BridgelawError, f: TravellerForm) -> str:
