@@ -205,6 +205,7 @@ class PollChoice(_Strict):
 class Poll(_Strict):
     polled: int = Field(ge=1)
     choices: list[PollChoice] = Field(min_length=1)
+    benefit_of_doubt: ExactField | None = None     # the TD's factor (≥ 1), bounded by the rulebook's ceiling
 
 
 class MatchImps(_Strict):

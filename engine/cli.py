@@ -27,6 +27,7 @@ from . import __version__, render
 from . import compare as comparing
 from . import explain as explaining, lint, traveller_cli
 from . import rulebook as rulebooks
+from . import sources
 from .case import Case, load_case
 from .errors import BridgelawError
 from .exact import format_mixed
@@ -276,10 +277,12 @@ def cmd_rulebooks(args: argparse.Namespace) -> int:
         data = [b.summary() for b in books]
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return 0
+    width = max(len(b.id) for b in books)
     for b in books:
         until = b.effective_until.isoformat() if b.effective_until else "—"
         on = f"  (extends {b.extends})" if b.extends else ""
-        print(f"{b.id:<12} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
+        print(f"{b.id:<{width}} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
+        print(f"{'':<{width}} {sources.report(b).line}")
     return 0
 
 

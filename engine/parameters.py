@@ -36,7 +36,10 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "multiple_boards.replacement": (("average", "not-scored"), "what a further board without a result scores"),
     # 12C1(c) and the commentary's benefit of doubt: weights from a poll
     "poll.minimum": ("count", "fewest players a poll should have (commentary: five)"),
-    "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS may be raised"),
+    "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS is raised, unless "
+                              "the case's poll gives the TD's own factor"),
+    "poll.benefit_of_doubt_ceiling": ("number", "the largest factor a TD may use (WBF Laws Committee: never deviate "
+                                      "by more than 0.2 from the poll, i.e. 1.2)"),
     # 2007 12C1(e), where a Regulating Authority elects it instead of weighting
     "likely.threshold": ("number", "a result is 'likely' once the outcomes at least as favourable to the "
                          "non-offending side reach this probability (ACBL: 1/3)"),

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import conditions, formula
 from . import parameters as params
+from . import sources
 from .adapter import StageEvaluator
 from .errors import BridgelawError, RulingError, did_you_mean
 from .exact import format_mixed
@@ -43,13 +44,15 @@ class _Strict(BaseModel):
 
 class ParagraphModel(_Strict):
     text: str
-    source: str | None = None
+    source: str | sources.SourceModel | None = None    # a document and section (sources.py), or free text
+    modelling: str | None = None                        # why this is a modelling choice, when no document says it
     confirmed: bool = True
 
 
 class EffectiveModel(_Strict):
     from_: dt.date | None = Field(default=None, alias="from")
     until: dt.date | None = None
+    source: str | None = None             # where the dates come from (a rulebook's dates must say)
 
 
 class RuleModel(_Strict):
@@ -79,6 +82,8 @@ class LayerModel(_Strict):
     rules: list[RuleModel] = []
     remove: list[RemoveModel] = []
     notes: str | None = None
+    documents: dict[str, sources.DocumentModel] = {}
+    parameter_sources: dict[str, sources.ParameterSourceModel] = {}
 
 
 class RulebookModel(LayerModel):
@@ -96,9 +101,16 @@ class RulebookModel(LayerModel):
 class Paragraph:
     ref: str
     text: str
-    source: str | None = None
+    source: str | None = None             # the source as one line of text
     confirmed: bool = True
     origin: str = ""                      # the rulebook that defines it
+    citation: sources.Citation | None = None
+    modelling: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """law, regulation, recommendation, guidance, practice, proposal — or modelling / unsourced."""
+        return self.citation.document.kind if self.citation else "modelling" if self.modelling else "unsourced"
 
 
 @dataclass(frozen=True)
@@ -192,8 +204,11 @@ class Rulebook:
     source: str | None = None
     notes: str | None = None
     scope: dict[str, list[str]] | None = None
+    effective_source: str | None = None
     rules: list[Rule] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)
+    documents: dict[str, sources.Document] = field(default_factory=dict)
+    parameter_sources: dict[str, sources.ParameterSource] = field(default_factory=dict)
     _evaluators: dict = field(default_factory=dict, repr=False)
     _views: dict = field(default_factory=dict, repr=False)
     _by_stage: dict = field(default_factory=dict, repr=False)
@@ -306,7 +321,7 @@ class Rulebook:
                 "extends": self.extends,
                 "effective": {"from": self.effective_from.isoformat(),
                               "until": self.effective_until.isoformat() if self.effective_until else None},
-                "rules": len(self.all_rules), "sha256": self.sha256}
+                "rules": len(self.all_rules), "sha256": self.sha256, "sourced": sources.report(self).as_dict()}
 
     @property
     def identity(self) -> dict[str, Any]:
@@ -402,10 +417,11 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
         id=model.rulebook, title=model.title, authority=model.authority, version=model.version,
         effective_from=model.effective.from_, effective_until=model.effective.until,
         paragraphs=dict(base.paragraphs) if base else {}, all_rules=list(base.all_rules) if base else [],
+        documents=dict(base.documents) if base else {}, parameter_sources=dict(base.parameter_sources) if base else {},
         dated=dict(base.dated) if base else {}, path=path,
         sha256=_hash(base.sha256, doc.text) if base else _hash(doc.text),
         chain=(base.chain if base else []) + [model.rulebook], as_of=model.effective.from_,
-        source=model.source, notes=model.notes, scope=model.scope,
+        source=model.source, notes=model.notes, scope=model.scope, effective_source=model.effective.source,
     )
     book = _apply_layer(start, model, doc, model.rulebook, require_cites=base is not None)
     return book.at(book.clamp(None))
@@ -413,12 +429,33 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
 
 def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, *, require_cites: bool) -> Rulebook:
     """`book` with one layer's parameters, paragraphs, removals and rules applied."""
+    documents = dict(book.documents)
+    documents.update({k: sources.Document(k, **d.model_dump()) for k, d in model.documents.items()})
     paragraphs = dict(book.paragraphs)
     for ref, p in model.paragraphs.items():
         if ref in paragraphs:
             raise doc.error(["paragraphs", ref], f"paragraph {ref} is already defined by {paragraphs[ref].origin}",
                             key=True, expected="a new paragraph reference (regulations cite the Laws' paragraphs as they are)")
-        paragraphs[ref] = Paragraph(ref, p.text.strip(), p.source, p.confirmed, origin)
+        citation, text = None, p.source if isinstance(p.source, str) else None
+        if isinstance(p.source, sources.SourceModel):
+            if p.source.document not in documents:
+                raise doc.error(["paragraphs", ref, "source", "document"], f"paragraph {ref} cites document "
+                                f"'{p.source.document}', which no layer declares under documents:",
+                                suggestion=did_you_mean(p.source.document, documents))
+            citation = sources.Citation(documents[p.source.document], p.source.section, p.source.url)
+            text = citation.text
+        paragraphs[ref] = Paragraph(ref, p.text.strip(), text, p.confirmed, origin, citation, p.modelling)
+    parameter_sources = dict(book.parameter_sources)
+    for name, ps in model.parameter_sources.items():
+        where = ["parameter_sources", name]
+        if name not in params.PARAMETERS:
+            raise doc.error(where, f"parameter_sources: unknown parameter '{name}'", key=True,
+                            suggestion=did_you_mean(name, params.PARAMETERS))
+        if bool(ps.cites) == bool(ps.modelling):
+            raise doc.error(where, f"parameter_sources.{name}: give cites (paragraphs) or a modelling reason, not both",
+                            expected="{cites: [<paragraph>]} or {modelling: <why>}")
+        _check_cites(doc, where, f"parameter_sources.{name}", ps.cites, paragraphs)
+        parameter_sources[name] = sources.ParameterSource(tuple(ps.cites), ps.modelling, origin)
     dated = dict(book.dated)
     for name, values in _parameters(doc, model.parameters, origin, require_cites, set(book.dated)).items():
         dated[name] = values
@@ -437,7 +474,7 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
         _check_cites(doc, here, f"removal of {rm.rule}", rm.cites, paragraphs)
         rules = [r for r in rules if r.id != rm.rule]
     view = dataclasses.replace(book, paragraphs=paragraphs, dated=dated, all_rules=[], _evaluators={}, _views={},
-                               rules=[], parameters={})
+                               rules=[], parameters={}, documents=documents, parameter_sources=parameter_sources)
     ids = {r.id for r in rules}
     for i, rm in enumerate(model.rules):
         here = ["rules", i]

@@ -181,7 +181,7 @@ class _Builder:
     def benefit_of_doubt(self, comps: list[Component], side: Side) -> list[Component]:
         """Raise the raw weight of the result most favourable to `side` by poll.benefit_of_doubt."""
         polled, minimum = self.m.poll.polled, self.book.parameters["poll.minimum"]
-        factor = self.book.parameters["poll.benefit_of_doubt"]
+        factor = self.benefit_factor()
         if polled < minimum:
             self.warnings.append(f"only {polled} players were polled; the commentary's minimum is {format_mixed(minimum)}")
         self.say(f"  raw weights (votes / {polled} polled × chance): "
@@ -202,6 +202,24 @@ class _Builder:
                  f"{format_mixed(factor)} = {format_mixed(raised)}; the others scaled by {format_mixed(scale)}: "
                  + "; ".join(f"{c.outcome.text} {format_mixed(c.weight)}" for c in adjusted))
         return adjusted
+
+    def benefit_factor(self) -> Fraction:
+        """The TD's benefit-of-doubt factor (the case's poll.benefit_of_doubt, else the rulebook's),
+        at least 1 and at most the rulebook's ceiling (poll.benefit_of_doubt_ceiling), when it has one."""
+        given = self.m.poll.benefit_of_doubt
+        factor = given if given is not None else self.book.parameters["poll.benefit_of_doubt"]
+        ceiling = self.book.parameters.get("poll.benefit_of_doubt_ceiling")
+        where = "the case's poll.benefit_of_doubt" if given is not None else "poll.benefit_of_doubt"
+        if factor < 1:
+            raise BridgelawError(f"{self.case.file}: {where} is {format_mixed(factor)}; a benefit of doubt "
+                                 "cannot favour the offending side", expected="a factor of at least 1")
+        if ceiling is not None and factor > ceiling:
+            raise BridgelawError(f"{self.case.file}: {where} is {format_mixed(factor)}, above the ceiling "
+                                 f"{format_mixed(ceiling)} of {self.book.id} (poll.benefit_of_doubt_ceiling)",
+                                 expected=f"a factor from 1 to {format_mixed(ceiling)}")
+        if ceiling is not None:
+            self.cite_parameter("poll.benefit_of_doubt_ceiling")
+        return factor
 
     def weighted(self, comps: list[Component], side: Side, name: str) -> Fraction:
         scored = [(c, self.scorer.score(c.outcome, side)) for c in comps]

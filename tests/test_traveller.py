@@ -313,11 +313,13 @@ def test_session_percentages_12c2c() -> None:
 
 
 def test_boards_without_a_result_12c2d(capsys) -> None:
-    assert artificial_board(", boards: {NS: 3}") == {"NS": F(3), "EW": F(12, 5)}          # wbf-2017: average
-    assert artificial_board(", boards: {NS: 3}", "wbf-2007") == {"NS": None, "EW": F(12, 5)}   # not scored
+    # the two-board limit is the WBF Laws Committee's advice (rules/wbf-laws-committee-*.yaml), not the Laws'
+    assert artificial_board(", boards: {NS: 3}", "wbf-laws-committee-2017") == {"NS": F(3), "EW": F(12, 5)}   # average
+    assert artificial_board(", boards: {NS: 3}", "wbf-laws-committee-2007") == {"NS": None, "EW": F(12, 5)}  # not scored
+    assert artificial_board(", boards: {NS: 3}") == {"NS": F(18, 5), "EW": F(12, 5)}     # the Laws alone: average plus
     tables = ["{table: 1, ns: 1, ew: 11, result: 4H= S}",
               "{table: 2, ns: 2, ew: 12, artificial: {NS: avg-plus, EW: avg-minus}, boards: {NS: 3}}"]
-    board = score_traveller(load_traveller("t.yaml", text=traveller_text(tables, "wbf-2007")))
+    board = score_traveller(load_traveller("t.yaml", text=traveller_text(tables, "wbf-laws-committee-2007")))
     assert "artificial: NS avg-plus → not-scored, EW avg-minus" in traveller_cli.text(board)
 
 

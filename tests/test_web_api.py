@@ -326,7 +326,7 @@ def test_form_and_cli_agree_on_every_corpus_case(client, capsys):
     ({"vulnerability": "Everyone"}, "vulnerability", "'Everyone' is not allowed"),
     ({"se_instead": "4S+7 W"}, "se_instead", "4S+7"),
     ({"rulebook": "../../etc/passwd"}, "rulebook", "Unknown rulebook '../../etc/passwd'"),
-    ({"date": "2010-05-01"}, "date", "in force from 2017-09-01"),
+    ({"date": "2010-05-01"}, "date", "in force from 2017-03-01"),
     ({"b_mode": "one", "b_result": ""}, "general", "exactly one of without_infraction"),
 ])
 def test_form_errors_appear_beside_their_field(client, change, name, words):
