@@ -225,6 +225,30 @@ class Penalty(_Strict):
     partner_blameless: bool
 
 
+class RevokeFacts(_Strict):
+    """One established revoke (Law 64): see engine/revoke.py."""
+    trick: int = Field(ge=1, le=13)
+    offender: Direction
+    offender_won: bool                  # the offending player won the revoke trick (dummy's trick is not declarer's)
+    side_won: bool                      # the offending side won the revoke trick
+    later_tricks: int = Field(ge=0, le=12)   # tricks the offending side won after the revoke trick
+    exception: Literal["subsequent-same-suit", "faced-card", "after-next-deal-call", "after-round",
+                       "both-sides"] | None = None
+
+
+class Infraction(_Strict):
+    """The irregularity and the law that empowers the adjustment: ``infraction: {law: 16B1, by: W}``.
+
+    ``law`` is looked up in the rulebook's ``infractions:`` (an unknown law is an error with a
+    "did you mean"); a revoke case (law 64…) lists its established revokes, and ``table_result`` is
+    then the result before the Law 64A trick transfer."""
+    law: Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v),
+                   Field(min_length=1)]          # 16B1, 21B3, "64", 23 …
+    by: Direction | None = None
+    note: str | None = None
+    revokes: list[RevokeFacts] | None = Field(default=None, min_length=1)
+
+
 class Expect(_Strict):
     outcome: str | None = None
     nos: ExactField | None = None
@@ -259,7 +283,7 @@ class CaseModel(_Strict):
     scoring: Literal["imps", "matchpoints"]
     event: Literal["pairs", "teams", "individual", "knockout"] | None = None
     board: Board
-    non_offending: Side | None = None
+    non_offending: Side | Literal["both"] | None = None   # both: each side ruled from its own view (Law 82C)
     players: dict[Direction, str] | None = None
     table_result: OutcomeField | None = None
     other_table: OutcomeField | None = None
@@ -275,6 +299,7 @@ class CaseModel(_Strict):
     artificial_boards_this_session: BoardCount | None = None
     penalty: Penalty | None = None
     match: Match | None = None
+    infraction: Infraction | None = None
     expect: ExpectField | None = None
     published: Published | None = None
     notes: str | None = None
@@ -310,8 +335,15 @@ class Case:
         return self.model.event or ("teams" if self.model.scoring == "imps" else "pairs")
 
     @property
+    def both_non_offending(self) -> bool:
+        """Law 82C: both sides treated as non-offending, each side's score from its own view."""
+        return self.model.non_offending == "both"
+
+    @property
     def nos(self) -> Side | None:
-        """The non-offending side: as given, or the one side found in no way at fault."""
+        """The non-offending side: as given, or the one side found in no way at fault (NS when both are)."""
+        if self.both_non_offending:
+            return "NS"
         if self.model.non_offending or self.model.artificial is None:
             return self.model.non_offending
         clean = [s for s in SIDES if getattr(self.model.artificial, s) == "in-no-way-at-fault"]
@@ -376,6 +408,14 @@ def check_case(doc: Document, m: CaseModel) -> Case:
                             expected="artificial: {NS: <responsibility>, EW: <responsibility>}")
     if m.non_offending is None:
         raise doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+    if m.non_offending == "both":
+        for key in ("table_result", "serious_error"):
+            if getattr(m, key) is not None:
+                raise doc.error([key], f"{key} does not go with non_offending: both: each side is assigned the "
+                                "score it would have had (Law 82C: the result obtained after the error is void)", key=True)
+    if m.infraction is not None and m.infraction.revokes is not None and not isinstance(m.table_result, bridge.PlayedResult):
+        raise doc.error(["infraction", "revokes"], "revokes need the table_result as played (before the Law 64A "
+                        "transfer)", expected="table_result: <contract, result and declarer>, e.g. 4S= S")
     if (m.without_infraction is None) == (m.poll is None):
         raise doc.error(["poll"] if m.poll is not None else [],
                         "give exactly one of without_infraction (the outcome or weighted outcomes) and poll",

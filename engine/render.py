@@ -30,7 +30,10 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     rows = [("Board", f"{m.board.number if m.board.number is not None else '—'}, vulnerability {m.board.vulnerability}"),
             ("Event", f"{r.event} ({EVENT[r.unit]})")]
     if case.nos:
-        rows.append(("Non-offending side", case.nos))
+        rows.append(("Non-offending side", "both (each side ruled from its own view)" if case.both_non_offending else case.nos))
+    if m.infraction is not None:
+        rows.append(("Infraction", f"Law {m.infraction.law}" + (f" by {m.infraction.by}" if m.infraction.by else "")
+                     + (f": {m.infraction.note}" if m.infraction.note else "")))
     if m.artificial is not None:
         rows.append(("No result obtained", f"NS {m.artificial.NS}, EW {m.artificial.EW}"
                      + (" (possibilities numerous)" if m.possibilities else "")))

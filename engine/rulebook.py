@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from . import conditions, formula
 from . import parameters as params
+from . import infractions as infr
 from . import sources
 from .adapter import StageEvaluator
 from .errors import BridgelawError, RulingError, did_you_mean
@@ -84,6 +85,7 @@ class LayerModel(_Strict):
     notes: str | None = None
     documents: dict[str, sources.DocumentModel] = {}
     parameter_sources: dict[str, sources.ParameterSourceModel] = {}
+    infractions: dict[str, infr.InfractionModel] = {}
 
 
 class RulebookModel(LayerModel):
@@ -209,6 +211,7 @@ class Rulebook:
     parameters: dict[str, Any] = field(default_factory=dict)
     documents: dict[str, sources.Document] = field(default_factory=dict)
     parameter_sources: dict[str, sources.ParameterSource] = field(default_factory=dict)
+    infractions: dict[str, infr.Empowerment] = field(default_factory=dict)
     _evaluators: dict = field(default_factory=dict, repr=False)
     _views: dict = field(default_factory=dict, repr=False)
     _by_stage: dict = field(default_factory=dict, repr=False)
@@ -418,6 +421,7 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
         effective_from=model.effective.from_, effective_until=model.effective.until,
         paragraphs=dict(base.paragraphs) if base else {}, all_rules=list(base.all_rules) if base else [],
         documents=dict(base.documents) if base else {}, parameter_sources=dict(base.parameter_sources) if base else {},
+        infractions=dict(base.infractions) if base else {},
         dated=dict(base.dated) if base else {}, path=path,
         sha256=_hash(base.sha256, doc.text) if base else _hash(doc.text),
         chain=(base.chain if base else []) + [model.rulebook], as_of=model.effective.from_,
@@ -456,6 +460,11 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
                             expected="{cites: [<paragraph>]} or {modelling: <why>}")
         _check_cites(doc, where, f"parameter_sources.{name}", ps.cites, paragraphs)
         parameter_sources[name] = sources.ParameterSource(tuple(ps.cites), ps.modelling, origin)
+    empowering = dict(book.infractions)
+    for law, im in model.infractions.items():
+        _check_cites(doc, ["infractions", law], f"infraction {law}", im.cites, paragraphs)
+        empowering[law] = infr.Empowerment(law, im.title, tuple(im.cites), tuple(im.known_as),
+                                           im.both_sides, im.revoke, origin)
     dated = dict(book.dated)
     for name, values in _parameters(doc, model.parameters, origin, require_cites, set(book.dated)).items():
         dated[name] = values
@@ -474,7 +483,8 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
         _check_cites(doc, here, f"removal of {rm.rule}", rm.cites, paragraphs)
         rules = [r for r in rules if r.id != rm.rule]
     view = dataclasses.replace(book, paragraphs=paragraphs, dated=dated, all_rules=[], _evaluators={}, _views={},
-                               rules=[], parameters={}, documents=documents, parameter_sources=parameter_sources)
+                               rules=[], parameters={}, documents=documents, parameter_sources=parameter_sources,
+                               infractions=empowering)
     ids = {r.id for r in rules}
     for i, rm in enumerate(model.rules):
         here = ["rules", i]

@@ -23,6 +23,9 @@ from .errors import BridgelawError
 from . import vp as vp_scale
 from .artificial import artificial_scores
 from .exact import format_decimal, format_mixed
+from .infractions import Empowerment, UnknownLaw, resolve
+from .infractions import _key as _law_key
+from .revoke import Revoke, RevokeError, rectify
 from .rulebook import Paragraph, Rule, Rulebook
 from .scorer import Scorer
 
@@ -91,6 +94,7 @@ class _Builder:
         self.rules: list[Rule] = []
         self.warnings: list[str] = []
         self.param_cites: list[str] = []
+        self.law_cites: list[str] = []          # paragraphs of the empowering law the facts bring in (64A1, 64C2(a))
         self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
 
@@ -237,11 +241,14 @@ class _Builder:
     def assigned(self) -> tuple[str, dict[Side, SideScore]]:
         case, m, scorer, q = self.case, self.m, self.scorer, self.quantities
         nos, os = case.nos, case.os
+        if case.both_non_offending:
+            return self.both_non_offending()
         self.say(f"Non-offending side {nos}, offending side {os}; every quantity is from {nos}'s view, "
                  f"primed ones (A', B') from {os}'s.")
         env: dict[str, Fraction] = {}
-        if m.table_result is not None:
-            a = scorer.score(m.table_result, nos)
+        table_result = self.after_revokes() if m.table_result is not None else None
+        if table_result is not None:
+            a = scorer.score(table_result, nos)
             q["A"], env["A'"] = a.value, scorer.complement(a.value)
             self.say(f"A (table result) = {a.text}")
         else:
@@ -277,6 +284,62 @@ class _Builder:
         for role, side in (("nos", nos), ("os", os)):
             scores[side] = self.award(rule.award[role], env, side, role, rule.outcome)
         return rule.outcome, scores
+
+    def both_non_offending(self) -> tuple[str, dict[Side, SideScore]]:
+        """Both sides treated as non-offending (Law 82C): each side's assigned score is formed from its
+        own view — its own weighting, the benefit of doubt its own — and the two need not balance."""
+        case, q = self.case, self.quantities
+        self.say("Neither side is treated as offending (non_offending: both): each side's assigned score is formed "
+                 "from its own view, and the two need not balance.")
+        q["B"], _ = self.expectation(case.without["NS"], "NS", "B for NS (without the irregularity, NS's view)")
+        b_ew, _ = self.expectation(case.without["EW"], "EW", "B for EW (without the irregularity, EW's view)")
+        rule = self.decide("damage", {**q, "serious_error": False, "scoring": self.m.scoring})
+        self.say(f"Outcome: {rule.outcome} (rule {rule.id}: {rule.when_text}).")
+        env = {"B": q["B"], "B'": b_ew}
+        return rule.outcome, {"NS": self.award(rule.award["nos"], env, "NS", "nos", rule.outcome),
+                              "EW": self.award(rule.award["os"], env, "EW", "nos", rule.outcome)}
+
+    # --- the law that empowers the adjustment ------------------------------------------------------
+
+    def empowerment(self) -> Empowerment | None:
+        """The rulebook's entry for the case's infraction (an unknown law is an error at its key)."""
+        inf = self.m.infraction
+        if inf is None:
+            return None
+        try:
+            e = resolve(self.book.infractions, inf.law, self.book.id)
+        except UnknownLaw as exc:
+            raise self.case.doc.error(["infraction", "law"], exc.message, suggestion=exc.suggestion) from None
+        if self.case.both_non_offending and not e.both_sides:
+            raise self.case.doc.error(["non_offending"], f"non_offending: both is for a law that rules each side from "
+                                      f"its own view (82C, 86B1); {e.law} ({e.title}) in {self.book.id} does not",
+                                      expected="non_offending: NS or EW")
+        if e.revoke and not inf.revokes:
+            raise self.case.doc.error(["infraction"], f"infraction {inf.law} ({e.title}) needs the established revokes",
+                                      expected="revokes: [{trick: …, offender: …, offender_won: …, side_won: …, "
+                                      "later_tricks: …}]")
+        other = "" if _law_key(inf.law).startswith(_law_key(e.law)) else f" (Law {e.law} in {self.book.id})"
+        self.say(f"Infraction: Law {inf.law}{other}, {e.title}{f' (by {inf.by})' if inf.by else ''}; the adjustment "
+                 f"is empowered by {', '.join(e.cites)}.")
+        return e
+
+    def after_revokes(self) -> Any:
+        """The table result, after the Law 64A trick transfers when the case lists revokes."""
+        m = self.m
+        if m.infraction is None or not m.infraction.revokes:
+            return m.table_result
+        try:
+            revokes = [Revoke(**r.model_dump()) for r in m.infraction.revokes]
+            after, transfers = rectify(m.table_result, revokes)
+        except RevokeError as exc:
+            raise self.case.doc.error(["infraction", "revokes"], str(exc)) from None
+        for r, t in zip(revokes, transfers):
+            self.say(f"Revoke by {r.offender} on trick {r.trick}: {t.reason}.")
+            self.law_cites.append(t.paragraph if t.paragraph in self.book.paragraphs else t.paragraph[:3])
+        self.say(f"Table result {m.table_result.text}, after the transfer {after.text} (this is A).")
+        if any(r.exception == "subsequent-same-suit" for r in revokes) and "64C2(a)" in self.book.paragraphs:
+            self.law_cites.append("64C2(a)")
+        return after
 
     def award(self, f: formula.Formula, env: dict[str, Fraction], side: Side, role: str | None,
               label: str) -> SideScore:
@@ -395,6 +458,7 @@ class _Builder:
                  + (", clamped to its last day" if (m.date or dt.date.today()) > book.as_of else "") + ")"
                  + (f"; dated values in force: {dated}" if dated else "") + ".")
         self.say(self.scorer.describe_basis())
+        empowered = self.empowerment()
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
                  "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
         kind_rule = self.decide("kind", facts)
@@ -412,7 +476,8 @@ class _Builder:
         players = self.players(scores) if self.case.event == "individual" else None
         vp = self.victory_points(scores) if m.match is not None else None
         citations: list[Paragraph] = []
-        for ref in [ref for r in self.rules for ref in r.cites] + self.param_cites:
+        first = list(empowered.cites) + self.law_cites if empowered else []      # the empowering law before Law 12
+        for ref in first + [ref for r in self.rules for ref in r.cites] + self.param_cites:
             if book.paragraphs[ref] not in citations:
                 citations.append(book.paragraphs[ref])
         return Ruling(
