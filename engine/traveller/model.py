@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import BeforeValidator, Field
 
 from .. import rulebook as rulebooks
 from ..case import SIDES, Board, BoardCount, Component, Possibilities, Side, parse_outcome
+from ..case import _NUM, _TEXT, _Strict    # the case file's strict model base and schema hints
 from ..errors import BridgelawError, InvalidValue, did_you_mean
 from ..exact import NumberError, parse_exact
 from ..pbn import Game, PbnFile
@@ -107,8 +108,6 @@ def _outcome(value: Any) -> Any:
     return hit
 
 
-_TEXT = WithJsonSchema({"type": "string"})
-_NUM = WithJsonSchema({"type": ["string", "number"]})
 ResultField = Annotated[Any, BeforeValidator(_outcome), _TEXT]
 PairId = Annotated[str, BeforeValidator(_pair_id), _NUM]
 ArtificialWord = Annotated[str, BeforeValidator(_artificial_word), _TEXT]
@@ -117,10 +116,6 @@ PrintedNumber = Annotated[Any, BeforeValidator(_printed), _NUM]
 
 
 # --- models --------------------------------------------------------------------------------------
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
-
 
 class ArtificialModel(_Strict):
     NS: ArtificialWord
