@@ -108,9 +108,9 @@ class TableReader:
         ruling = rulings[nos or "NS"]
         if not nos and _assigned(rulings["NS"]) != _assigned(rulings["EW"]):
             rule = _expectation_rules(ruling)[0]
-            raise self.error(path, f"which side is non-offending decides this adjusted score (rule {rule.id} of "
-                             f"{self.book.id}: {rule.apply.get('method')})", expected="non_offending: NS or EW "
-                             "on the table", suggestion=f"e.g. {{table: {line.table}, non_offending: NS, adjusted: …}}")
+            raise self.error(path, f"which side is non-offending decides this adjusted score under rule {rule.id} "
+                             f"({self.book.id})", expected="non_offending: NS or EW on the table",
+                             suggestion=f"e.g. {{table: {line.table}, non_offending: NS, adjusted: …}}")
         line.parts = _assigned(ruling, raw)
         rules = _expectation_rules(ruling)
         first = nos or "NS"

@@ -118,13 +118,24 @@ def _what(t: ScoredTable) -> str:
 
 
 def _components(line) -> dict[str, str]:
+    """Each side's weighting as used (one entry when both sides use the same), and the outcomes
+    as written when the rule formed the scores from others (left out, rescaled or chosen)."""
     out = {}
     if line.parts is None:
         return out
     sides = ("NS",) if line.balanced else SIDES
     for side in sides:
         out[side] = "; ".join(f"{p.outcome.text} × {format_mixed(p.weight)}" for p in line.parts[side])
+    if any(_key(line.parts[s]) != _key(line.raw_parts[s]) for s in SIDES):
+        for side in (("NS",) if not line.split else SIDES):
+            out[f"{side} as written" if line.split else "as written"] = "; ".join(
+                f"{p.outcome.text} × {format_mixed(p.weight)}" + ("" if p.legal else " (not legal)")
+                for p in line.raw_parts[side])
     return out
+
+
+def _key(parts) -> list:
+    return [(p.outcome, p.weight) for p in parts]
 
 
 def _freq_text(freq: list[tuple[int, Fraction]]) -> str:
@@ -211,7 +222,7 @@ def text(board: ScoredBoard) -> str:
         for t in adjusted:
             out.append(f"  Table {t.line.table} (NS {t.line.ns_pair or '-'}, EW {t.line.ew_pair or '-'}): {_what(t)}")
             for side, comps in _components(t.line).items():
-                label = "weighting" if t.line.balanced else f"{side} weighting"
+                label = side if "written" in side else "weighting" if t.line.balanced else f"{side} weighting"
                 out.append(f"    {label}: {comps}")
             for side in SIDES:
                 out += [f"    {s}" for s in t.side(side).steps]
@@ -265,7 +276,8 @@ def markdown(board: ScoredBoard) -> str:
             out.append(f"### Table {t.line.table}: {_what(t)}")
             out.append("")
             for side, comps in _components(t.line).items():
-                out.append(f"- {'Weighting' if t.line.balanced else side + ' weighting'}: {comps}")
+                label = side.capitalize() if "written" in side else "Weighting" if t.line.balanced else side + " weighting"
+                out.append(f"- {label}: {comps}")
             for side in SIDES:
                 steps = t.side(side).steps
                 if steps:
