@@ -953,3 +953,47 @@ def test_artificial_words_come_from_the_rulebook() -> None:
     line = trav.tables[4]
     assert line.responsibility == {"NS": "in-no-way-at-fault", "EW": "directly-at-fault"}
     assert line.artificial_words == {"NS": "avg-plus", "EW": "avg-minus"}
+
+
+ACBL_2014 = ROOT / "cases" / "jurisdictions" / "acbl-likely-probable-2014.yaml"
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_acbl_corpus_case_as_a_two_table_cross_imp_board(reverse: bool) -> None:
+    # the corpus case (seven possible results, acbl-2007 in 2014) as teams: the adjusted table and
+    # the other table (4H= S). NS, non-offending, get 4H= S (0 IMPs), EW 5H= S (-1), as the case
+    # expects — whatever the order the outcomes are listed in (5H= and 4H= differ by one IMP against
+    # 4H=, tie at none: the choice never rests on the listing).
+    case = load_case(ACBL_2014)
+    ruling = rule_case(case, rulebooks.get("acbl-2007"))
+    comps = case.without["NS"][::-1] if reverse else case.without["NS"]
+    listed = "[" + ", ".join(f"{{result: {c.outcome.text}, weight: {c.weight}}}" for c in comps) + "]"
+    text = ("title: teams\nrulebook: acbl-2007\ndate: 2014-03-01\nscoring: cross-imps\n"
+            "board: {number: 11, vulnerability: None}\ntables:\n"
+            f"  - {{table: 1, ns: 1, ew: 2, non_offending: NS, adjusted: {listed}}}\n"
+            "  - {table: 2, ns: 2, ew: 1, result: 4H= S}\n")
+    board = score_traveller(load_traveller("teams.yaml", text=text, ))
+    got = (board.tables[0].NS.value, board.tables[0].EW.value)
+    assert got == (ruling.sides["NS"].value, ruling.sides["EW"].value) == (F(0), F(-1))
+    assert [c.outcome.text for c in board.tables[0].line.parts["EW"]] == ["5H= S"]
+    assert (board.tables[1].NS.value, board.tables[1].EW.value) == (F(0), F(1))
+
+
+def test_most_favourable_choice_does_not_rest_on_an_imp_tie(capsys, tmp_path: Path) -> None:
+    # +620 and +650 are both 12 IMPs against a passed-out board; against the other table (+600) they
+    # are 1 and 2. Likely (≥ 1/3) from the top: +650 has 1/4, +620 brings 1/2: NS get +620.
+    weights = "[{result: 4H= S, weight: 1/4}, {result: 4H+1 S, weight: 1/4}, {result: 4H-1 S, weight: 1/2}]"
+    text = ("title: teams\nrulebook: acbl-2007\ndate: 2014-03-01\nscoring: cross-imps\n"
+            "board: {number: 1, vulnerability: NS}\ntables:\n"
+            f"  - {{table: 1, ns: 1, ew: 2, non_offending: NS, adjusted: {weights}}}\n"
+            "  - {table: 2, ns: 2, ew: 1, result: 3NT= S}\n")
+    board = score_traveller(load_traveller("teams.yaml", text=text))
+    assert [c.outcome.text for c in board.tables[0].line.parts["NS"]] == ["4H= S"]
+    case = tmp_path / "case.yaml"
+    case.write_text("title: same facts\nrulebook: acbl-2007\ndate: 2014-03-01\nscoring: imps\n"
+                    "board: {vulnerability: NS}\nnon_offending: NS\nother_table: 3NT= S\n"
+                    f"without_infraction: {weights}\n", encoding="utf-8")
+    assert cli.main(["rule", str(case), "--format", "json"]) == 0
+    ruled = json.loads(capsys.readouterr().out)["sides"]
+    assert (F(ruled["NS"]["exact"]), F(ruled["EW"]["exact"])) == (board.tables[0].NS.value, board.tables[0].EW.value)
+    assert board.tables[0].NS.value == 1

@@ -4,8 +4,8 @@ An assigned adjusted score (``adjusted:``) becomes a case — the table's possib
 ``without_infraction`` — and :func:`bridgelaw.ruling.rule_case` rules it: the rulebook's
 expectation stage decides which outcomes count and how (weighted average, legal outcomes only,
 most favourable likely …). The ruling's ``assigned`` outcomes, per side, are what the table adds
-to that side's field. The case ranks the outcomes as a director would: at matchpoints against
-each other (so by their points), at IMPs by their IMPs against a passed-out board.
+to that side's field. The case ranks the outcomes by their points for the side, which every
+scoring method preserves (see :meth:`TableReader.rule`).
 
 An artificial adjusted score goes through :func:`bridgelaw.artificial.artificial_scores`, the
 artificial stage that case rulings use. ``avg-plus`` and the other outcome words stand for the
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -29,7 +30,14 @@ from ..stages import RESPONSIBILITY
 from ..yamlio import Document
 from .model import KINDS, TableLine, _Scores
 
-PASS = bridge.parse_result("PASS")
+
+
+@dataclass(frozen=True)
+class Ruled:
+    """A table's ruling and, per side, the (weight, outcome) pairs its score is formed from."""
+
+    ruling: Ruling
+    assigned: dict[Side, list[tuple[Fraction, Any]]]
 
 
 class TableReader:
@@ -106,31 +114,45 @@ class TableReader:
         line.raw_parts, line.non_offending = raw, nos
         rulings = {n: self.rule(raw, split, n, path) for n in ((nos,) if nos else SIDES)}
         ruling = rulings[nos or "NS"]
-        if not nos and _assigned(rulings["NS"]) != _assigned(rulings["EW"]):
-            rule = _expectation_rules(ruling)[0]
+        if not nos and rulings["NS"].assigned != rulings["EW"].assigned:
+            rule = _expectation_rules(ruling.ruling)[0]
             raise self.error(path, f"which side is non-offending decides this adjusted score under rule {rule.id} "
                              f"({self.book.id})", expected="non_offending: NS or EW on the table",
                              suggestion=f"e.g. {{table: {line.table}, non_offending: NS, adjusted: …}}")
-        line.parts = _assigned(ruling, raw)
-        rules = _expectation_rules(ruling)
+        line.parts = _assigned(ruling.assigned, raw)
+        rules = _expectation_rules(ruling.ruling)
         first = nos or "NS"
         for side in SIDES:
             rule = rules[0] if side == first else rules[-1]
             line.expectation[side] = rule.id
             if rule.apply.get("outcomes") == "legal":
                 line.excluded[side] = [c for c in raw[side] if not c.legal]
-        self.warnings.extend(f"table {line.table}: {w}" for w in ruling.warnings)
+        self.warnings.extend(f"table {line.table}: {w}" for w in ruling.ruling.warnings)
 
-    def rule(self, raw: dict[Side, list[Component]], split: bool, nos: Side, path: list) -> Ruling:
-        """The ruling on the table's facts with `nos` non-offending (cached: equal facts, one ruling)."""
+    def rule(self, raw: dict[Side, list[Component]], split: bool, nos: Side, path: list) -> Ruled:
+        """The ruling on the table's facts with `nos` non-offending (cached: equal facts, one ruling).
+
+        The case ranks the outcomes by their points, which every scoring method preserves: at
+        matchpoints its field is the outcomes themselves (each then beats exactly those below it);
+        at IMPs each outcome stands in the case as its points in the event's unit (against any one
+        other table, IMPs would tie 620 and 650 and so blur a most-favourable choice)."""
         key = (nos, split, *((c.outcome, c.weight, c.legal) for side in SIDES for c in raw[side]), len(raw["NS"]))
         hit = self._rulings.get(key)
         if hit is not None:
             return hit
-        outcomes = list({c.outcome.text: c.outcome for side in SIDES for c in raw[side]}.values())
-        reference = {"field": outcomes} if self.unit_scoring == "matchpoints" else {"other_table": PASS}
+        standing: dict[int, Any] = {}            # id of the outcome the case saw → the table's outcome
+        if self.unit_scoring == "matchpoints":
+            without = raw
+            reference = {"field": list({c.outcome.text: c.outcome for side in SIDES for c in raw[side]}.values())}
+        else:
+            def stand(c: Component) -> Component:
+                unit = UnitScore(Fraction(bridge.ns_score(c.outcome, self.vulnerability)), "IMP")
+                standing[id(unit)] = c.outcome
+                return Component(unit, c.weight, c.legal, c.path)
+            lists = {id(comps): [stand(c) for c in comps] for comps in raw.values()}
+            without, reference = {side: lists[id(raw[side])] for side in SIDES}, {}
         case = assigned_case(self.doc, title=f"table at {'/'.join(map(str, path))}", scoring=self.unit_scoring,
-                             board=self.board, non_offending=nos, without=raw, split=split, **reference)
+                             board=self.board, non_offending=nos, without=without, split=split, **reference)
         try:
             ruling = rule_case(case, self.book, self.as_of)
         except BridgelawError as exc:
@@ -138,8 +160,9 @@ class TableReader:
                 raise
             message = exc.message.removeprefix(f"{self.doc.file}: ")
             raise self.error(path, message, expected=exc.expected, suggestion=exc.suggestion) from None
-        self._rulings[key] = ruling
-        return ruling
+        assigned = {side: [(w, standing.get(id(o), o)) for w, o in ruling.assigned[side]] for side in SIDES}
+        self._rulings[key] = hit = Ruled(ruling, assigned)
+        return hit
 
     # --- artificial adjusted scores ----------------------------------------------------------------
 
@@ -193,11 +216,11 @@ class TableReader:
         return rule.outcome
 
 
-def _assigned(ruling: Ruling, raw: dict[Side, list[Component]] | None = None) -> dict[Side, list[Component]]:
+def _assigned(assigned: dict[Side, list[tuple[Fraction, Any]]], raw: dict[Side, list[Component]]) -> dict[Side, list[Component]]:
     """The ruling's assigned outcomes per side as components (each keeping its written legal: flag)."""
     def legal(side: Side, outcome: Any) -> bool:
-        return next((c.legal for c in raw[side] if c.outcome == outcome), True) if raw else True
-    return {side: [Component(outcome, weight, legal(side, outcome)) for weight, outcome in ruling.assigned[side]]
+        return next((c.legal for c in raw[side] if c.outcome == outcome), True)
+    return {side: [Component(outcome, weight, legal(side, outcome)) for weight, outcome in assigned[side]]
             for side in SIDES}
 
 
