@@ -53,7 +53,7 @@ class TableReader:
         self.vulnerability = board.vulnerability
         self.unit_scoring = "matchpoints" if scoring == "matchpoints" else "imps"
         self.warnings = warnings
-        self._rulings: dict[tuple, Ruling] = {}
+        self._rulings: dict[tuple, Ruled] = {}
         self._words: dict[tuple, dict[Side, str]] = {}
 
     def error(self, path: list, message: str, **kw: Any) -> BridgelawError:
@@ -112,9 +112,12 @@ class TableReader:
             for c in raw[side]:
                 self.points(c.outcome, list(c.path) + (["result"] if len(c.path) > base else []))
         line.raw_parts, line.non_offending = raw, nos
-        rulings = {n: self.rule(raw, split, n, path) for n in ((nos,) if nos else SIDES)}
+        # Without non_offending the table is ruled both ways, and must come out the same (a single
+        # outcome each way can only be assigned as itself, so once is enough).
+        single = all(len(raw[side]) == 1 for side in SIDES)
+        rulings = {n: self.rule(raw, split, n, path) for n in ((nos,) if nos else ("NS",) if single else SIDES)}
         ruling = rulings[nos or "NS"]
-        if not nos and rulings["NS"].assigned != rulings["EW"].assigned:
+        if len(rulings) == 2 and rulings["NS"].assigned != rulings["EW"].assigned:
             rule = _expectation_rules(ruling.ruling)[0]
             raise self.error(path, f"which side is non-offending decides this adjusted score under rule {rule.id} "
                              f"({self.book.id})", expected="non_offending: NS or EW on the table",
