@@ -997,3 +997,22 @@ def test_most_favourable_choice_does_not_rest_on_an_imp_tie(capsys, tmp_path: Pa
     ruled = json.loads(capsys.readouterr().out)["sides"]
     assert (F(ruled["NS"]["exact"]), F(ruled["EW"]["exact"])) == (board.tables[0].NS.value, board.tables[0].EW.value)
     assert board.tables[0].NS.value == 1
+
+
+def test_outcome_words_that_the_rulebook_does_not_pin_down_are_refused() -> None:
+    # EBU: both sides partly at fault get 40% each (avg-minus), as do two sides directly at fault;
+    # nobody gets average when both are at fault. The responsibility words always work.
+    def load(words: str):
+        return load_traveller("t.yaml", text=traveller_text(
+            [*LIKELY_OTHERS, f"{{table: 5, ns: 5, ew: 15, artificial: {words}}}"], "ebu"))
+    with pytest.raises(BridgelawError) as info:
+        load("{NS: avg-minus, EW: avg-minus}")
+    assert info.value.message == ("NS avg-minus, EW avg-minus is ambiguous in ebu: NS partly-at-fault, EW "
+                                  "partly-at-fault or NS directly-at-fault, EW directly-at-fault")
+    assert (info.value.line, info.value.column) == (10, 43)
+    with pytest.raises(BridgelawError) as info:
+        load("{NS: average, EW: average}")
+    assert info.value.message == "no responsibilities give NS average, EW average in ebu"
+    board = score_traveller(load("{NS: partly-at-fault, EW: partly-at-fault}"))
+    assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(2, 5) * 8, F(2, 5) * 8)
+    assert board.tables[4].line.artificial_words == {"NS": "avg-minus", "EW": "avg-minus"}

@@ -204,10 +204,14 @@ class TableReader:
             if all(written[s] in (given[s], words[s]) for s in SIDES):
                 found.append((given, words))
         if len(found) != 1:
-            what = "no responsibility" if not found else "more than one responsibility"
-            raise BridgelawError(f"in {self.book.id}, {what} gives NS {written['NS']} and EW {written['EW']}",
-                                 expected="the responsibility of each side: in-no-way-at-fault, partly-at-fault "
-                                          "or directly-at-fault")
+            said = f"NS {written['NS']}, EW {written['EW']}"
+            if not found:
+                message = f"no responsibilities give {said} in {self.book.id}"
+            else:
+                message = f"{said} is ambiguous in {self.book.id}: " + " or ".join(
+                    f"NS {given['NS']}, EW {given['EW']}" for given, _ in found)
+            raise BridgelawError(message, expected="the responsibility of each side: in-no-way-at-fault, "
+                                 "partly-at-fault or directly-at-fault")
         self._words[key] = found[0]
         return found[0]
 
