@@ -841,7 +841,8 @@ def test_most_favourable_likely_gives_that_methods_scores_equal_to_rule(tmp_path
     assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(7), F(0))   # beats 3, ties 1; beaten by none
     assert scores(board) == {1: F(7), 2: F(4), 3: F(0), 4: F(2), 5: F(7)}
     assert scores(board, "EW") == {1: F(2), 2: F(4), 3: F(8), 4: F(6), 5: F(0)}
-    assert not board.balanced and "adjusted: NS 4H= S, EW 4H+1 S" in traveller_cli.text(board)
+    report = traveller_cli.text(board)
+    assert not board.balanced and "adjusted: NS 4H= S, EW 4H+1 S" in report and "as in force on 2014-06-01" in report
     # `bridgelaw rule` on the same facts
     case = tmp_path / "same.yaml"
     case.write_text(likely_case(), encoding="utf-8")

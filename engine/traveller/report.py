@@ -179,6 +179,11 @@ def _facts(board: ScoredBoard) -> list[tuple[str, str]]:
     return rows
 
 
+def _as_of(trav) -> str:
+    """The day the rulebook was read at, when the traveller or the command line gave one."""
+    return f", as in force on {trav.book.as_of.isoformat()}" if trav.as_of else ""
+
+
 # --- text ------------------------------------------------------------------------------------------
 
 def text(board: ScoredBoard) -> str:
@@ -188,7 +193,7 @@ def text(board: ScoredBoard) -> str:
     if trav.source:
         out.append(f"Source: {trav.source}")
     b = trav.book
-    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)")
+    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)" + _as_of(trav))
     out.append("")
     facts = _facts(board)
     width = max(len(k) for k, _ in facts)
@@ -251,7 +256,7 @@ def markdown(board: ScoredBoard) -> str:
     if trav.source:
         out.append(f"*Source:* {trav.source}  ")
     b = trav.book
-    out += [f"*Rulebook:* {b.id} {b.version}, {b.authority}", ""]
+    out += [f"*Rulebook:* {b.id} {b.version}, {b.authority}" + _as_of(trav), ""]
     out += [f"- **{k}:** {v}" for k, v in _facts(board)]
     out.append("")
     if unit == "MP":
