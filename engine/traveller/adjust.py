@@ -4,8 +4,8 @@ An assigned adjusted score (``adjusted:``) becomes a case — the table's possib
 ``without_infraction`` — and :func:`bridgelaw.ruling.rule_case` rules it: the rulebook's
 expectation stage decides which outcomes count and how (weighted average, legal outcomes only,
 most favourable likely …). The ruling's ``assigned`` outcomes, per side, are what the table adds
-to that side's field. The case ranks the outcomes by their points for the side, which every
-scoring method preserves (see :meth:`TableReader.rule`).
+to that side's field. In the case each outcome stands as its rank by points, the order every
+scoring method keeps (see :meth:`TableReader.rule`).
 
 An artificial adjusted score goes through :func:`bridgelaw.artificial.artificial_scores`, the
 artificial stage that case rulings use. ``avg-plus`` and the other outcome words stand for the
@@ -34,10 +34,11 @@ from .model import KINDS, TableLine, _Scores
 
 @dataclass(frozen=True)
 class Ruled:
-    """A table's ruling and, per side, the (weight, outcome) pairs its score is formed from."""
+    """A table's ruling and, per side, the (weight, (side, index)) of each outcome its score is
+    formed from: the index into that side's written list."""
 
     ruling: Ruling
-    assigned: dict[Side, list[tuple[Fraction, Any]]]
+    assigned: dict[Side, list[tuple[Fraction, tuple[Side, int]]]]
 
 
 class TableReader:
@@ -133,29 +134,38 @@ class TableReader:
         self.warnings.extend(f"table {line.table}: {w}" for w in ruling.ruling.warnings)
 
     def rule(self, raw: dict[Side, list[Component]], split: bool, nos: Side, path: list) -> Ruled:
-        """The ruling on the table's facts with `nos` non-offending (cached: equal facts, one ruling).
+        """The ruling on the table's facts with `nos` non-offending.
 
-        The case ranks the outcomes by their points, which every scoring method preserves: at
-        matchpoints its field is the outcomes themselves (each then beats exactly those below it);
-        at IMPs each outcome stands in the case as its points in the event's unit (against any one
-        other table, IMPs would tie 620 and 650 and so blur a most-favourable choice)."""
-        key = (nos, split, *((c.outcome, c.weight, c.legal) for side in SIDES for c in raw[side]), len(raw["NS"]))
+        In the case each outcome stands as its rank among the table's outcomes by NS points (a
+        score in the event's unit: higher is better for NS, lower for EW) — the order every scoring
+        method keeps; a real reference would blur it (against one other table +620 and +650 may be
+        the same IMPs). What the stages choose then depends only on that order, the weights and
+        the legal: flags, so equal shapes share one ruling."""
+        points = {id(c): bridge.ns_score(c.outcome, self.vulnerability) for side in SIDES for c in raw[side]}
+        rank = {p: k for k, p in enumerate(sorted(set(points.values())))}
+        shape = tuple(tuple((rank[points[id(c)]], c.weight, c.legal) for c in raw[side]) for side in SIDES)
+        key = (nos, split, shape)
         hit = self._rulings.get(key)
-        if hit is not None:
-            return hit
-        standing: dict[int, Any] = {}            # id of the outcome the case saw → the table's outcome
-        if self.unit_scoring == "matchpoints":
-            without = raw
-            reference = {"field": list({c.outcome.text: c.outcome for side in SIDES for c in raw[side]}.values())}
-        else:
-            def stand(c: Component) -> Component:
-                unit = UnitScore(Fraction(bridge.ns_score(c.outcome, self.vulnerability)), "IMP")
-                standing[id(unit)] = c.outcome
-                return Component(unit, c.weight, c.legal, c.path)
-            lists = {id(comps): [stand(c) for c in comps] for comps in raw.values()}
-            without, reference = {side: lists[id(raw[side])] for side in SIDES}, {}
+        if hit is None:
+            hit = self._rulings[key] = self._rule(raw, split, nos, path, {k: rank[p] for k, p in points.items()})
+        return hit
+
+    def _rule(self, raw: dict[Side, list[Component]], split: bool, nos: Side, path: list,
+              rank: dict[int, int]) -> Ruled:
+        unit = "%" if self.unit_scoring == "matchpoints" else "IMP"
+        position: dict[int, tuple[Side, int]] = {}      # id of a stand-in outcome → (side, index) in raw
+        lists: dict[int, list[Component]] = {}
+        for side in SIDES:
+            if id(raw[side]) not in lists:
+                stand_ins = []
+                for k, c in enumerate(raw[side]):
+                    stand_in = UnitScore(Fraction(rank[id(c)]), unit)
+                    position[id(stand_in)] = (side, k)
+                    stand_ins.append(Component(stand_in, c.weight, c.legal, c.path))
+                lists[id(raw[side])] = stand_ins
+        without = {side: lists[id(raw[side])] for side in SIDES}
         case = assigned_case(self.doc, title=f"table at {'/'.join(map(str, path))}", scoring=self.unit_scoring,
-                             board=self.board, non_offending=nos, without=without, split=split, **reference)
+                             board=self.board, non_offending=nos, without=without, split=split)
         try:
             ruling = rule_case(case, self.book, self.as_of)
         except BridgelawError as exc:
@@ -163,9 +173,7 @@ class TableReader:
                 raise
             message = exc.message.removeprefix(f"{self.doc.file}: ")
             raise self.error(path, message, expected=exc.expected, suggestion=exc.suggestion) from None
-        assigned = {side: [(w, standing.get(id(o), o)) for w, o in ruling.assigned[side]] for side in SIDES}
-        self._rulings[key] = hit = Ruled(ruling, assigned)
-        return hit
+        return Ruled(ruling, {side: [(w, position[id(o)]) for w, o in ruling.assigned[side]] for side in SIDES})
 
     # --- artificial adjusted scores ----------------------------------------------------------------
 
@@ -223,12 +231,11 @@ class TableReader:
         return rule.outcome
 
 
-def _assigned(assigned: dict[Side, list[tuple[Fraction, Any]]], raw: dict[Side, list[Component]]) -> dict[Side, list[Component]]:
-    """The ruling's assigned outcomes per side as components (each keeping its written legal: flag)."""
-    def legal(side: Side, outcome: Any) -> bool:
-        return next((c.legal for c in raw[side] if c.outcome == outcome), True)
-    return {side: [Component(outcome, weight, legal(side, outcome)) for weight, outcome in assigned[side]]
-            for side in SIDES}
+def _assigned(assigned: dict[Side, list[tuple[Fraction, tuple[Side, int]]]],
+              raw: dict[Side, list[Component]]) -> dict[Side, list[Component]]:
+    """The ruling's assigned outcomes per side as the table's components, with the ruling's weights."""
+    return {side: [Component(raw[s][k].outcome, weight, raw[s][k].legal, raw[s][k].path)
+                   for weight, (s, k) in assigned[side]] for side in SIDES}
 
 
 def _expectation_rules(ruling: Ruling) -> list:
