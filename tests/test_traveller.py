@@ -1017,3 +1017,13 @@ def test_outcome_words_that_the_rulebook_does_not_pin_down_are_refused() -> None
     board = score_traveller(load("{NS: partly-at-fault, EW: partly-at-fault}"))
     assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(2, 5) * 8, F(2, 5) * 8)
     assert board.tables[4].line.artificial_words == {"NS": "avg-minus", "EW": "avg-minus"}
+
+
+def test_tables_of_the_same_shape_share_a_ruling_but_keep_their_outcomes() -> None:
+    # the same order, weights and flags: one ruling, each table its own results
+    other = "[{result: 3NT= S, weight: 1/2}, {result: 3NT-1 S, weight: 1/4}, {result: 3NT+1 S, weight: 1/4}]"
+    text = likely_traveller().rstrip("\n") + f"\n  - {{table: 6, ns: 6, ew: 16, non_offending: NS, adjusted: {other}}}\n"
+    trav = load_traveller("t.yaml", text=text)
+    assert [c.outcome.text for c in trav.tables[4].parts["NS"]] == ["4H= S"]
+    assert [c.outcome.text for c in trav.tables[5].parts["NS"]] == ["3NT= S"]
+    assert [c.outcome.text for c in trav.tables[5].parts["EW"]] == ["3NT+1 S"]
