@@ -25,7 +25,8 @@ from .artificial import artificial_scores
 from .exact import format_decimal, format_mixed
 from .infractions import Empowerment, UnknownLaw, resolve
 from .infractions import _key as _law_key
-from .revoke import Revoke, RevokeError, rectify
+from .bridge import PlayedResult
+from .revoke import Revoke, RevokeError, equity, rectify
 from .rulebook import Paragraph, Rule, Rulebook
 from .scorer import Scorer
 
@@ -345,8 +346,16 @@ class _Builder:
             self.say(f"Revoke by {r.offender} on trick {r.trick}: {t.reason}.")
             self.law_cites.append(t.paragraph if t.paragraph in self.book.paragraphs else t.paragraph[:3])
         self.say(f"Table result {m.table_result.text}, after the transfer {after.text} (this is A).")
-        if any(r.exception == "subsequent-same-suit" for r in revokes) and "64C2(a)" in self.book.paragraphs:
+        subsequent = any(r.exception == "subsequent-same-suit" for r in revokes)
+        if subsequent and "64C2(a)" in self.book.paragraphs:
             self.law_cites.append("64C2(a)")
+        without = m.without_infraction
+        if isinstance(without, PlayedResult) and (without.contract, without.declarer) == (after.contract, after.declarer):
+            e = equity(after, without, revokes[0].offender, edition="2017" if "64C1" in self.book.paragraphs else "2007",
+                       subsequent_same_suit=subsequent)
+            self.say(f"Law {e.paragraph}: the non-offending side has {e.nos_tricks_after} tricks after the transfer and "
+                     f"would have had {e.nos_tricks_without} without the revoke"
+                     + (": it is insufficiently compensated." if e.adjust else ": the transfer compensates it."))
         return after
 
     def award(self, f: formula.Formula, env: dict[str, Fraction], side: Side, role: str | None,

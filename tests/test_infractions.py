@@ -130,6 +130,11 @@ def test_82c_teams_keeps_the_source_figures_that_fit_and_records_the_slip():
 def test_revoke_case_scores_the_result_after_the_transfer():
     r = rule_case(load_case(CASES / "law64c/ebu-forum-revoke-one-trick.yaml"), rulebook.get("wbf-2017"))
     assert any("Table result 4S-2 S, after the transfer 4S-1 S (this is A)." == s for s in r.steps)
+    assert ("Law 64C1: the non-offending side has 9 tricks after the transfer and would have had 9 without the "
+            "revoke: the transfer compensates it.") in r.steps
+    r2 = rule_case(load_case(CASES / "law64c/bbo-second-revoke-same-suit.yaml"), rulebook.get("wbf-2017"))
+    assert ("Law 64C2(a): the non-offending side has 3 tricks after the transfer and would have had 4 without the "
+            "revoke: it is insufficiently compensated.") in r2.steps
     assert r.outcome == "no-damage" and r.quantities["A"] == 0
 
 
