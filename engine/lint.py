@@ -153,7 +153,8 @@ def lint(book: Rulebook, *, witnesses: int = 3) -> Report:
                     report.findings.append(Finding(kind, stage.id, day, facts, missing or fired))
             report.inputs[f"{stage.id}@{day}"] = count
     cited = {ref for r in book.all_rules for ref in r.cites} | \
-        {ref for values in book.dated.values() for v in values for ref in v.cites}
+        {ref for values in book.dated.values() for v in values for ref in v.cites} | \
+        {ref for e in book.infractions.values() for ref in e.cites}           # the empowering laws
     report.unused = [ref for ref in book.paragraphs if ref not in cited]
     return report
 
