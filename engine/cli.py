@@ -83,7 +83,7 @@ def rule_file(path: str, override: str | None = None, args: argparse.Namespace |
 def cmd_rule(args: argparse.Namespace) -> int:
     case, ruling = rule_file(args.case, args.rulebook, args)
     if args.format == "json":
-        sys.stdout.write(render.as_json(ruling))
+        sys.stdout.write(render.as_json(ruling, case))
     else:
         sys.stdout.write(render.RENDERERS[args.format](ruling, case))
     return 0

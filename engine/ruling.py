@@ -57,6 +57,7 @@ class Ruling:
     players: dict[str, Fraction | None] | None = None
     vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
+    weights_used: dict[Side, list[tuple[str, Fraction]]] = field(default_factory=dict)  # B's outcomes as weighted
 
     @property
     def sides(self) -> dict[Side, SideScore]:
@@ -86,12 +87,14 @@ class Ruling:
 class _Builder:
     def __init__(self, case: Case, book: Rulebook) -> None:
         self.case, self.book, self.m = case, book, case.model
+        self.asked: dt.date | None = None          # --as-of, when given
         self.scorer = Scorer(case)
         self.steps: list[str] = []
         self.rules: list[Rule] = []
         self.warnings: list[str] = []
         self.param_cites: list[str] = []
         self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
+        self.weights_used: dict[Side, list[tuple[str, Fraction]]] = {}
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
 
     def say(self, text: str) -> None:
@@ -124,6 +127,7 @@ class _Builder:
         if rule.apply["method"] == "poll":
             used = self.benefit_of_doubt(used, side)
         value = self.weighted(used, side, name)
+        self.weights_used[side] = [(c.outcome.text, c.weight) for c in used]
         self.weighting[side] = [(c.weight, self.scorer.score(c.outcome, side).value) for c in used]
         if len(used) > 1:
             value = self.round_weighted(value, name)
@@ -372,9 +376,12 @@ class _Builder:
     def build(self) -> Ruling:
         m, book = self.m, self.book
         dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
-        when = "the case's date" if m.date else "today"
-        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when}"
-                 + (", clamped to its last day" if (m.date or dt.date.today()) > book.as_of else "") + ")"
+        asked = self.asked or m.date or dt.date.today()
+        when = f"--as-of {asked.isoformat()}" if self.asked else "the case's date" if m.date else \
+            f"today, {asked.isoformat()}"
+        if asked > book.as_of:
+            when += f", clamped to the rulebook's last day"
+        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when})"
                  + (f"; dated values in force: {dated}" if dated else "") + ".")
         self.say(self.scorer.describe_basis())
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
@@ -402,6 +409,7 @@ class _Builder:
             top=self.scorer.top if self.scorer.unit != "IMP" else None,
             scores=scores, quantities=self.quantities, steps=self.steps, rules=self.rules,
             citations=citations, rulebook=book, event=self.case.event, players=players, vp=vp, warnings=self.warnings,
+            weights_used=self.weights_used,
         )
 
 
@@ -415,4 +423,6 @@ def _paren(x: Fraction) -> str:
 
 def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Ruling:
     """The ruling on `case` under `book` as in force on `as_of` (default: the case's date, else today)."""
-    return _Builder(case, book.at(as_of or case.model.date)).build()
+    builder = _Builder(case, book.at(as_of or case.model.date))
+    builder.asked = as_of
+    return builder.build()

@@ -266,7 +266,7 @@ def test_api_compare_query_and_default(client):
     ({"case": WEIGHTED_CASE, "rulebooks": [1, 2]}, 400, "must be a list"),
     ({"case": WEIGHTED_CASE, "rulebooks": []}, 400, "names no rulebook"),
     ({"case": WEIGHTED_CASE, "rulebooks": ["wbf-2017", "../etc/passwd"]}, 422, "unknown rulebook '../etc/passwd'"),
-    ({"case": {**WEIGHTED_CASE, "scoring": "imp"}}, 422, "'imp' is not allowed"),
+    ({"case": {**WEIGHTED_CASE, "scoring": "impz"}}, 422, "'impz' is not allowed"),
 ])
 def test_api_compare_bad_input(client, payload, status, words):
     r = client.post("/api/compare", json=payload)
