@@ -310,7 +310,7 @@ class Appeal(_Strict):
 class CaseModel(_Strict):
     title: str
     source: str | None = None
-    rulebook: str | None = None
+    rulebook: Text | None = None
     date: dt.date | None = None
     scoring: ScoringField
     event: Literal["pairs", "teams", "individual", "knockout"] | None = None

@@ -232,8 +232,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     books = [rulebooks.get(n) for n in names]
     if args.name is None:
         if len(books) != 1:
-            raise BridgelawError("explain without NAME lists one rulebook's rules and parameters",
-                                 expected="--rulebook ID")
+            raise BridgelawError("explain without NAME lists the rules and parameters of the rulebook given "
+                                 "by --rulebook", expected="--rulebook ID, ID one of " + ", ".join(names),
+                                 suggestion="or name a rule or parameter: bridgelaw explain NAME")
         sys.stdout.write(explaining.listing(books[0]))
         return 0
     sys.stdout.write(explaining.explain(books, args.name))
@@ -342,9 +343,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="explain a rule or a parameter",
                        description="A rule's explanation, condition, award, cited paragraphs and where it was defined "
                                    "or replaced along the extends chain; or a parameter's values and sources. Without "
-                                   "NAME, list a rulebook's rules and parameters.")
-    p.add_argument("name", nargs="?", metavar="NAME", help="rule id or parameter name")
-    p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has it)")
+                                   "NAME, list the rules and parameters of the rulebook given by --rulebook (which "
+                                   "is then required).")
+    p.add_argument("name", nargs="?", metavar="NAME", help="rule id or parameter name (omit it, with --rulebook, "
+                   "to list them)")
+    p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has NAME; "
+                   "required without NAME)")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("diff", help="the structural difference between two rulebooks",
