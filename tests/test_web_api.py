@@ -425,8 +425,10 @@ def test_slip(client):
     html = r.text
     assert "Director's ruling" in html
     assert re.search(r'id="slip-score-NS">\+3 2/3 IMPs', html) and re.search(r'id="slip-score-EW">-5 2/3 IMPs', html)
-    assert "<dt>12C1(e)(ii)</dt>" in html and 'id="slip-event">Spring Teams, session 2<' in html
-    assert "Director</th>" in html and "Time of ruling</th>" in html
+    assert "<dt>12C1(e)(ii)</dt>" in html and 'id="slip-head-board">7<' in html
+    assert "Director</th>" in html and "Players informed at</th>" in html
+    assert 'id="slip-bridge-EW">4H-1 N 66 2/3%, 4H= N 33 1/3%<' in html
+    assert "the right to appeal expires 30 minutes after the official score" in html
     assert service.Books().get("wbf-2017").sha256 in html
     bad = client.post("/slip", data={**FORM, "table_result": "nonsense"})
     assert bad.status_code == 422 and field_error(bad.text, "table_result")

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import compare as comparing
-from .. import render
+from .. import record, render
+from .. import slip as slips
 from .. import rulebook as rulebooks
 from ..case import Case, load_case
 from ..errors import BridgelawError, did_you_mean
@@ -152,6 +153,8 @@ class RulingView:
     players: list[tuple[str, str]] = field(default_factory=list)
     date: str | None = None
     board: str = ""
+    record: list[tuple[str, str]] = field(default_factory=list)    # the case record (bridgelaw.record.rows)
+    slip: str = ""                                                   # the slip, HTML (bridgelaw.slip.html)
 
 
 def view(ruling: Ruling, case: Case) -> RulingView:
@@ -175,6 +178,7 @@ def view(ruling: Ruling, case: Case) -> RulingView:
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
         board=str(m.board.number) if m.board.number is not None else "",
+        record=record.rows(case, ruling), slip=slips.html(slips.build(ruling, case)),
     )
 
 
