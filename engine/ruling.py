@@ -377,7 +377,7 @@ class _Builder:
         m, book = self.m, self.book
         dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
         asked = self.asked or m.date or dt.date.today()
-        when = f"--as-of {asked.isoformat()}" if self.asked else "the case's date" if m.date else \
+        when = f"the date asked for, {asked.isoformat()}" if self.asked else "the case's date" if m.date else \
             f"today, {asked.isoformat()}"
         if asked > book.as_of:
             when += f", clamped to the rulebook's last day"

@@ -148,13 +148,13 @@ def test_as_of_after_the_rulebook_ends_says_it_was_clamped(capsys, tmp_path):
     path = write(tmp_path, CASE.replace("rulebook: wbf-2017", "rulebook: wbf-2007"))
     code, out, err = run(capsys, "rule", path, "--as-of", "2030-01-01")
     assert (code, err) == (0, "")
-    assert ("  Rulebook wbf-2007 2007.1 as of 2017-08-31 (--as-of 2030-01-01, clamped to the rulebook's last day)."
+    assert ("  Rulebook wbf-2007 2007.1 as of 2017-08-31 (the date asked for, 2030-01-01, clamped to the rulebook's last day)."
             in out.splitlines())
 
 
 def test_as_of_in_force_is_named(capsys, tmp_path):
     code, out, err = run(capsys, "rule", write(tmp_path, CASE), "--as-of", "2020-06-30")
-    assert "  Rulebook wbf-2017 2017.1 as of 2020-06-30 (--as-of 2020-06-30)." in out.splitlines()
+    assert "  Rulebook wbf-2017 2017.1 as of 2020-06-30 (the date asked for, 2020-06-30)." in out.splitlines()
 
 
 def test_a_poll_rulings_facts_show_the_weights_used(capsys):
