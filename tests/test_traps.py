@@ -183,3 +183,40 @@ def test_notes_are_shown_in_every_format(capsys):
         code, out, err = run(capsys, "rule", path, "--format", fmt)
         assert words in " ".join(out.split())
     assert ruling(capsys, path)["record"]["notes"].startswith(words)
+
+
+# --- compare: only rulebooks in force on the case's date, units never mixed ---------------------------
+
+def test_compare_summary_keeps_imps_and_matchpoints_apart(capsys):
+    cases = REPO / "cases"
+    code, out, err = run(capsys, "compare", "--rulebooks", "wbf-2007,wbf-2017",
+                         str(cases / "law12-provisions" / "session-percentage-2017.yaml"),
+                         str(cases / "wbf-commentary-2017" / "example-11b-half-reach-slam.yaml"))
+    assert code == 0
+    assert out.splitlines()[-1] == ("wbf-2017 vs wbf-2007: 2 of 2 rulings change — 2 in the non-offending side's "
+                                    "favour, 0 in the offending side's, 0 unclear; scores move by 2 IMPs and "
+                                    "1 matchpoint in all")
+
+
+def test_compare_leaves_out_of_scope_rulebooks_out(capsys, tmp_path):
+    path = write(tmp_path, CASE.replace("title:", "date: 2024-05-01\ntitle:"))
+    code, out, err = run(capsys, "compare", "--rulebooks", "wbf-2007,wbf-2017,ebu", path)
+    lines = out.splitlines()
+    assert lines[1] == "  wbf-2007               (out of scope)"
+    assert lines[2] == "  wbf-2017               none-self-inflicted NS 0 IMPs EW 0 IMPs [12B1, 12C1(a)]"
+    assert lines[-2] == "wbf-2017 vs wbf-2007: 0 of 0 rulings change (1 out of scope, not compared)"
+
+
+def test_web_compare_marks_nothing_when_the_rulebooks_in_scope_agree(tmp_path):
+    from starlette.testclient import TestClient
+    from bridgelaw.web.app import create_app
+    client = TestClient(create_app())
+    form = {"rulebook": "wbf-2017", "title": "t", "date": "2024-05-01", "scoring": "imps", "board_number": "7",
+            "vulnerability": "NS", "kind": "assigned", "non_offending": "NS", "table_result": "4S= W",
+            "other_table": "4H= N", "b_mode": "one", "b_result": "4H= N", "action": "compare", "compare_sent": "1",
+            "compare": ["wbf-2007", "wbf-2017", "ebu"]}
+    r = client.post("/compare", data=form)
+    assert r.status_code == 200
+    assert "out of scope: wbf-2007 is in force from 2008-01-01 to 2017-08-31; the case is dated 2024-05-01" in r.text
+    assert 'class="differs' not in r.text
+    assert "<td>0 IMPs (non-offending)</td>" in r.text
