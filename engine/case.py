@@ -451,11 +451,15 @@ def check_case(doc: Document, m: CaseModel) -> Case:
             raise doc.error([key], f"{key} goes with an artificial adjusted score", key=True,
                             expected="artificial: {NS: <responsibility>, EW: <responsibility>}")
     if m.non_offending is None:
-        raise doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+        err = doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+        err.path = ("non_offending",)
+        raise err
     if (m.without_infraction is None) == (m.poll is None):
-        raise doc.error(["poll"] if m.poll is not None else [],
+        err = doc.error(["poll"] if m.poll is not None else [],
                         "give exactly one of without_infraction (the outcome or weighted outcomes) and poll",
                         expected="without_infraction: <result or weighted list>, or poll: {polled: …, choices: […]}")
+        err.path = ("poll",) if m.poll is not None else ("without_infraction",)
+        raise err
     w = m.without_infraction
     if m.poll is not None:
         comps = _poll_components(doc, m.poll)

@@ -475,14 +475,8 @@ def general(message: str) -> dict:
 
 
 def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> dict[str, dict]:
-    """The error as {form field: message}, the field found from the YAML position it points at."""
-    path = forms.error_path(text, exc)
-    name = forms.field_for_path(path, f, rowmap)
-    beside = name not in ("general", "extra")
-    message = forms.friendly(exc.message, beside_field=beside)
-    if not beside and exc.line is not None and name == "general":
-        message = forms.friendly(exc.message, beside_field=False)
-    return {name: _err(message, exc.expected, exc.suggestion)}
+    """The error as {form field: message}, the field found from the error's key path."""
+    return forms.form_errors(text, exc, f, rowmap)
 
 
 def case_filename(f: CaseForm) -> str:
