@@ -225,7 +225,7 @@ def html(s: Slip, *, trace: bool = False, prefix: str = "slip") -> str:
     if s.story:
         out += ["<section class=\"story\">", _rows(s.story, "story", f"{prefix}-story"), "</section>"]
     out += ["<section>", "<h2>Scores</h2>", f"<table class=\"scores\" id=\"{prefix}-scores\">",
-            "<thead><tr><th scope=\"col\">Side</th><th scope=\"col\">Score at the table</th>"
+            "<thead><tr><th scope=\"col\">Side</th><th scope=\"col\">In bridge terms</th>"
             "<th scope=\"col\">Score</th></tr></thead><tbody>"]
     for line in s.sides:
         role = f" <span class=\"role\">({escape(line.role)})</span>" if line.role else ""
