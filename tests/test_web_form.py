@@ -168,3 +168,24 @@ def test_every_case_in_the_corpus_opens_in_the_form_and_rules_the_same(client):
 def eval_json(text: str) -> dict:
     import json
     return json.loads(unescape(text))
+
+
+def test_the_traveller_page_downloads_the_rescored_board(client):
+    pbn = (REPO / "travellers" / "board-09.pbn").read_text(encoding="utf-8")
+    adjustments = (REPO / "travellers" / "board-09.adjustments.yaml").read_text(encoding="utf-8")
+    data = {"traveller": pbn, "adjustments": adjustments, "name": "board-09.pbn", "rulebook": "", "scoring": ""}
+    page = client.post("/traveller", data=data)
+    assert page.status_code == 200 and 'id="download-csv"' in page.text and 'id="download-pbn"' in page.text
+    r = client.post("/traveller", data={**data, "download": "pbn"})
+    assert r.status_code == 200 and r.headers["content-disposition"] == 'attachment; filename="board-09.scored.pbn"'
+    rows = [line for line in r.text.splitlines() if line.startswith(" 2  2 12")]
+    assert rows == [" 2  2 12 4S   N 11    450      -  9.29 14.71   adjusted"]
+    r = client.post("/traveller", data={**data, "download": "csv"})
+    assert r.headers["content-disposition"] == 'attachment; filename="board-09.scored.csv"'
+    lines = r.text.splitlines()
+    assert lines[0].endswith(",ew_percent,scored_as")
+    assert lines[2] == ('2,2,12,adjusted,4S+1 N,450,MP,223/24,9.29,38.72,353/24,14.71,61.28,'
+                        '"adjusted: weighted, 4 outcomes (played 4S+1 N)"')
+    yaml_page = client.post("/traveller", data={"traveller": (REPO / "travellers" / "wbf-2017-example-09.yaml")
+                                                .read_text(encoding="utf-8"), "name": "ex9.yaml"})
+    assert 'id="download-csv"' in yaml_page.text and 'id="download-pbn"' not in yaml_page.text

@@ -306,6 +306,8 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         except BridgelawError as exc:
             return page(request, "traveller.html", 422, tform=tform, scoring_words=travel.SCORING_WORDS,
                         errors={travel.field_for(exc, tform): _err(str(exc))})
+        if data.get("download") in ("csv", "pbn"):
+            return rescored_download(scored, tform, data.get("download"))
         return page(request, "traveller.html", tform=tform, scoring_words=travel.SCORING_WORDS,
                     board=travel.view(scored))
 
@@ -477,6 +479,17 @@ def general(message: str) -> dict:
 def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> dict[str, dict]:
     """The error as {form field: message}, the field found from the error's key path."""
     return forms.form_errors(text, exc, f, rowmap)
+
+
+def rescored_download(scored: Any, tform: Any, kind: str) -> Response:
+    """The rescored board as `bridgelaw score` writes it: CSV (--format csv) or, for a PBN traveller, PBN (--output)."""
+    from .. import traveller_cli
+    stem = re.sub(r"[^\w.-]+", "-", tform.name.rsplit(".", 1)[0])[:60] or "traveller"
+    if kind == "pbn" and tform.pbn:
+        text, media, name = traveller_cli.pbn_output(scored), "application/x-pbn; charset=utf-8", f"{stem}.scored.pbn"
+    else:
+        text, media, name = traveller_cli.as_csv(scored), "text/csv; charset=utf-8", f"{stem}.scored.csv"
+    return Response(text, media_type=media, headers={"content-disposition": f'attachment; filename="{name}"'})
 
 
 def case_filename(f: CaseForm) -> str:
