@@ -4,6 +4,7 @@
     bridgelaw check [PATHS…] [--rulebook ID|all] [--as-of DATE] [--set P=V]… [--overlay FILE]
     bridgelaw compare --rulebooks A,B,… [CASES…] [--set P=V]… [--overlay FILE] [--format …]
     bridgelaw score TRAVELLER …                   (whole-field rescoring: docs/travellers.md)
+    bridgelaw casebook CASES… --out DIR           (a printable casebook: docs/casebook.md)
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
     bridgelaw rulebooks | explain NAME | diff A B | lint [RULEBOOK…] | schema KIND
 

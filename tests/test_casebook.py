@@ -128,3 +128,12 @@ def test_changed_needs_what_it_changed_to(tmp_path, capsys):
     assert code == 2
     assert err == (f"bridgelaw: error: {path}:16:45: an appeal that changed the ruling says what it changed it to "
                    "(expected appeal: {decision: changed, changed_to: <the new ruling>})\n")
+
+
+def test_docs_show_the_corpus_summary(corpus_book):
+    """docs/casebook.md quotes the start of the corpus's summary table: it must match the casebook."""
+    doc = (REPO / "docs" / "casebook.md").read_text(encoding="utf-8")
+    quoted = [line for line in doc.splitlines() if line.startswith("| 12")]
+    index = (corpus_book / "index.md").read_text(encoding="utf-8").splitlines()
+    assert quoted and all(line in index for line in quoted)
+    assert f"casebook: {len(list(CASES.rglob('*.yaml')))} cases" in doc

@@ -159,7 +159,8 @@ def submit_and_wait(driver, css: str, expect: str) -> None:
 
 
 DOCS_SHOTS = {"web-ruling.png", "web-slip.png", "web-compare.png", "web-traveller.png", "web-phone.png",
-              "web-slip-phone.png"}   # used by docs/web.md
+              "web-slip-phone.png", "casebook-page.png"}
+DOCS_HEIGHT = 1800          # docs images show the top of a page (small PNGs); test-artifacts/ keep the whole   # used by docs/web.md
 
 
 def screenshot(driver, name: str, width: int = 1280) -> Path:
@@ -176,7 +177,11 @@ def screenshot(driver, name: str, width: int = 1280) -> Path:
     path.write_bytes(base64.b64decode(shot["data"]))
     if os.environ.get("BRIDGELAW_UPDATE_DOCS") and name in DOCS_SHOTS:
         DOCS_IMAGES.mkdir(exist_ok=True)
-        shutil.copy(path, DOCS_IMAGES / name)
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": max(size["width"], width),
+                     "height": min(size["height"], DOCS_HEIGHT), "scale": 1}})
+        (DOCS_IMAGES / name).write_bytes(base64.b64decode(shot["data"]))
     return path
 
 
@@ -428,3 +433,27 @@ def test_traveller_pasted(page, server):
     page.execute_script("document.querySelector('.scroll').scrollLeft = 10000;")
     assert first.location["x"] - page.execute_script("return document.querySelector('.scroll').getBoundingClientRect().left") < 5
     screenshot(page, "web-traveller-phone.png", width=390)
+
+
+def test_casebook_page(page, tmp_path, monkeypatch):
+    """A casebook page (the record example of docs/cases.md, with its appeal) opened and printed."""
+    import re
+    from bridgelaw.cli import main
+    text = re.search(r"```yaml\n(title: Slow pass, then 4S.*?)```", (REPO / "docs" / "cases.md").read_text(), re.S)[1]
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "slow-pass.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["casebook", "cases", "--out", "book", "--title", "County casebook 2025"]) == 0
+    page.get((tmp_path / "book" / "cases" / "slow-pass.html").as_uri())
+    wait(page, "#slip")
+    assert page.find_element(By.ID, "slip-head-director").text == "Eve Stone"
+    assert "upheld: the ruling stands" in page.find_element(By.ID, "slip-appeal").text
+    screenshot(page, "casebook-page.png", width=820)
+    pdf = page.execute_cdp_cmd("Page.printToPDF", {"printBackground": False, "paperWidth": 8.5, "paperHeight": 11.0})
+    pages = pdf_pages(base64.b64decode(pdf["data"]))
+    assert len(pages) == 1
+    assert "Pass was a logical alternative for West" in pages[0] and "upheld: the ruling stands" in pages[0]
+    page.get((tmp_path / "book" / "index.html").as_uri())
+    wait(page, "#summary-table")
+    screenshot(page, "casebook-index.png", width=820)
