@@ -151,7 +151,9 @@ def arithmetic(r: Ruling, case: Any) -> list[str]:
 def laws(r: Ruling, case: Any) -> list[tuple[str, str]]:
     """The infraction's laws (which empower the adjustment) first, then the ruling's, in paragraph order."""
     cited = {p.ref: p.text for p in r.citations}
-    first = [(ref, cited.pop(ref, "the law infringed (see the infraction above)"))
+    known = getattr(r.rulebook, "paragraphs", {})
+    first = [(ref, cited.pop(ref, None) or (known[ref].text if ref in known else
+                                            "the law infringed (see the infraction above)"))
              for ref in record.infraction_laws(case)]
     rest = sorted(cited.items(), key=lambda kv: paragraph_key(kv[0]))
     return first + rest

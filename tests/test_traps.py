@@ -220,3 +220,20 @@ def test_web_compare_marks_nothing_when_the_rulebooks_in_scope_agree(tmp_path):
     assert "out of scope: wbf-2007 is in force from 2008-01-01 to 2017-08-31; the case is dated 2024-05-01" in r.text
     assert 'class="differs' not in r.text
     assert "<td>0 IMPs (non-offending)</td>" in r.text
+
+
+def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):
+    """The infraction (a key the law issue adds to case files) is shown as the file gives it, and the
+    law it names heads the slip's laws, before Law 12 in paragraph order."""
+    from bridgelaw import rulebook, slip
+    from bridgelaw.case import load_case
+    from bridgelaw.render import text
+    from bridgelaw.ruling import rule_case
+    case = load_case(write(tmp_path, CASE))
+    case.model.__dict__["infraction"] = {"law": "16B1", "what": "West chose 4S, suggested by the pause"}
+    ruling = rule_case(case, rulebook.get("wbf-2017"))
+    s = slip.build(ruling, case)
+    assert [ref for ref, _ in s.laws] == ["16B1", "12B1", "12C1(a)", "12C1(b)"]
+    assert ("Infraction", "law: 16B1; what: West chose 4S, suggested by the pause") in s.story
+    assert "  Infraction  law: 16B1; what: West chose 4S, suggested by the pause" in text(ruling, case).splitlines()
+    assert 'id="slip-story-infraction">law: 16B1; what: West chose 4S, suggested by the pause<' in slip.html(s)

@@ -56,19 +56,7 @@ SECURITY_HEADERS = [
 ]
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
-FIELD_LABELS = {
-    "rulebook": "Rulebook", "title": "Case title", "source": "Event", "date": "Date", "scoring": "Scoring",
-    "event": "Form of event", "board_number": "Board number", "vulnerability": "Vulnerability",
-    "non_offending": "Non-offending side", "table_result": "Table result (A)", "other_table": "Other table",
-    "field": "Results at the other tables", "results_on_board": "Results on the board",
-    "b_result": "Result without the infraction (B)", "wi": "Weighted list (B)", "se_kind": "Serious error or gamble",
-    "se_instead": "What the non-offending side would have scored without it (C)",
-    "art_ns": "North-South at fault?", "art_ew": "East-West at fault?", "numerous": "Possibilities numerous",
-    "session_ns": "Session score NS", "session_ew": "Session score EW", "boards_ns": "Boards without result NS",
-    "boards_ew": "Boards without result EW", "notes": "Notes", "extra": "Kept from the opened file",
-    "general": "The case", "compare": "Rulebooks to compare", "traveller": "Traveller",
-    "adjustments": "Adjustments",
-}
+FIELD_LABELS = {**forms.LABELS, "traveller": "Traveller", "adjustments": "Adjustments"}
 
 
 class TooLarge(Exception):
