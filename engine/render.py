@@ -94,7 +94,7 @@ def text(r: Ruling, case: Any) -> str:
     if r.vp:
         out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
     if r.players:
-        names = case.model.players or {}
+        names = record.players(case)
         out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {amount(r, v)}"
                                   for d, v in r.players.items()]
     out += ["", "Law"]

@@ -163,7 +163,7 @@ def view(ruling: Ruling, case: Case) -> RulingView:
                       render.amount(ruling, s.value), s.formula, s.label) for s in ruling.sides.values()]
     players = []
     if ruling.players:
-        names = case.model.players or {}
+        names = record.players(case)
         players = [(f"{d} {names.get(d, '')}".strip(), render.amount(ruling, v)) for d, v in ruling.players.items()]
     as_of = getattr(b, "as_of", None)
     book = {"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
