@@ -38,7 +38,7 @@ HEADLINES = {
     "not-scored": "The board is not scored",
 }
 ARTIFICIAL_WORDS = {"avg-plus": "average plus", "average": "average", "avg-minus": "average minus",
-                    "not-scored": "not scored"}
+                    "session-score": "its session score (12C2(c))", "not-scored": "not scored"}
 ROLES = {"nos": "non-offending", "os": "offending"}
 
 
