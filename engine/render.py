@@ -60,9 +60,9 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
             for c in comps)))
     if m.poll is not None:
         rows.append(("Poll", f"{m.poll.polled} polled: " + "; ".join(f"{c.action} {c.votes}" for c in m.poll.choices)))
-        used = getattr(r, "weights_used", {}).get(case.nos or "NS")
+        used = (r.assigned or {}).get(case.nos or "NS")
         if used:      # the weights the ruling used (benefit of doubt applied), not the raw ones above
-            rows.append(("Weights used", "; ".join(f"{t} × {format_mixed(w)}" for t, w in used)))
+            rows.append(("Weights used", "; ".join(f"{o.text} × {format_mixed(w)}" for w, o in used)))
     if m.penalty is not None:
         p = m.penalty
         rows.append(("Procedural penalty", f"{p.amount.text} on {p.player}"

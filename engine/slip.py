@@ -91,9 +91,9 @@ def _weights(parts: list[tuple[str, Fraction]]) -> str:
 
 
 def _outcomes(r: Ruling, case: Any, side: str) -> list[tuple[str, Fraction]]:
-    used = getattr(r, "weights_used", {}).get(side)
+    used = (r.assigned or {}).get(side)          # as the ruling weighted them (legal only, poll, …)
     if used:
-        return list(used)
+        return [(o.text, w) for w, o in used]
     comps = (case.without or {}).get(side) or []
     return [(c.outcome.text, c.weight) for c in comps if c.legal] or [(c.outcome.text, c.weight) for c in comps]
 
