@@ -26,6 +26,7 @@ from typing import Any, Sequence
 from . import __version__, render
 from . import compare as comparing
 from . import explain as explaining, lint, traveller_cli
+from .events import cli as events_cli
 from . import rulebook as rulebooks
 from .case import Case, load_case
 from .errors import BridgelawError
@@ -333,6 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     traveller_cli.add_parser(sub)
+    events_cli.add_parser(sub)
     add_serve_parser(sub)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
