@@ -252,6 +252,7 @@ class Session:
     contestants: dict[str, Contestant] = field(default_factory=dict)
     pair_numbers: str = "by-direction"    # by-direction | unique
     where: Where | None = None
+    mp_unit: Fraction = Fraction(1)       # 1/2 when the file counts 1 matchpoint per result beaten (PBN MP2)
 
 
 @dataclass

@@ -253,6 +253,14 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                                                f"({CROSS_ARTIFICIAL}: per-comparison)")
                 else:
                     sl.side(side).value = Fraction(a)
+    # a file counting 1 per result beaten (PBN MP2): the same scores in half matchpoints
+    if scoring == "matchpoints" and session.mp_unit != 1:
+        for sb in boards.values():
+            sb.top = sb.top * session.mp_unit
+            for sl in sb.lines:
+                for side in SIDES:
+                    if sl.side(side).value is not None:
+                        sl.side(side).value *= session.mp_unit
     # penalties, percentages
     for sb in boards.values():
         for sl in sb.lines:
