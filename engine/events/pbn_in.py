@@ -187,7 +187,8 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
     adj = get("Adjustment")
     if adj is not None:
         adjustment_cell.read(line, adj.value, _where(pbn, adj), board.vulnerability)
-        return line
+        if line.kind != "result":
+            return line
     _result(pbn, line, get, board)
     return line
 

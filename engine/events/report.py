@@ -141,7 +141,7 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
         cs = ss.checks()
         out.append({
             "name": s.name, "scoring": s.scoring, "unit": ss.unit, "pair_numbers": s.pair_numbers,
-            "rulebook": ss.book.identity(), "parameters": {k: str(v) for k, v in ss.parameters.items()},
+            "rulebook": ss.book.identity, "parameters": {k: str(v) for k, v in ss.parameters.items()},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,
                            "rank_text": st.rank_text, "total": ej(st.total), "percent": ej(st.percent),
                            "boards": st.boards, "adjusted": st.adjusted,

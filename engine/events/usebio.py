@@ -234,7 +234,8 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line
         c = c.strip()
         if c.startswith("bridgelaw:"):
             adjustment_cell.read(line, c[len("bridgelaw:"):].strip(), where, board.vulnerability)
-            return line
+            if line.kind != "result":
+                return line
     contract, wc = get("CONTRACT")
     declarer, wd = get("PLAYED_BY")
     tricks, wtr = get("TRICKS")

@@ -1,0 +1,192 @@
+"""Writing events back and reading them again; bad input is one line, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from bridgelaw import rulebook
+from bridgelaw.cli import main
+from bridgelaw.errors import BridgelawError
+from bridgelaw.events.cli import load_event, run
+from bridgelaw.events.pbn_in import load_event_pbn
+from bridgelaw.events.score import score_session
+
+DATA = Path(__file__).parent / "data" / "events"
+MAGIC = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"
+ROUND = "fieldscore.neuberg.round_to=1/10"
+
+RULINGS = """\
+title: two rulings on the national final
+rulebook: wbf-2017
+rulings:
+  - {board: 3, table: 5, adjusted: [{result: 4H= N, weight: 2/3}, {result: 4H-1 N, weight: 1/3}], note: hesitation}
+  - {board: 4, table: 2, artificial: {NS: avg-plus, EW: avg-minus}}
+  - board: 6
+    table: 8
+    adjusted:
+      NS: [{result: 3NT= S, weight: 1/2}, {result: 3NT-1 S, weight: 1/2}]
+      EW: [{result: 3NT= S, weight: 1/3}, {result: 3NT-1 S, weight: 2/3}]
+  - {board: 7, table: 1, not_played: true}
+  - {board: 8, table: 3, penalty: {EW: 10%}}
+"""
+
+
+def scores(ss):
+    lines = {(n, sl.line.section, sl.line.table, sl.line.ns, sl.line.ew): (sl.NS.value, sl.EW.value)
+             for n, sb in ss.boards.items() for sl in sb.lines}
+    totals = {st.key: (st.total, st.percent) for st in ss.standings}
+    return lines, totals
+
+
+@pytest.fixture
+def ruled(tmp_path):
+    src = tmp_path / "final.pbn"
+    shutil.copy(MAGIC, src)
+    rulings = tmp_path / "rulings.yaml"
+    rulings.write_text(RULINGS)
+    return src, rulings
+
+
+def test_written_pbn_rereads_to_the_same_scores_without_the_rulings(ruled, tmp_path, capsys):
+    src, rulings = ruled
+    out = tmp_path / "corrected.pbn"
+    assert main(["event", str(src), "--rulings", str(rulings), "--set", ROUND, "--output", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "ruling 1 (" in report and "note: hesitation" in report
+    before = run(load_event(str(src)), str(rulings), None, [ROUND])[0]
+    again = score_session(load_event(str(out)).sessions[0], rulebook.get("wbf-2017").with_settings([ROUND]))
+    assert scores(again) == scores(before)
+    adjusted = [sl for sb in again.boards.values() for sl in sb.lines if sl.line.extra.get("adjustment")]
+    assert len(adjusted) == 5
+    # every other line of the file is kept byte for byte; the encoding stays ISO-8859-1
+    a, b = src.read_bytes().split(b"\n"), out.read_bytes().split(b"\n")
+    assert len(a) == len(b)
+    changed = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    assert all(b[i].startswith(b"[ScoreTable") or b[i].startswith(b"[TotalScoreTable") or b[i][:1] in b" 0123456789"
+               for i in changed)
+    assert "Séance".encode("latin-1") in b[0] + b"".join(b[:60])
+    assert src.read_bytes() == MAGIC.read_bytes()            # the input is never modified
+
+
+def test_crlf_is_kept(ruled, tmp_path):
+    src, rulings = ruled
+    src.write_bytes(MAGIC.read_bytes().replace(b"\n", b"\r\n"))
+    out = tmp_path / "out.pbn"
+    assert main(["event", str(src), "--rulings", str(rulings), "--set", ROUND, "--output", str(out)]) == 0
+    data = out.read_bytes()
+    assert data.count(b"\r\n") == data.count(b"\n") == src.read_bytes().count(b"\n")
+
+
+def test_usebio_written_rereads_and_pbn_usebio_pbn_keeps_every_score(ruled, tmp_path):
+    src, rulings = ruled
+    xml, back = tmp_path / "final.xml", tmp_path / "back.pbn"
+    assert main(["event", str(src), "--rulings", str(rulings), "--set", ROUND, "--output", str(xml),
+                 "--format", "csv"]) == 0
+    before = run(load_event(str(src)), str(rulings), None, [ROUND])[0]
+    book = rulebook.get("wbf-2017").with_settings([ROUND])
+    from_xml = score_session(load_event(str(xml)).sessions[0], book)
+    assert scores(from_xml)[0] == scores(before)[0]
+    assert main(["event", str(xml), "--rulebook", "wbf-2017", "--set", ROUND, "--output", str(back)]) == 0
+    from_pbn = score_session(load_event(str(back)).sessions[0], book)
+    assert scores(from_pbn)[0] == scores(before)[0]
+    assert {k: v[0] for k, v in scores(from_pbn)[1].items()} == {k: v[0] for k, v in scores(before)[1].items()}
+    # the published cells written by bridgelaw agree with a re-reading
+    assert all(c.agrees for c in from_xml.checks() if c.what.startswith("board"))
+
+
+def test_usebio_fixture_round_trip(tmp_path):
+    src = DATA / "compscore-cross-imp-howell.xml"
+    out = tmp_path / "x.xml"
+    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", str(out)]) == 0
+    book = rulebook.get("wbf-2017")
+    a = score_session(load_event(str(src)).sessions[0], book)
+    b = score_session(load_event(str(out)).sessions[0], book)
+    assert scores(a)[0] == scores(b)[0]
+    assert out.read_bytes().count(b"\r\n") > 100               # the input's CRLF kept
+
+
+def test_formats(capsys):
+    for fmt in ("text", "markdown", "json", "csv"):
+        assert main(["event", str(DATA / "compscore-cross-imp-howell.xml"), "--rulebook", "wbf-2017",
+                     "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    assert '"standings"' in out and "| section | rank |" in out and "session,section,direction" in out
+
+
+# --- bad input --------------------------------------------------------------------------------------
+
+BOARD = """[Event "t"]
+[Board "1"]
+[Vulnerable "None"]
+[Scoring "MatchPoints"]
+[ScoreTable "Table\\2R;PairId_NS\\2R;PairId_EW\\2R;Score_NS\\6R;Score_EW\\6R"]
+ 1  1  1 {a} -
+ 2  2  2 420 -
+
+"""
+
+
+@pytest.mark.parametrize("cell, message", [
+    ("A+X", "6:10: Score_NS 'A+X' is not a score or a known code"),
+    ("²", "6:10: Score_NS '²' is not a score: only ASCII digits"),
+    ("①", "6:10: Score_NS '①' is not a score: only ASCII digits"),
+    ("４２０", "6:10: Score_NS '４２０' is not a score: only ASCII digits"),
+    ("٤٢٠", "6:10: Score_NS '٤٢٠' is not a score: only ASCII digits"),
+    ("4_20", "6:10: Score_NS '4_20' is not a score: no '_' inside a number"),
+    ("425", "6:10: Score_NS 425 is not a multiple of 10"),
+    ("7610", "6:10: Score_NS 7610 is beyond the largest possible score"),
+    ("9" * 5000, "6:10: Score_NS '999999999999…' is not a score: more than 7,600 points"),
+])
+def test_bad_score_cells(tmp_path, capsys, cell, message):
+    src = tmp_path / "b.pbn"
+    src.write_text(BOARD.format(a=cell), encoding="utf-8")
+    out = tmp_path / "o.pbn"
+    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bridgelaw: error: {src}:{message}"), err
+    assert err.count("\n") == 1 and len(err) < 400
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("text, message", [
+    (BOARD.format(a="420").replace(" 2  2  2", " 2  1  2"), "7:2: board 1: pair NS 1 plays at two tables"),
+    (BOARD.format(a="420").replace(" 2  2  2", " 1  2  2"), "7:2: board 1: table 1 appears twice"),
+    (BOARD.format(a="420").replace("[Board \"1\"]", "[Board \"" + "1" * 5000 + "\"]"), "2:9: Board '11111111111111111111' is not"),
+    (BOARD.format(a="420").replace(" 2  2  2", "9" * 5000 + "  2  2"), "7:1: Table '99999999999999999999' is not"),
+    (BOARD.format(a="420").replace("Table\\2R", "Table\\100000000R"), "5:14: ScoreTable column 'Table' is 100000000"),
+    (BOARD.format(a="420").replace("Table\\2R", "Table\\²R"), "5:14: ScoreTable column 'Table\\²R' is not"),
+])
+def test_bad_lines(tmp_path, capsys, text, message):
+    src = tmp_path / "b.pbn"
+    src.write_text(text, encoding="utf-8")
+    assert main(["event", str(src), "--rulebook", "wbf-2017"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bridgelaw: error: {src}:{message}"), err
+    assert err.count("\n") == 1
+
+
+def test_bad_ruling_writes_nothing(ruled, tmp_path, capsys):
+    src, rulings = ruled
+    rulings.write_text(RULINGS + "  - {board: 3, table: 5, artificial: {NS: avg-plus, EW: avg-minus}}\n")
+    out = tmp_path / "o.pbn"
+    assert main(["event", str(src), "--rulings", str(rulings), "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{rulings}:13:13:" in err and "already has a ruling" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_artificial_codes_in_a_pbn(tmp_path):
+    text = BOARD.format(a="A6040") + BOARD.format(a="A+").replace('[Board "1"]', '[Board "2"]') + \
+        BOARD.format(a="NP").replace('[Board "1"]', '[Board "3"]')
+    event = load_event_pbn("a.pbn", text=text)
+    lines = {b: event.sessions[0].boards[b].lines[0] for b in (1, 2, 3)}
+    assert lines[1].artificial == {"NS": F(3, 5), "EW": F(2, 5)}
+    assert lines[2].artificial == {"NS": "in-no-way-at-fault", "EW": "directly-at-fault"} and lines[2].mirrored == "EW"
+    assert lines[3].kind == "not-played"
+    ss = score_session(event.sessions[0], rulebook.get("wbf-2017"))
+    assert (ss.boards[3].top, ss.boards[3].lines[1].NS.value) == (0, 0)       # one result left: top 0
+    assert ss.boards[1].lines[0].NS.value == F(3, 5) * 2                       # 2 expected: top 2
