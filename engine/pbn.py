@@ -76,10 +76,12 @@ class ScoreTable:
     rows: list[Row] = field(default_factory=list)
 
     def index(self, name: str) -> int | None:
-        for k, column in enumerate(self.columns):
-            if column.name.lower() == name.lower():
-                return k
-        return None
+        lookup = self.__dict__.get("_lookup")
+        if lookup is None or len(lookup) != len(self.columns):
+            lookup = self.__dict__["_lookup"] = {}
+            for k, column in enumerate(self.columns):
+                lookup.setdefault(column.name.lower(), k)
+        return lookup.get(name.lower())
 
     @property
     def names(self) -> list[str]:
@@ -216,7 +218,12 @@ def _columns(pbn: PbnFile, header: Token) -> list[Column]:
     return columns
 
 
+_BARE = re.compile(r"\S+")
+
+
 def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
+    if '"' not in line:                 # the common row: no quoted values
+        return [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(line) for v in (m.group(0),)]
     tokens = []
     position = 0
     for m in _TOKEN.finditer(line):

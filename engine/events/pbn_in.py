@@ -159,9 +159,15 @@ def _where(pbn: PbnFile, token: Token) -> Where:
 
 
 def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
+    index = table.index
+    tokens = row.tokens
+
     def get(name: str) -> Token | None:
-        token = row.value(table, name)
-        return None if token is None or token.empty else token
+        k = index(name)
+        if k is None:
+            return None
+        token = tokens[k]
+        return None if token.value in ("-", "") else token
 
     first = row.tokens[0] if row.tokens else Token("", "", row.index + 1, 1)
     section_tok, table_tok = get("Section"), get("Table")
@@ -212,7 +218,7 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
             if not (t.isascii() and t.isdigit() and len(t) <= 2 and int(t) <= 13):
                 raise pbn.error(tricks, f"Result '{t[:20]}' is not a number of tricks", expected="0 to 13")
             try:
-                c = bridge.parse_result(f"{text}= {declarer.value.strip().upper()}")
+                c = _contract(text, declarer.value.strip().upper())
                 played = bridge.PlayedResult(c.contract, c.declarer, int(t))
             except bridge.NotationError as exc:
                 token = contract if "declarer" not in exc.message else declarer
@@ -267,6 +273,20 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
         return
     raise line.where.error(f"{line.label} has no result", expected="a contract and result, a score, or an artificial "
                            "code such as A+ or NP", suggestion="give it a ruling in the rulings file")
+
+
+_CONTRACTS: dict[tuple[str, str], Any] = {}
+
+
+def _contract(text: str, declarer: str) -> Any:
+    """parse_result of 'contract= declarer', once per distinct pair (a session repeats a few dozen)."""
+    key = (text, declarer)
+    hit = _CONTRACTS.get(key)
+    if hit is None:
+        hit = bridge.parse_result(f"{text}= {declarer}")
+        if len(_CONTRACTS) < 10_000:
+            _CONTRACTS[key] = hit
+    return hit
 
 
 def _codes(line: Line, codes: dict[str, Any]) -> None:

@@ -286,7 +286,11 @@ def _esc(text: str) -> str:
 
 
 def _num(v: Fraction | None) -> str:
-    return "" if v is None else format_decimal(v, 2)
+    if v is None:
+        return ""
+    from .writers import fixed
+    text = fixed(v, 2)
+    return text[:-3] if text.endswith(".00") else text
 
 
 def write(scored_sessions: list, event: Event) -> str:

@@ -18,17 +18,19 @@ from .score import ScoredSession
 
 
 def fixed(v: Fraction | None, places: int) -> str:
+    """`v` with exactly `places` decimals, rounded half away from zero (integer arithmetic)."""
     if v is None:
         return "-"
-    r = shown(v, places)
-    sign = "-" if r < 0 else ""
-    r = abs(r)
-    whole = r.numerator // r.denominator
-    if places == 0:
-        return f"{sign}{whole}"
-    frac = r - whole
-    digits = str(int(frac * 10 ** places)).rjust(places, "0")
-    return f"{sign}{whole}.{digits}"
+    num, den = v.numerator, v.denominator
+    scale = 10 ** places
+    units, rem = divmod(abs(num) * scale, den)
+    if 2 * rem >= den:
+        units += 1
+    sign = "-" if num < 0 and units else ""
+    if not places:
+        return f"{sign}{units}"
+    whole, frac = divmod(units, scale)
+    return f"{sign}{whole}.{frac:0{places}d}"
 
 
 def _places(lines, key: str, default: int) -> int:
