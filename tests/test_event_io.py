@@ -190,3 +190,15 @@ def test_artificial_codes_in_a_pbn(tmp_path):
     ss = score_session(event.sessions[0], rulebook.get("wbf-2017"))
     assert (ss.boards[3].top, ss.boards[3].lines[1].NS.value) == (0, 0)       # one result left: top 0
     assert ss.boards[1].lines[0].NS.value == F(3, 5) * 2                       # 2 expected: top 2
+
+
+def test_docs_rulings_example_runs():
+    """The rulings file in docs/events.md applies to the Magic Contest fixture as the doc says."""
+    import re
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "events.md").read_text()
+    block = re.findall(r"```yaml\n(.*?)```", doc, re.S)[0]
+    ss = run(load_event(str(MAGIC)), "events.md", None, [ROUND], rulings_text=block)[0]
+    adjusted = [sl for sb in ss.boards.values() for sl in sb.lines if sl.line.ruling]
+    assert [(sl.line.board, sl.line.table, sl.line.kind) for sl in adjusted] == [
+        (3, 5, "adjusted"), (4, 2, "artificial"), (6, 8, "split"), (7, 1, "not-played"), (8, 3, "result")]
+    assert adjusted[4].EW.steps[-1].startswith("EW: procedural penalty 4 1/5 MP")   # 10% of a top of 42
