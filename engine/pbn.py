@@ -20,7 +20,7 @@ from pathlib import Path
 from .errors import BridgelawError
 
 __all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "rewrite",
-           "rewrite_tables"]
+           "rewrite_tables", "check_row"]
 
 _TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s"]+)')
@@ -246,6 +246,30 @@ def _stray(pbn: PbnFile, gap: str, position: int, n: int) -> None:
         raise pbn.error(Token(gap, gap, n, column), f"unterminated string in a ScoreTable row: {text!r}",
                         expected='a closing " on the same line')
     raise pbn.error(Token(gap, gap, n, column), f"unreadable text {text!r} in a ScoreTable row")
+
+
+def _table_name(table: ScoreTable) -> str:
+    m = re.match(r"\s*\[\s*([A-Za-z0-9_]+)", table.header.raw)
+    return m.group(1) if m else "ScoreTable"
+
+
+def check_row(pbn: PbnFile, table: ScoreTable, row: Row) -> None:
+    """A row with as many values as its table has columns, or a one-line error at the first
+    value too many (or the end of the line, naming the missing column)."""
+    n, want = len(row.tokens), len(table.columns)
+    if n == want:
+        return
+    header = ", ".join(table.names)
+    if n > want:
+        token = row.tokens[want]
+        raise pbn.error(token, f"{_table_name(table)} row has {n} values for {want} columns; "
+                        f"'{token.value[:30]}' is one too many",
+                        expected=f"{want} values: {header}", suggestion="quote a value that contains spaces")
+    line_text = pbn.lines[row.index].rstrip("\r\n")
+    raise BridgelawError(f"{_table_name(table)} row has {n} values for {want} columns; "
+                         f"{table.columns[n].name} is missing", file=pbn.file, line=row.index + 1,
+                         column=len(line_text) + 1, expected=f"{want} values: {header}",
+                         suggestion="write - for a column without a value")
 
 
 # --- writing ------------------------------------------------------------------------------------

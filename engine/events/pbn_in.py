@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import bridge
 from ..errors import BridgelawError
-from ..pbn import Game, PbnFile, Row, ScoreTable, Token, load_pbn, parse_pbn
+from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, load_pbn, parse_pbn
 from . import adjustment_cell
 from .model import (MAX_BOARD, MAX_TABLE, SIDES, Board, Contestant, Event, Line, Session, Where,
                     contestant_key, guess_pair_numbers, identifier, mirror, parse_code, published,
@@ -123,8 +123,7 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
     board = Board(number, vul, [], where, {"game": g})
     _check_columns(pbn, table)
     for row in table.rows:
-        if len(row.tokens) != len(table.columns):
-            _row_mismatch(pbn, table, row)
+        check_row(pbn, table, row)
         board.lines.append(_line(pbn, table, row, board))
     if not board.lines:
         raise pbn.error(table.header, f"board {number}'s ScoreTable has no rows", expected="one row per table")
@@ -139,19 +138,6 @@ def _check_columns(pbn: PbnFile, table: ScoreTable) -> None:
     if not names & {"pairid_ns", "pairid_ew", "table"}:
         raise pbn.error(table.header, "the ScoreTable names neither tables nor pairs",
                         expected="a Table column, or PairId_NS and PairId_EW")
-
-
-def _row_mismatch(pbn: PbnFile, table: ScoreTable, row: Row) -> None:
-    n, want = len(row.tokens), len(table.columns)
-    header = ", ".join(table.names)
-    if n > want:
-        token = row.tokens[want]
-        raise pbn.error(token, f"ScoreTable row has {n} values for {want} columns; '{token.value[:30]}' is one too many",
-                        expected=f"{want} values: {header}", suggestion="quote a value that contains spaces")
-    line_text = pbn.lines[row.index].rstrip("\r\n")
-    raise BridgelawError(f"ScoreTable row has {n} values for {want} columns; {table.columns[n].name} is missing",
-                         file=pbn.file, line=row.index + 1, column=len(line_text) + 1,
-                         expected=f"{want} values: {header}", suggestion="write - for a column without a value")
 
 
 def _where(pbn: PbnFile, token: Token) -> Where:
@@ -324,8 +310,7 @@ def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
             has_dir = table.index("Direction") is not None
             numbering = "by-direction" if has_dir and table.index("PairId") is not None and _mitchell(table) else "unique"
             for row in table.rows:
-                if len(row.tokens) != len(table.columns):
-                    _row_mismatch(pbn, table, row)
+                check_row(pbn, table, row)
 
                 def get(col: str) -> Token | None:
                     token = row.value(table, col)

@@ -26,7 +26,6 @@ from xml.parsers import expat
 
 from .. import bridge
 from ..errors import BridgelawError
-from ..exact import format_decimal
 from . import adjustment_cell
 from .model import (MAX_BOARD, SIDES, Board, Contestant, Event, Line, Session, Where, contestant_key,
                     guess_pair_numbers, identifier, mirror, parse_code, published, raw_score, whole_number)
@@ -342,7 +341,7 @@ def write(scored_sessions: list, event: Event) -> str:
                     out.append(f"{indent}    <TABLE_NUMBER>{line.table}</TABLE_NUMBER>")
                 out.append(f"{indent}    <NS_PAIR_NUMBER>{_esc(line.ns or '')}</NS_PAIR_NUMBER>")
                 out.append(f"{indent}    <EW_PAIR_NUMBER>{_esc(line.ew or '')}</EW_PAIR_NUMBER>")
-                out.extend(indent + "    " + x for x in _result_xml(line, sl))
+                out.extend(indent + "    " + x for x in _result_xml(line, sl, session.scoring))
                 for side in SIDES:
                     out.append(f"{indent}    <{side}_{tag}>{_num(sl.side(side).value)}</{side}_{tag}>")
                 out.append(f"{indent}  </TRAVELLER_LINE>")
@@ -354,7 +353,7 @@ def write(scored_sessions: list, event: Event) -> str:
     return "\n".join(out) + "\n"
 
 
-def _result_xml(line: Line, sl) -> list[str]:
+def _result_xml(line: Line, sl, scoring: str) -> list[str]:
     if line.kind == "result" and isinstance(line.result, bridge.PlayedResult):
         r = line.result
         if r.contract is None:
@@ -368,7 +367,7 @@ def _result_xml(line: Line, sl) -> list[str]:
     if line.kind == "artificial" and sl.awarded:
         a = sl.awarded
         if all(isinstance(a[s], Fraction) and (a[s] * 100).denominator == 1 and 0 <= a[s] * 100 < 100 for s in SIDES) \
-                and sl.line.extra.get("scoring", "matchpoints") == "matchpoints":
+                and scoring == "matchpoints":
             return [f"<SCORE>A{int(a['NS'] * 100):02d}{int(a['EW'] * 100):02d}</SCORE>"]
         return ["<SCORE>ADJ</SCORE>"]
     if line.kind == "not-played":

@@ -5,13 +5,12 @@ and the line endings kept) and USEBIO 1.2. Writes are atomic."""
 from __future__ import annotations
 
 import os
-import stat
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 from ..errors import BridgelawError
 from ..pbn import rewrite_tables
+from ..traveller_cli import write_atomic as _write_atomic
 from . import adjustment_cell, usebio
 from .model import SIDES, Event, shown
 from .score import ScoredSession
@@ -70,10 +69,13 @@ def pbn_text(event: Event, scored: list[ScoredSession]) -> str:
                 continue
             by_row = {id(st.contestant.extra.get("row")): st for st in ss.standings if st.contestant is not None}
             totals, percents = [], []
+            published = [st.contestant.published for st in ss.standings if st.contestant is not None]
+            t_places = next((p["total"].places for p in published if "total" in p), 2)
+            p_places = next((p["percent"].places for p in published if "percent" in p), 2)
             for row in table.rows:
                 st = by_row.get(id(row))
-                totals.append(fixed(st.total, 1 if ss.unit == "MP" else 2) if st else "-")
-                percents.append(fixed(st.percent, 2) if st else "-")
+                totals.append(fixed(st.total, t_places) if st else "-")
+                percents.append(fixed(st.percent, p_places) if st else "-")
             col = "TotalScoreMP" if table.index("TotalScoreMP") is not None or ss.unit == "MP" else "TotalScoreIMP"
             values = {col: totals}
             if ss.unit == "MP":
@@ -97,30 +99,9 @@ def same_file(a: Path, b: Path) -> bool:
 
 
 def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """Write through a temporary file in the same folder and rename it over `path`; a symlink
-    is followed (its target is written)."""
-    path = Path(os.path.realpath(path))
-    directory = path.parent
-    data = text.encode(encoding.replace("utf-8-sig", "utf-8"), errors="strict")
-    if encoding == "utf-8-sig":
-        data = b"\xef\xbb\xbf" + data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if path.exists():
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """The shared atomic write (temporary file renamed over the target); a symlink is kept and
+    its target written."""
+    _write_atomic(Path(os.path.realpath(path)), text, encoding)
 
 
 def encode_check(text: str, encoding: str, file: str) -> None:
@@ -134,6 +115,9 @@ def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
     """A PBN file for an event read from elsewhere (USEBIO): one game per board with its
     ScoreTable (results, scores, Adjustment cells) and, in the first game, a TotalScoreTable."""
     from .. import bridge
+    if len(scored) > 1:
+        raise BridgelawError(f"{event.file} has {len(scored)} sessions; a PBN file holds one",
+                             expected="--output FILE.xml (USEBIO keeps every session)")
     ss = scored[0]
     unit = ss.unit
     out = ["% PBN 2.1", "% EXPORT", "%Creator: bridgelaw event", ""]
