@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from fractions import Fraction as F
 from pathlib import Path
@@ -202,3 +203,54 @@ def test_docs_rulings_example_runs():
     assert [(sl.line.board, sl.line.table, sl.line.kind) for sl in adjusted] == [
         (3, 5, "adjusted"), (4, 2, "artificial"), (6, 8, "split"), (7, 1, "not-played"), (8, 3, "result")]
     assert adjusted[4].EW.steps[-1].startswith("EW: procedural penalty 4 1/5 MP")   # 10% of a top of 42
+
+
+XML = """<?xml version="1.0"?>
+<USEBIO Version="1.2">
+<EVENT EVENT_TYPE="MP_PAIRS">
+{sessions}
+</EVENT>
+</USEBIO>
+"""
+SESSION = """<SESSION><BOARD><BOARD_NUMBER>1</BOARD_NUMBER>
+<TRAVELLER_LINE><NS_PAIR_NUMBER>1</NS_PAIR_NUMBER><EW_PAIR_NUMBER>2</EW_PAIR_NUMBER><SCORE>{a}</SCORE></TRAVELLER_LINE>
+<TRAVELLER_LINE><NS_PAIR_NUMBER>3</NS_PAIR_NUMBER><EW_PAIR_NUMBER>4</EW_PAIR_NUMBER><SCORE>-50</SCORE></TRAVELLER_LINE>
+</BOARD></SESSION>"""
+
+
+def test_usebio_sessions_and_codes(tmp_path, capsys):
+    src = tmp_path / "two.xml"
+    src.write_text(XML.format(sessions=SESSION.format(a="420") + SESSION.format(a="A6040")))
+    event = load_event(str(src))
+    assert len(event.sessions) == 2
+    assert event.sessions[1].boards[1].lines[0].artificial == {"NS": F(3, 5), "EW": F(2, 5)}
+    out = tmp_path / "o.xml"
+    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", str(out)]) == 0
+    again = load_event(str(out))
+    assert [s.boards[1].lines[0].kind for s in again.sessions] == ["result", "artificial"]
+    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", str(tmp_path / "o.pbn")]) == 2
+    assert "has 2 sessions; a PBN file holds one" in capsys.readouterr().err
+    assert not (tmp_path / "o.pbn").exists()
+
+
+@pytest.mark.parametrize("text, message", [
+    (XML.format(sessions=SESSION.format(a="AXX")), "5:85: SCORE 'AXX' is not a score or a known code"),
+    (XML.format(sessions=SESSION.format(a="420")).replace("</EVENT>", ""), "9:3: not well-formed XML: mismatched tag"),
+    ('<?xml version="1.0"?>\n<!DOCTYPE USEBIO [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>\n<USEBIO/>',
+     "2:30: the XML declares an entity"),
+    ('<?xml version="1.0"?>\n<RESULTS/>', "1:1: the root element is <RESULTS>"),
+])
+def test_bad_usebio(tmp_path, capsys, text, message):
+    src = tmp_path / "b.xml"
+    src.write_text(text)
+    assert main(["event", str(src), "--rulebook", "wbf-2017"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bridgelaw: error: {src}:{message}"), err
+    assert err.count("\n") == 1
+
+
+def test_special_files_are_refused(tmp_path, capsys):
+    fifo = tmp_path / "f.pbn"
+    os.mkfifo(fifo)
+    assert main(["event", str(fifo), "--rulebook", "wbf-2017"]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
