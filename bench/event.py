@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bridgelaw.events.cli import load_event, run              # noqa: E402
+from bridgelaw.events.cli import bulk, load_event, run        # noqa: E402
 from bridgelaw.events.writers import pbn_text, usebio_text     # noqa: E402
 
 CONTRACTS = ["4S", "3NT", "4H", "2S", "3C", "1NT", "5D", "6S"]
@@ -68,8 +68,10 @@ def one_run(folder: Path, tables: int) -> dict[str, float]:
         t1 = time.perf_counter()
         scored = run(event, str(rulings), None, [])
         t2 = time.perf_counter()
-        (folder / f"out{s}.pbn").write_text(pbn_text(event, scored), encoding="utf-8")
-        (folder / f"out{s}.xml").write_text(usebio_text(event, scored), encoding="utf-8")
+        with bulk():
+            pbn, xml = pbn_text(event, scored), usebio_text(event, scored)
+        (folder / f"out{s}.pbn").write_text(pbn, encoding="utf-8")
+        (folder / f"out{s}.xml").write_text(xml, encoding="utf-8")
         t3 = time.perf_counter()
         times["load"] += t1 - t0
         times["apply+score"] += t2 - t1

@@ -11,8 +11,10 @@ Wired into the main CLI by ``events.cli.add_parser(sub)`` in :func:`bridgelaw.cl
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,25 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+@contextmanager
+def bulk():
+    """No cyclic garbage collection while an event's hundred thousand small objects are built
+    (they are all kept; the collector would only walk them again and again)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def load_event(path: str, scoring: str | None = None, text: bytes | None = None) -> Event:
+    with bulk():
+        return _load_event(path, scoring, text)
+
+
+def _load_event(path: str, scoring: str | None = None, text: bytes | None = None) -> Event:
     suffix = Path(path).suffix.lower()
     if suffix == ".xml":
         return load_event_usebio(path, data=text, scoring=scoring)
@@ -85,6 +105,12 @@ class Progress:
 
 def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str],
         rulings_text: str | None = None, progress=None) -> list[ScoredSession]:
+    with bulk():
+        return _run(event, rulings_path, rulebook, settings, rulings_text, progress)
+
+
+def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str],
+         rulings_text: str | None, progress) -> list[ScoredSession]:
     rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
     book = book_for(rulings, rulebook, event)
     if settings:
@@ -131,7 +157,8 @@ def cmd_event(args: argparse.Namespace) -> int:
         if same_file(Path(args.event), Path(target)) and target != args.event:
             raise BridgelawError(f"--output {target} is the input file under another name",
                                  expected="a new file name, or the input's own name to overwrite it")
-    writes = outputs(event, scored, args.output, args.event)
+    with bulk():
+        writes = outputs(event, scored, args.output, args.event)
     progress.done()
     sys.stdout.write(report.RENDER[args.format](scored))
     for path, text, encoding in writes:
