@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import BridgelawError
 
-__all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "rewrite",
+__all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "decode_pbn", "rewrite",
            "rewrite_tables", "check_row"]
 
 _TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
@@ -135,6 +135,12 @@ def load_pbn(path: str | Path) -> PbnFile:
         raise BridgelawError(f"{name} is a directory, expected a PBN file") from None
     except OSError as exc:
         raise BridgelawError(f"cannot read {name}: {exc}") from None
+    text, encoding = decode_pbn(data)
+    return parse_pbn(text, name, encoding)
+
+
+def decode_pbn(data: bytes) -> tuple[str, str]:
+    """The text and its encoding: UTF-8 (with or without a BOM), else ISO-8859-1 as PBN 2.1 says."""
     try:
         text, encoding = data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -142,7 +148,7 @@ def load_pbn(path: str | Path) -> PbnFile:
     if text.startswith("\ufeff"):
         text = text[1:]
         encoding = "utf-8-sig"
-    return parse_pbn(text, name, encoding)
+    return text, encoding
 
 
 def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFile:

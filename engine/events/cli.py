@@ -73,15 +73,8 @@ def _load_event(path: str, scoring: str | None = None, text: bytes | None = None
     if suffix == ".xml":
         return load_event_usebio(path, data=text, scoring=scoring)
     if suffix == ".pbn":
-        return load_event_pbn(path, scoring=scoring, text=None if text is None else _decode(text))
+        return load_event_pbn(path, scoring=scoring, data=text)
     raise BridgelawError(f"{path}: not a .pbn or .xml file", expected="a PBN (.pbn) or USEBIO (.xml) results file")
-
-
-def _decode(data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 class Progress:

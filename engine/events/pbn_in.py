@@ -25,7 +25,7 @@ from typing import Any
 
 from .. import bridge
 from ..errors import BridgelawError
-from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, load_pbn, parse_pbn
+from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
 from . import adjustment_cell
 from .model import (MAX_BOARD, MAX_TABLE, SIDES, Board, Contestant, Event, Line, Session, Where,
                     contestant_key, guess_pair_numbers, identifier, mirror, parse_code, published,
@@ -46,8 +46,15 @@ def scoring_from_tag(text: str) -> str | None:
     return None
 
 
-def load_event_pbn(path: str | Path, *, text: str | None = None, scoring: str | None = None) -> Event:
-    pbn = load_pbn(path) if text is None else parse_pbn(text, str(path))
+def load_event_pbn(path: str | Path, *, text: str | None = None, data: bytes | None = None,
+                   scoring: str | None = None) -> Event:
+    """Read a PBN event from `path`, or from `text` / `data` (bytes, decoded as PBN says) with
+    `path` only naming it in messages."""
+    if data is not None:
+        text, encoding = decode_pbn(data)
+        pbn = parse_pbn(text, str(path), encoding)
+    else:
+        pbn = load_pbn(path) if text is None else parse_pbn(text, str(path))
     return read_pbn(pbn, scoring=scoring)
 
 
