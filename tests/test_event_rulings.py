@@ -150,3 +150,9 @@ def test_bad_rulings_are_one_line_with_a_position(rulings, message):
         session_of(pbn(), rulings)
     assert str(e.value).startswith(message), str(e.value)
     assert "\n" not in str(e.value)
+
+
+def test_a_rulings_file_names_a_rulebook_by_id_only():
+    with pytest.raises(BridgelawError) as e:
+        session_of(pbn(), "  []\n", rulebook="../rules/wbf-2017.yaml")
+    assert str(e.value).startswith("r.yaml:1:11: unknown rulebook '../rules/wbf-2017.yaml'")

@@ -140,8 +140,14 @@ def book_for(rulings: Rulings | None, override: str | None, event: Event) -> rul
         raise BridgelawError("no rulebook for the event", file=where.file, line=where.line, column=where.column,
                              expected="--rulebook ID, or rulebook: <id> in the rulings file",
                              suggestion="known: " + ", ".join(rulebooks.available()))
+    name = rulings.model.rulebook
+    known = rulebooks.available()
+    if name not in known:                     # a rulings file names a rulebook by id, never by path
+        raise rulings.doc.error(["rulebook"], f"unknown rulebook '{name[:60]}'", expected="a rulebook id: "
+                                + ", ".join(known), suggestion=did_you_mean(name, known) or
+                                "a rulebook file is given with --rulebook PATH on the command line")
     try:
-        return rulebooks.get(rulings.model.rulebook)
+        return rulebooks.get(name)
     except BridgelawError as exc:
         exc.file, (exc.line, exc.column) = rulings.doc.file, rulings.doc.position(["rulebook"])
         raise
