@@ -254,3 +254,18 @@ def test_special_files_are_refused(tmp_path, capsys):
     os.mkfifo(fifo)
     assert main(["event", str(fifo), "--rulebook", "wbf-2017"]) == 2
     assert "is not a regular file" in capsys.readouterr().err
+
+
+def test_a_totalscoretable_is_added_when_the_file_has_none(tmp_path):
+    src = tmp_path / "t.pbn"
+    src.write_text(BOARD.format(a="420").replace(" 2  2  2 420", " 2  2  2 -50"))
+    out = tmp_path / "o.pbn"
+    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", str(out)]) == 0
+    text = out.read_text()
+    assert "[TotalScoreTable" in text
+    again = load_event(str(out))
+    st = {c.key: c.published for c in again.sessions[0].contestants.values()}
+    assert {k: (v["total"].value, v["percent"].value) for k, v in st.items()} == {
+        "NS 1": (2, 100), "EW 1": (0, 0), "NS 2": (0, 0), "EW 2": (2, 100)}
+    ss = score_session(again.sessions[0], rulebook.get("wbf-2017"))
+    assert all(c.agrees for c in ss.checks())

@@ -340,7 +340,7 @@ def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
                     if token is not None and published(token.value) is not None:
                         c.published[key] = published(token.value)
                 c.extra["row"] = row
-                out[number if section == "" else f"{section}:{number}"] = c
+                out[f"{section}:{direction}:{number}"] = c
     return out, numbering
 
 

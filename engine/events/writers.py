@@ -81,7 +81,25 @@ def pbn_text(event: Event, scored: list[ScoredSession]) -> str:
             if ss.unit == "MP":
                 values["TotalPercentage"] = percents
             changes.append((table, values))
-    return rewrite_tables(pbn, changes)
+    text = rewrite_tables(pbn, changes)
+    if not any(name.lower() == "totalscoretable" for g in pbn.games for name in g.tables):
+        text = text + _total_game(ss, pbn.lines)
+    return text
+
+
+def _total_game(ss: ScoredSession, lines: list[str]) -> str:
+    """A closing game with the session's TotalScoreTable, for a file that had none."""
+    nl = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+    unit = ss.unit
+    out = ["", '[Event "#"]', f'[TotalScoreTable "Rank\\3R;Section;PairId\\4R;Direction;TotalScore{unit}\\8R;'
+           'TotalPercentage\\6R"]']
+    for st in ss.standings:
+        number = st.contestant.number if st.contestant else st.key.split(":")[-1].split(" ")[-1]
+        direction = {"NS": "N-S", "EW": "E-W"}.get(st.direction or "", "-")
+        out.append(f'{st.rank_text:>3} {st.section or "-"} {number:>4} {direction} {fixed(st.total, 2):>8} '
+                   f'{fixed(st.percent, 2) if st.percent is not None else "-":>6}')
+    text = nl.join(out) + nl
+    return text if not lines or lines[-1].endswith(("\n", "\r")) else nl + text
 
 
 def usebio_text(event: Event, scored: list[ScoredSession]) -> str:
