@@ -227,7 +227,28 @@ def _columns(pbn: PbnFile, header: Token) -> list[Column]:
 _BARE = re.compile(r"\S+")
 
 
+MAX_DIGITS = 12            # a number in a table row: scores, tables, pairs, member ids
+
+
 def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
+    tokens = _split(pbn, line, n)
+    for t in tokens:
+        v = t.value
+        if len(v) <= MAX_DIGITS and v.isascii() and "_" not in v:
+            continue                    # the common value
+        core = v.lstrip("+-").replace(".", "", 1)
+        if core and all(ch.isdigit() or ch == "_" for ch in core):
+            if not core.isascii():
+                raise pbn.error(t, f"'{v[:20]}' is not a number: only ASCII digits 0-9 are numbers in a PBN table",
+                                expected="digits 0-9")
+            if "_" in core:
+                raise pbn.error(t, f"'{v[:20]}' is not a number: no '_' inside a number", expected="digits 0-9")
+            if len(core) > MAX_DIGITS:
+                raise pbn.error(t, f"'{v[:12]}…' has {len(core):,} digits", expected=f"at most {MAX_DIGITS} digits")
+    return tokens
+
+
+def _split(pbn: PbnFile, line: str, n: int) -> list[Token]:
     if '"' not in line:                 # the common row: no quoted values
         return [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(line) for v in (m.group(0),)]
     tokens = []

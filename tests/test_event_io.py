@@ -133,14 +133,15 @@ BOARD = """[Event "t"]
 
 @pytest.mark.parametrize("cell, message", [
     ("A+X", "6:10: Score_NS 'A+X' is not a score or a known code"),
-    ("²", "6:10: Score_NS '²' is not a score: only ASCII digits"),
-    ("①", "6:10: Score_NS '①' is not a score: only ASCII digits"),
-    ("４２０", "6:10: Score_NS '４２０' is not a score: only ASCII digits"),
-    ("٤٢٠", "6:10: Score_NS '٤٢٠' is not a score: only ASCII digits"),
-    ("4_20", "6:10: Score_NS '4_20' is not a score: no '_' inside a number"),
+    ("²", "6:10: '²' is not a number: only ASCII digits 0-9"),
+    ("①", "6:10: '①' is not a number: only ASCII digits 0-9"),
+    ("４２０", "6:10: '４２０' is not a number: only ASCII digits 0-9"),
+    ("٤٢٠", "6:10: '٤٢٠' is not a number: only ASCII digits 0-9"),
+    ("4_20", "6:10: '4_20' is not a number: no '_' inside a number"),
     ("425", "6:10: Score_NS 425 is not a multiple of 10"),
     ("7610", "6:10: Score_NS 7610 is beyond the largest possible score"),
-    ("9" * 5000, "6:10: Score_NS '999999999999…' is not a score: more than 7,600 points"),
+    ("9" * 5000, "6:10: '999999999999…' has 5,000 digits"),
+    ("99999", "6:10: Score_NS 99999 is beyond the largest possible score"),
 ])
 def test_bad_score_cells(tmp_path, capsys, cell, message):
     src = tmp_path / "b.pbn"
@@ -157,7 +158,7 @@ def test_bad_score_cells(tmp_path, capsys, cell, message):
     (BOARD.format(a="420").replace(" 2  2  2", " 2  1  2"), "7:2: board 1: pair NS 1 plays at two tables"),
     (BOARD.format(a="420").replace(" 2  2  2", " 1  2  2"), "7:2: board 1: table 1 appears twice"),
     (BOARD.format(a="420").replace("[Board \"1\"]", "[Board \"" + "1" * 5000 + "\"]"), "2:9: Board '11111111111111111111' is not"),
-    (BOARD.format(a="420").replace(" 2  2  2", "9" * 5000 + "  2  2"), "7:1: Table '99999999999999999999' is not"),
+    (BOARD.format(a="420").replace(" 2  2  2", "9" * 5000 + "  2  2"), "7:1: '999999999999…' has 5,000 digits"),
     (BOARD.format(a="420").replace("Table\\2R", "Table\\100000000R"), "5:14: ScoreTable column 'Table' is 100000000"),
     (BOARD.format(a="420").replace("Table\\2R", "Table\\²R"), "5:14: ScoreTable column 'Table\\²R' is not"),
 ])
@@ -269,3 +270,13 @@ def test_a_totalscoretable_is_added_when_the_file_has_none(tmp_path):
         "NS 1": (2, 100), "EW 1": (0, 0), "NS 2": (0, 0), "EW 2": (2, 100)}
     ss = score_session(again.sessions[0], rulebook.get("wbf-2017"))
     assert all(c.agrees for c in ss.checks())
+
+
+@pytest.mark.parametrize("cell", ["²", "４２０", "4_20", "9" * 5000])
+def test_the_traveller_path_gets_the_same_one_line_errors(tmp_path, capsys, cell):
+    """bridgelaw score reads PBN through the same tokenizer: no int() traceback, no silent 420."""
+    src = tmp_path / "b.pbn"
+    src.write_text(BOARD.format(a="420").replace(" 2  2  2", f" {cell}  2  2"), encoding="utf-8")
+    assert main(["score", str(src), "--rulebook", "wbf-2017"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bridgelaw: error: {src}:7:2: ") and err.count("\n") == 1
