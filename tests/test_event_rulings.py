@@ -141,7 +141,7 @@ def test_penalty_a_share_of_a_top():
     ("  - {board: 1, table: 1, adjusted: 4S= N, artificial: {NS: avg-plus, EW: avg-minus}}\n",
      "r.yaml:3:43: a ruling has both adjusted and artificial"),
     ("  - {board: 1, table: 1, artificial: {NS: avg-plusss, EW: avg-minus}}\n",
-     "r.yaml:3:43: rulings.0.artificial.NS: 'avg-plusss' is not an artificial score"),
+     "r.yaml:3:38: no responsibilities give NS avg-plusss, EW avg-minus in wbf-2017"),
     ("  - {board: 1, table: 1, adjusted: [{result: 4S= N, weight: 1/2}, {result: 4S-1 N, weight: 1/3}]}\n",
      "r.yaml:3:36: the weights sum to 5/6, not 1"),
 ])

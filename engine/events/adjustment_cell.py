@@ -18,9 +18,9 @@ from fractions import Fraction
 from typing import Any
 
 from .. import bridge
-from ..case import parse_outcome
+from ..case import Component, parse_outcome
 from ..errors import BridgelawError
-from .model import SIDES, Line, Part, Where
+from .model import SIDES, Line, Where
 
 _VALUE = re.compile(r"^(NS|EW)=([+-]?[0-9]{1,6}(?:/[0-9]{1,6})?)$")
 HINT = "art NS=3/5 EW=2/5, adj 4S= N @1/3; 4S-1 N @2/3, split NS: … | EW: …, np, or … & pen EW=1/4"
@@ -43,7 +43,7 @@ def _values(text: str, where: Where) -> dict[str, Fraction]:
     return out
 
 
-def _parts(text: str, where: Where, vulnerability: str | None) -> list[Part]:
+def _parts(text: str, where: Where, vulnerability: str | None) -> list[Component]:
     parts = []
     for item in text.split(";"):
         item = item.strip()
@@ -55,7 +55,7 @@ def _parts(text: str, where: Where, vulnerability: str | None) -> list[Part]:
         if not isinstance(outcome, (bridge.PlayedResult, bridge.Score)):
             raise where.error(f"Adjustment '{result.strip()[:30]}' is not a result or a raw score", expected=HINT)
         w = _exact(weight.strip(), where) if weight.strip() else Fraction(1)
-        parts.append(Part(outcome, w, bridge.ns_score(outcome, vulnerability or "None")))
+        parts.append(Component(outcome, w))
     if sum((p.weight for p in parts), Fraction(0)) != 1:
         raise where.error("Adjustment weights do not sum to 1", expected=HINT)
     return parts
@@ -91,7 +91,7 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
     line.extra["adjustment"] = text
 
 
-def _parts_text(parts: list[Part]) -> str:
+def _parts_text(parts: list[Component]) -> str:
     if len(parts) == 1 and parts[0].weight == 1:
         return parts[0].outcome.text
     return "; ".join(f"{p.outcome.text} @{p.weight}" for p in parts)

@@ -11,14 +11,13 @@ Wired into the main CLI by ``events.cli.add_parser(sub)`` in :func:`bridgelaw.cl
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..errors import BridgelawError
+from ..traveller.load import bulk
 from . import report
 from .model import Event
 from .pbn_in import load_event_pbn
@@ -48,19 +47,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "never the input unless named explicitly")
     p.set_defaults(func=cmd_event)
     return p
-
-
-@contextmanager
-def bulk():
-    """No cyclic garbage collection while an event's hundred thousand small objects are built
-    (they are all kept; the collector would only walk them again and again)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def load_event(path: str, scoring: str | None = None, text: bytes | None = None) -> Event:

@@ -185,15 +185,6 @@ def identifier(text: str, where: Where, what: str) -> str:
 # --- the model ----------------------------------------------------------------------------------------
 
 @dataclass
-class Part:
-    """One outcome of a weighted adjusted score: its NS points and weight."""
-
-    outcome: Any
-    weight: Fraction
-    points: int
-
-
-@dataclass
 class Line:
     board: int
     section: str
@@ -206,7 +197,7 @@ class Line:
     points: int | None = None        # NS points of the result
     artificial: dict[str, ArtValue] | None = None
     mirrored: str | None = None      # the side whose code the file left out (taken as the mirror)
-    parts: dict[str, list[Part]] | None = None
+    parts: dict[str, list[Any]] | None = None    # adjusted: per side, case.Component (the one weighted-outcome type)
     penalty: dict[str, Fraction] = field(default_factory=dict)
     published: dict[str, Published] = field(default_factory=dict)   # NS, EW, NS%, EW%
     code: str | None = None          # the artificial code as the file wrote it

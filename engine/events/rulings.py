@@ -32,31 +32,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from .. import bridge
 from .. import rulebook as rulebooks
-from ..case import Possibilities, SplitWeighting, UnitScore
+from ..case import Board as CaseBoard, Possibilities
 from ..errors import BridgelawError, InvalidValue, did_you_mean
 from ..exact import NumberError, format_mixed, parse_exact
-from ..stages import STAGES
+from ..traveller.adjust import TableReader
+from ..traveller.model import TableLine
 from ..yamlio import Document, load_yaml
-from .model import SIDES, Event, Line, Part, Session, contestant_key
-
-WORDS = {
-    "avg-plus": "in-no-way-at-fault", "average-plus": "in-no-way-at-fault", "a+": "in-no-way-at-fault",
-    "in-no-way-at-fault": "in-no-way-at-fault",
-    "average": "partly-at-fault", "avg": "partly-at-fault", "a=": "partly-at-fault", "partly-at-fault": "partly-at-fault",
-    "avg-minus": "directly-at-fault", "average-minus": "directly-at-fault", "a-": "directly-at-fault",
-    "directly-at-fault": "directly-at-fault",
-}
-
-
-def _word(value: Any) -> str:
-    w = str(value).strip().lower() if isinstance(value, str) else None
-    if w not in WORDS:
-        raise InvalidValue(f"'{value}' is not an artificial score", expected="avg-plus, average or avg-minus (or "
-                           "in-no-way-at-fault, partly-at-fault, directly-at-fault)", suggestion=did_you_mean(str(value), WORDS))
-    return WORDS[w]
-
+from .model import SIDES, Event, Line, Session
 
 def _pen(value: Any) -> tuple[Fraction, bool]:
     if isinstance(value, bool):
@@ -74,7 +57,6 @@ def _id(value: Any) -> str:
     return str(value).strip()
 
 
-Word = Annotated[str, BeforeValidator(_word)]
 PenaltyValue = Annotated[Any, BeforeValidator(_pen)]
 Id = Annotated[str, BeforeValidator(_id)]
 
@@ -84,8 +66,8 @@ class _Strict(BaseModel):
 
 
 class ArtificialWords(_Strict):
-    NS: Word
-    EW: Word
+    NS: str = Field(max_length=40)     # a responsibility, or the rulebook's outcome word (avg-plus …)
+    EW: str = Field(max_length=40)
 
 
 class PenaltyModel(_Strict):
@@ -101,6 +83,7 @@ class RulingModel(_Strict):
     ns: Id | None = None
     ew: Id | None = None
     adjusted: Possibilities | None = None
+    non_offending: Literal["NS", "EW"] | None = None
     artificial: ArtificialWords | None = None
     not_played: Literal[True] | None = None
     penalty: PenaltyModel | None = None
@@ -220,26 +203,27 @@ def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook) -> None:
 
 
 def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Document, book, session: Session) -> dict:
+    """What the ruling changes on the line: an adjusted score ruled by the traveller's
+    TableReader (rule_case: the rulebook's expectation stage decides which outcomes count and
+    how), an artificial score's responsibilities (scored later, with the session's facts), not
+    played, a penalty."""
     change: dict[str, Any] = {}
+    reader = _reader(doc, book, session, line)
     if kind == "not_played":
         change.update(kind="not-played", parts=None, artificial=None)
     elif kind == "artificial":
-        change.update(kind="artificial", artificial={"NS": r.artificial.NS, "EW": r.artificial.EW}, parts=None,
-                      mirrored=None)
+        try:
+            responsibility, words = reader.responsibilities({"NS": r.artificial.NS, "EW": r.artificial.EW})
+        except BridgelawError as exc:
+            raise doc.error(path + ["artificial"], exc.message, expected=exc.expected,
+                            suggestion=exc.suggestion) from None
+        change.update(kind="artificial", artificial=dict(responsibility), parts=None, mirrored=None)
     elif kind == "adjusted":
-        vul = session.boards[line.board].vulnerability or "None"
-        value = r.adjusted
-        if isinstance(value, SplitWeighting):
-            parts = {s: _legal(_parts(getattr(value, s), path + ["adjusted", s], doc, vul), book, session,
-                               path + ["adjusted", s], doc) for s in SIDES}
-            change.update(kind="split", parts=parts, artificial=None)
-        else:
-            items = value if isinstance(value, list) else None
-            if items is None:
-                parts = [Part(value, Fraction(1), _points(value, vul, path + ["adjusted"], doc))]
-            else:
-                parts = _legal(_parts(items, path + ["adjusted"], doc, vul), book, session, path + ["adjusted"], doc)
-            change.update(kind="adjusted", parts={"NS": parts, "EW": parts}, artificial=None)
+        tl = TableLine(line.table or 0, line.ns, line.ew, "adjusted")
+        reader.adjusted(tl, r.adjusted, r.non_offending, path + ["adjusted"])
+        change.update(kind=tl.kind, parts=tl.parts, artificial=None)
+        line.extra["expectation"] = dict(tl.expectation)
+        line.extra["excluded"] = {s: [c.outcome.text for c in cs] for s, cs in tl.excluded.items() if cs}
     if r.penalty is not None:
         pens = {}
         for side in SIDES:
@@ -255,40 +239,13 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
     return change
 
 
-def _points(outcome: Any, vul: str, path: list, doc: Document) -> int:
-    if isinstance(outcome, UnitScore):
-        raise doc.error(path, f"'{outcome.text}' is a score in the event's unit; the field needs the result or the raw "
-                        "score to rescore the other tables against it", expected=bridge.RESULT_HINT,
-                        suggestion="for average plus/minus use artificial:")
-    return bridge.ns_score(outcome, vul)
-
-
-def _parts(items: list, path: list, doc: Document, vul: str) -> list[Part]:
-    parts = [Part(it.result, it.weight, _points(it.result, vul, path + [k, "result"], doc)) for k, it in enumerate(items)]
-    for p, it in zip(parts, items):
-        p.legal = it.legal
-    total = sum((p.weight for p in parts), Fraction(0))
-    if total != 1:
-        raise doc.error(path, f"the weights sum to {format_mixed(total)}, not 1",
-                        expected="weights that add up to exactly 1 (e.g. 2/3 and 1/3, or 60% and 40%)")
-    return parts
-
-
-def _legal(parts: list[Part], book, session: Session, path: list, doc: Document) -> list[Part]:
-    """The outcomes the rulebook's expectation stage uses (legal: false ones left out where it says so)."""
-    facts = {"weighted": len(parts) > 1, "illegal_outcomes": any(not getattr(p, "legal", True) for p in parts),
-             "scoring": "matchpoints" if session.scoring == "matchpoints" else "imps"}
-    for name, kind in STAGES["expectation"].facts.items():
-        if name not in facts and kind == "bool":
-            facts[name] = False
-    try:
-        rule = book.decide("expectation", facts)
-    except BridgelawError as exc:
-        raise doc.error(path, exc.message, expected=exc.expected, suggestion=exc.suggestion) from None
-    if rule is None or rule.apply.get("outcomes") != "legal":
-        return parts
-    used = [p for p in parts if getattr(p, "legal", True)]
-    if not used:
-        raise doc.error(path, f"every outcome is legal: false; rule {rule.id} leaves nothing to assign")
-    kept = sum((p.weight for p in used), Fraction(0))
-    return [Part(p.outcome, p.weight / kept, p.points) for p in used] if kept != 1 else used
+def _reader(doc: Document, book, session: Session, line: Line) -> TableReader:
+    """The traveller's TableReader for the line's board (one per board and rulebook)."""
+    key = (id(book), line.board)
+    cache = session.__dict__.setdefault("_readers", {})
+    reader = cache.get(key)
+    if reader is None:
+        vul = session.boards[line.board].vulnerability or "None"
+        reader = cache[key] = TableReader(doc, book, session.scoring, CaseBoard(number=line.board, vulnerability=vul),
+                                          None, session.__dict__.setdefault("warnings", []))
+    return reader

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .. import fieldscore
+from .. import bridge, fieldscore
 from ..artificial import artificial_scores
 from ..errors import BridgelawError
 from ..exact import format_mixed
@@ -138,8 +138,22 @@ def _entry(line: Line, side: str):
     if line.kind == "result":
         return sign * line.points
     if line.kind in ("adjusted", "split"):
-        return [(sign * p.points, p.weight) for p in line.parts[side]]
+        return line.parts[side]                 # case.Component list; fieldscore turns outcomes into points
     return None
+
+
+def _points(vulnerability: str | None) -> dict[str, Any]:
+    """Each direction's points for an outcome of a weighted line (once per distinct outcome)."""
+    vul = vulnerability or "None"
+    cache: dict[Any, int] = {}
+
+    def ns(outcome: Any) -> int:
+        v = cache.get(outcome)
+        if v is None:
+            v = cache[outcome] = bridge.ns_score(outcome, vul)
+        return v
+
+    return {"NS": ns, "EW": lambda outcome: -ns(outcome)}
 
 
 def score_session(session: Session, book: Rulebook) -> ScoredSession:
@@ -155,17 +169,20 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
         played = [k for k, l in enumerate(lines) if l.kind != "not-played"]
         entries = {s: [_entry(lines[k], s) for k in played] for s in SIDES}
         sb = ScoredBoard(board, scored, None, 0, len(played), False)
+        points = _points(board.vulnerability)
         for side in SIDES:
             if scoring == "matchpoints":
-                r = fieldscore.matchpoints(entries[side], expected=len(played), form=p["fieldscore.neuberg.form"],
+                r = fieldscore.matchpoints(entries[side], points=points[side], expected=len(played),
+                                           form=p["fieldscore.neuberg.form"],
                                            round_to=p["fieldscore.neuberg.round_to"])
                 values = r.values
                 sb.top, sb.results, sb.factored = r.top, r.results, r.factored
             elif scoring == "cross-imps":
-                values, f, by = fieldscore.cross_imps(entries[side], divisor=p["fieldscore.cross_imps.divisor"])
+                values, f, by = fieldscore.cross_imps(entries[side], points=points[side],
+                                                      divisor=p["fieldscore.cross_imps.divisor"])
                 sb.results, sb.divisor = f.results, by
             else:
-                r = fieldscore.butler(entries[side], drop=int(p["fieldscore.butler.drop"]),
+                r = fieldscore.butler(entries[side], points=points[side], drop=int(p["fieldscore.butler.drop"]),
                                       round_datum_to=p["fieldscore.butler.round_datum_to"])
                 values, sb.results = r.values, r.field.results
             for k, v in zip(played, values):
