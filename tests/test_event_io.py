@@ -280,3 +280,10 @@ def test_the_traveller_path_gets_the_same_one_line_errors(tmp_path, capsys, cell
     assert main(["score", str(src), "--rulebook", "wbf-2017"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"bridgelaw: error: {src}:7:2: ") and err.count("\n") == 1
+
+
+def test_bye_in_the_contract_column_is_not_played():
+    text = BOARD.format(a="420").replace("Score_NS\\6R;Score_EW\\6R", "Contract;Score_NS\\6R;Score_EW\\6R") \
+        .replace(" 1  1  1 420 -", " 1  1  1 Bye - -").replace(" 2  2  2 420 -", " 2  2  2 - 420 -")
+    event = load_event_pbn("bye.pbn", text=text)
+    assert [l.kind for l in event.sessions[0].boards[1].lines] == ["not-played", "result"]

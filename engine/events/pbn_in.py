@@ -202,6 +202,9 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
             played = bridge.PlayedResult(None, None, 0)
         elif code is not None and code.kind in ("not-played", "artificial"):
             played = None           # the score columns say what happened
+            if code.kind == "not-played" and not any(get(n) for n in ("Score_NS", "Score_EW", "Score")):
+                line.kind, line.code = "not-played", text      # e.g. Bye in the Contract column
+                return
         else:
             if declarer is None or tricks is None:
                 missing = "Declarer" if declarer is None else "Result"
