@@ -62,6 +62,8 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                                          "divided like the other lines (per-comparison)"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
+    "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
+                                     "the even step (ACBL) or away from zero (Compscore)"),
 }
 
 

@@ -75,7 +75,14 @@ def test_compscore_matchpoints_every_line_agrees():
     assert len(bad) == 22 and not any(c.what.startswith("board") for c in bad)
 
 
-def test_compscore_butler_differs_only_where_the_datum_is_a_half_step():
+def test_compscore_butler_every_cell_agrees_with_its_datum_rounding():
+    event, ss = scored("compscore-butler-howell.xml", ["fieldscore.butler.round_datum_to=10",
+                                                       "fieldscore.butler.round_half=away"])
+    checks, bad = report("Compscore butler", event, ss)
+    assert (len(checks), len(bad)) == (288, 0)
+
+
+def test_compscore_butler_halves_to_even_differ_only_where_the_datum_is_a_half_step():
     event, ss = scored("compscore-butler-howell.xml", ["fieldscore.butler.round_datum_to=10"])
     checks, bad = report("Compscore butler", event, ss)
     half_step = set()
@@ -111,3 +118,9 @@ def test_bridgecomposer_sections_share_one_field():
     assert (len(checks), len(bad)) == (8, 0)
     assert sorted((l.section, l.table or 0, l.ns) for l in event.sessions[0].boards[1].lines) == \
         [("A", 0, "1"), ("A", 0, "2"), ("B", 0, "1"), ("B", 0, "2")]
+
+
+def test_round_half_away():
+    from bridgelaw.fieldscore import round_half_away, round_half_even
+    assert [round_half_away(Fraction(x), Fraction(10)) for x in (-105, 105, 104, -5, 5, 15)] == [-110, 110, 100, -10, 10, 20]
+    assert [round_half_even(Fraction(x), Fraction(10)) for x in (-105, 105, 15)] == [-100, 100, 20]

@@ -31,7 +31,7 @@ from .model import SIDES, Board, Contestant, Line, Session, contestant_key, show
 USED = {
     "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to"),
     "cross-imps": ("fieldscore.cross_imps.divisor",),
-    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to"),
+    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half"),
 }
 CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
 
@@ -183,7 +183,8 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                 sb.results, sb.divisor = f.results, by
             else:
                 r = fieldscore.butler(entries[side], points=points[side], drop=int(p["fieldscore.butler.drop"]),
-                                      round_datum_to=p["fieldscore.butler.round_datum_to"])
+                                      round_datum_to=p["fieldscore.butler.round_datum_to"],
+                                      round_half=p["fieldscore.butler.round_half"])
                 values, sb.results = r.values, r.field.results
             for k, v in zip(played, values):
                 scored[k].side(side).value = v
