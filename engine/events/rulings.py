@@ -208,7 +208,7 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
     how), an artificial score's responsibilities (scored later, with the session's facts), not
     played, a penalty."""
     change: dict[str, Any] = {}
-    reader = _reader(doc, book, session, line)
+    reader = _reader(doc, book, session, line, per_board=kind == "adjusted")
     if kind == "not_played":
         change.update(kind="not-played", parts=None, artificial=None)
     elif kind == "artificial":
@@ -239,9 +239,10 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
     return change
 
 
-def _reader(doc: Document, book, session: Session, line: Line) -> TableReader:
-    """The traveller's TableReader for the line's board (one per board and rulebook)."""
-    key = (id(book), line.board)
+def _reader(doc: Document, book, session: Session, line: Line, per_board: bool) -> TableReader:
+    """The traveller's TableReader for the line's board (one per board and rulebook; artificial
+    words do not depend on the board, so they share one reader and its cache)."""
+    key = (id(book), line.board if per_board else None)
     cache = session.__dict__.setdefault("_readers", {})
     reader = cache.get(key)
     if reader is None:
