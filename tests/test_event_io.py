@@ -311,3 +311,14 @@ def test_mutated_fixtures_never_give_a_traceback():
             assert "\n" not in str(exc)
             refused += 1
     assert 0 < refused < 40
+
+
+def test_the_input_is_rewritten_only_when_named_and_a_symlink_is_kept(ruled, tmp_path):
+    src, rulings = ruled
+    link = tmp_path / "link.pbn"
+    link.symlink_to(src)
+    assert main(["event", str(link), "--rulings", str(rulings), "--set", ROUND, "--output", str(link)]) == 0
+    assert link.is_symlink() and b"Adjustment" in src.read_bytes()
+    (tmp_path / "x").mkdir()
+    alias = f"{tmp_path}/x/../final.pbn"                   # the input under another name: refused
+    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", alias]) == 2
