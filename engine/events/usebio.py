@@ -21,7 +21,6 @@ import stat
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 from xml.parsers import expat
 
 from .. import bridge

@@ -12,7 +12,7 @@ from ..errors import BridgelawError
 from ..pbn import rewrite_tables
 from ..traveller_cli import write_atomic as _write_atomic
 from . import adjustment_cell, usebio
-from .model import SIDES, Event, shown
+from .model import SIDES, Event
 from .score import ScoredSession
 
 
