@@ -81,9 +81,11 @@ def test_12c2c_not_above_60_or_below_40_is_average_plus_or_minus():
 
 def test_12c2d_counted_across_the_session():
     rulings = "".join(f"  - {{board: {b}, table: 2, artificial: {{NS: avg-plus, EW: average}}}}\n" for b in (1, 2, 3))
-    ss = session_of(pbn(), rulings)
+    # the two-board limit is the WBF Laws Committee's advice (issue 12): its layer, not wbf-2017
+    ss = session_of(pbn(), rulings, rulebook="wbf-laws-committee-2017")
     ns = [line(ss, b, 2).NS for b in (1, 2, 3)]
     assert [s.percent for s in ns] == [60, 60, 50]           # limit 2 a session, then average
+    assert [line(session_of(pbn(), rulings), b, 2).NS.percent for b in (1, 2, 3)] == [60, 60, 60]   # the Laws alone
     assert "board 3 without a result this session" in ns[2].steps[0]
     assert "further-board-average-pairs" in " ".join(line(ss, 3, 2).rules)
 
