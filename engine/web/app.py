@@ -170,7 +170,7 @@ async def _no_body() -> dict:
 def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] | None = None) -> Guard:
     """The web app; rulebooks from `rules_dir` (default: the shipped rules/)."""
     books = service.Books(Path(rules_dir) if rules_dir else None)
-    if not books.ids():
+    if not books.load():                      # every rulebook checked now: a bad one stops the start
         raise BridgelawError(f"no rulebooks (*.yaml) in {books.directory or service.rulebooks.rules_dir()}",
                              expected="a folder holding rulebook files such as wbf-2017.yaml")
     templates = Jinja2Templates(directory=str(HERE / "templates"))
