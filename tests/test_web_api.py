@@ -755,3 +755,128 @@ def test_server_memory_does_not_grow_with_requests():
         tracemalloc.stop()
     print(f"memory: {grown} bytes more after {SOAK} requests")
     assert grown < 64 * 1024, f"{grown} bytes more after {SOAK} requests ({grown // SOAK} per request)"
+
+
+# --- availability: bounded work, deep JSON, Host names (issue 9 item 4, issue 14) -------------------
+
+@pytest.mark.parametrize("body", ["[" * 100_000 + "]" * 100_000,
+                                  '{"case": ' + '{"a": ' * 40 + "1" + "}" * 40 + "}",
+                                  '{"title": "T", "notes": ' + "[" * 900 + "]" * 900 + "}"])
+@pytest.mark.parametrize("path", ["/api/rule", "/api/compare", "/api/score"])
+def test_deep_json_is_a_400_not_a_500(client, body, path):
+    r = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] in ("the JSON is nested more than 32 levels deep",
+                                 'expected a JSON object with "traveller": the traveller text (YAML or PBN)')
+
+
+def test_json_depth_is_measured_without_recursion():
+    from bridgelaw.web.app import json_depth
+    assert json_depth({"a": [1, {"b": []}]}) == 4
+    assert json_depth(3) == 0
+    deep: list = []
+    for _ in range(10_000):
+        deep = [deep]
+    assert json_depth(deep) == 33                       # stops counting past the limit
+
+
+def slow_app(monkeypatch, seconds: float, time_limit: float):
+    import time as time_
+    rule_text = service.rule_text
+    monkeypatch.setattr(service, "rule_text", lambda *a: time_.sleep(seconds) or rule_text(*a))
+    return create_app(time_limit=time_limit)
+
+
+def test_work_past_the_time_limit_is_a_503(monkeypatch):
+    import time as time_
+    c = TestClient(slow_app(monkeypatch, 1.0, 0.2), raise_server_exceptions=False)
+    start = time_.monotonic()
+    r = c.post("/api/rule", json=WEIGHTED_CASE)
+    assert r.status_code == 503 and time_.monotonic() - start < 0.9
+    assert r.json()["error"].startswith("This request took longer than 0.2 seconds")
+    assert r.headers["retry-after"] == "5"
+    r = c.post("/", data=FORM)
+    assert r.status_code == 503 and "took longer than 0.2 seconds" in r.text
+
+
+def test_work_runs_off_the_event_loop(monkeypatch):
+    """A slow ruling does not hold up another request on the same event loop (before, the ruling
+    ran inside the async handler and the second request waited for it)."""
+    import asyncio
+    import time as time_
+    app = slow_app(monkeypatch, 0.6, 5)
+    body = json.dumps(WEIGHTED_CASE).encode()
+
+    async def call(method: str, path: str, payload: bytes = b"") -> tuple[int, float]:
+        scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(), "query_string": b"",
+                 "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                             (b"content-length", str(len(payload)).encode())],
+                 "http_version": "1.1", "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 9),
+                 "root_path": "", "state": {}}
+        sent, status = False, [0]
+
+        async def receive() -> dict:
+            nonlocal sent
+            if sent:
+                await asyncio.sleep(10)
+            sent = True
+            return {"type": "http.request", "body": payload, "more_body": False}
+
+        async def send(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+        await app(scope, receive, send)
+        return status[0], time_.monotonic()
+
+    async def both() -> tuple:
+        start = time_.monotonic()
+        slow = asyncio.create_task(call("POST", "/api/rule", body))
+        await asyncio.sleep(0.05)
+        quick = await call("GET", "/api/rulebooks")
+        return start, quick, await slow
+
+    start, (quick_status, quick_done), (slow_status, slow_done) = asyncio.run(both())
+    assert (quick_status, slow_status) == (200, 200)
+    assert quick_done - start < 0.5 < slow_done - start
+
+
+def test_host_names_with_a_network_bind():
+    """With a non-local bind the Host check stays on: IP addresses (what a phone on the network
+    uses) and the --allow-host names pass; any other DNS name — as a DNS-rebinding page sends — is
+    refused."""
+    app = create_app(allowed_hosts=["127.0.0.1", "localhost", "td-laptop.local"], ip_hosts=True)
+    for base, status in [("http://192.168.1.20:8000", 200), ("http://[fe80::1]:8000", 200),
+                         ("http://td-laptop.local:8000", 200), ("http://TD-Laptop.local", 200),
+                         ("http://rebind.attacker.example:8000", 400), ("http://192.168.1.20.nip.io", 400)]:
+        assert TestClient(app, base_url=base).get("/api/rulebooks").status_code == status, base
+    local = create_app(allowed_hosts=["127.0.0.1", "localhost", "::1", "[::1]"])
+    assert TestClient(local, base_url="http://[::1]:8000").get("/api/rulebooks").status_code == 200
+    assert TestClient(local, base_url="http://192.168.1.20:8000").get("/api/rulebooks").status_code == 400
+
+
+def test_serve_options(capsys):
+    args = _serve_parser().parse_args(["serve"])
+    assert (args.workers, args.allow_hosts, args.time_limit, args.read_timeout, args.per_client) == \
+        (None, [], 10.0, 15.0, 16)
+    args = _serve_parser().parse_args(["serve", "--workers", "3", "--allow-host", "a.local", "--allow-host", "b",
+                                       "--port", "0"])
+    assert (args.workers, args.allow_hosts, args.port) == (3, ["a.local", "b"], 0)
+    for bad in (["--workers", "0"], ["--workers", "two"], ["--time-limit", "-1"], ["--per-client", "0"]):
+        with pytest.raises(SystemExit):
+            _serve_parser().parse_args(["serve", *bad])
+    err = capsys.readouterr().err
+    assert "0 is out of range (expected more than 0 and at most 64)" in err and "'two' is not a whole number" in err
+    assert web_cli.default_workers() >= 1
+
+
+def test_the_app_factory_carries_the_options_to_a_worker(tmp_path):
+    import pickle
+    from bridgelaw.web.server import AppFactory, Options
+    shutil.copy(REPO / "rules" / "wbf-2017.yaml", tmp_path / "wbf-2017.yaml")
+    factory = pickle.loads(pickle.dumps(AppFactory(Options(rules=str(tmp_path), allowed_hosts=("127.0.0.1",),
+                                                                 time_limit=2.5))))
+    app = factory()
+    assert app.app.state.work.limit == 2.5
+    c = TestClient(app, base_url="http://127.0.0.1")
+    assert [b["id"] for b in c.get("/api/rulebooks").json()] == ["wbf-2017"]
+    assert TestClient(app, base_url="http://localhost").get("/").status_code == 400
