@@ -880,3 +880,27 @@ def test_the_app_factory_carries_the_options_to_a_worker(tmp_path):
     c = TestClient(app, base_url="http://127.0.0.1")
     assert [b["id"] for b in c.get("/api/rulebooks").json()] == ["wbf-2017"]
     assert TestClient(app, base_url="http://localhost").get("/").status_code == 400
+
+
+@pytest.mark.parametrize("digits", [29, 3000])
+@pytest.mark.parametrize("scoring", ["imps", "matchpoints"])
+def test_weights_with_large_denominators_are_refused_not_hung(client, digits, scoring):
+    """Issue 14: weights with large prime denominators blocked the server 18 s, then failed. Twenty
+    weights whose denominators have 29 digits, or two of 3,000 digits, are a 422 (the bound on digits, or the
+    engine's "too fine to compare exactly") — well inside the time limit, never a 500 or 503."""
+    import random
+    import time as time_
+    from fractions import Fraction
+    rng = random.Random(14)
+    weights = [Fraction(1, rng.randrange(10 ** (digits - 1), 10 ** digits) | 1) for _ in range(19 if digits < 100 else 1)]
+    weights.append(1 - sum(weights))                  # (one 3,000-digit weight: its text stays under 4,300 digits)
+    case = {**{k: v for k, v in WEIGHTED_CASE.items() if k != "serious_error"}, "scoring": scoring,
+            "without_infraction": [{"result": ("4H= N", "4H-1 N")[i % 2], "weight": f"{w.numerator}/{w.denominator}"}
+                                   for i, w in enumerate(weights)]}
+    if scoring == "matchpoints":
+        del case["other_table"]
+        case["field"] = ["4H= N", "3NT+1 S", "4S-1 E", "5HX-2 N"]
+    start = time_.monotonic()
+    r = client.post("/api/rule", json=case)
+    assert r.status_code == 422, r.text[:300]
+    assert time_.monotonic() - start < 8
