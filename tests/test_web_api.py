@@ -904,3 +904,28 @@ def test_weights_with_large_denominators_are_refused_not_hung(client, digits, sc
     r = client.post("/api/rule", json=case)
     assert r.status_code == 422, r.text[:300]
     assert time_.monotonic() - start < 8
+
+
+@pytest.mark.parametrize("levels", [900])
+def test_deeply_nested_yaml_is_refused_quickly(client, levels):
+    """Issue 14: 900 levels of YAML blocked the server 12 s (the error's key path was looked up
+    with ruamel's round-trip parser, which takes seconds to give up) and deep JSON was a 500."""
+    import time as time_
+    text = "\n".join(line for line in EXAMPLE_07.read_text().splitlines()
+                     if not line.startswith(("notes", "i.e.", "  ")))
+    body = text + "\nnotes: " + "[" * levels + "]" * levels + "\n"
+    start = time_.monotonic()
+    r = client.post("/api/rule", content=body, headers={"content-type": "application/yaml"})
+    assert r.status_code in (400, 422) and r.json()["error"], r.text[:300]
+    assert time_.monotonic() - start < 5
+    start = time_.monotonic()
+    r = client.post("/upload", files={"case_file": ("deep.yaml", body.encode(), "application/yaml")})
+    assert r.status_code in (200, 400, 422) and time_.monotonic() - start < 5   # opened (notes kept) or refused
+    assert_no_trace(r.text)
+
+
+def test_nesting_estimate():
+    from bridgelaw.web.app import nesting
+    assert nesting("a: [1, {b: [2]}]\n") == 3
+    assert nesting("a:\n  b:\n    c:\n      - 1\n") == 4
+    assert nesting("a: 1\n") == 0

@@ -474,7 +474,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
 
     def api_bridgelaw_error(exc: BridgelawError, text: str, source: str) -> Response:
         data = exc.to_json()
-        path = forms.error_path(text, exc)
+        path = error_path(text, exc)
         data["path"] = ".".join(map(str, path)) if path else None
         if source == "json":                  # positions would point into YAML the client never saw
             data["line"] = data["column"] = None
@@ -517,6 +517,13 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             return response
         return PlainTextResponse(message, status_code=503, headers=headers)
 
+    async def too_deep(request: Request, exc: RecursionError) -> Response:
+        log.warning("input nested too deeply on %s %s", request.method, request.url.path)
+        message = "The input nests too deeply to be read; a case is a few levels deep."
+        if request.url.path.startswith("/api/"):
+            return api_error(400, message)
+        return PlainTextResponse(message, status_code=400)
+
     async def disconnected(request: Request, exc: ClientDisconnect) -> Response:
         return Response(status_code=400)       # the client left (or was too slow); no one reads this
 
@@ -546,7 +553,8 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
 
     app = Starlette(routes=routes,
                     exception_handlers={HTTPException: http_error, ApiProblem: api_problem, TooLarge: too_large,
-                                        TooSlow: too_slow, ClientDisconnect: disconnected, Exception: server_error})
+                                        TooSlow: too_slow, RecursionError: too_deep,
+                                        ClientDisconnect: disconnected, Exception: server_error})
     app.state.books = books
     app.state.work = work
     return Guard(app, hosts=allowed_hosts, ip_hosts=ip_hosts)
@@ -599,9 +607,36 @@ def general(message: str) -> dict:
     return {"general": _err(message)}
 
 
+def error_path(text: str, exc: BridgelawError) -> list | None:
+    """The key path an error points at (forms.error_path), or None where the text nests too deeply
+    to walk quickly — ruamel's round-trip parser takes seconds on a few hundred levels before it
+    gives up (the error itself, e.g. a bound on nesting, is still reported)."""
+    if nesting(text) > MAX_JSON_DEPTH:
+        return None
+    try:
+        return forms.error_path(text, exc)
+    except RecursionError:
+        return None
+
+
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+_INDENT = re.compile(r"^[ \t-]*", re.M)
+
+
+def nesting(text: str) -> int:
+    """An upper estimate of how deeply YAML text nests: open brackets, or indentation in steps
+    of two (quotes are not followed, so brackets inside strings count too)."""
+    depth = deepest = 0
+    for c in _BRACKETS.sub("", text):
+        depth += 1 if c in "[{" else -1
+        deepest = max(deepest, depth)
+    indent = max((len(m) for m in _INDENT.findall(text)), default=0)
+    return max(deepest, indent // 2)
+
+
 def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> dict[str, dict]:
     """The error as {form field: message}, the field found from the YAML position it points at."""
-    path = forms.error_path(text, exc)
+    path = error_path(text, exc)
     name = forms.field_for_path(path, f, rowmap)
     beside = name not in ("general", "extra")
     message = forms.friendly(exc.message, beside_field=beside)

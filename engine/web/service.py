@@ -150,7 +150,11 @@ def _stamp(path: Path) -> tuple[int, int]:
 def load(text: str, file: str) -> Case:
     """A case from YAML text (parsed once), with the length limits on its lists checked first."""
     doc = load_yaml(file, text=text)
-    too_long = forms.check_list_lengths(doc.tree)
+    try:
+        too_long = forms.check_list_lengths(doc.tree)
+    except RecursionError:
+        raise BridgelawError("the case nests too deeply", file=file,      # no position: composing it would recurse
+                             expected="a case a few levels deep") from None
     if too_long:
         path, length, limit = too_long
         raise doc.error(list(path), f"{'.'.join(map(str, path))} lists {length} entries; at most {limit} are "
