@@ -66,9 +66,9 @@ class Served:
         s = socket.create_connection(("127.0.0.1", self.port), timeout=5, source_address=(source, 0))
         return s
 
-    def stop(self) -> int:
+    def stop(self, how: int = signal.SIGINT) -> int:
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(how)
             try:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
@@ -82,7 +82,7 @@ class Served:
 def served():
     s = Served("--workers", "1", "--read-timeout", "1", "--per-client", "4", "--time-limit", "5")
     yield s
-    assert s.stop() == 0
+    assert s.stop(signal.SIGTERM) == 0                     # SIGTERM stops it as Ctrl+C does
 
 
 def read_all(sock: socket.socket, timeout: float) -> tuple[bytes, float]:

@@ -16,7 +16,7 @@ processes, and the connection guards that keep the server available to everyone.
 
 from __future__ import annotations
 
-import os
+import signal
 import socket
 from collections import Counter
 from dataclasses import dataclass
@@ -170,8 +170,14 @@ def run(sock: socket.socket, options: Options, workers: int) -> None:
         if workers > 1:
             Multiprocess(config, sockets=[sock]).run()
         else:
+            # uvicorn stops gracefully on SIGTERM, then raises it again: stop as on Ctrl+C (exit 0)
+            signal.signal(signal.SIGTERM, _interrupt)
             server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
