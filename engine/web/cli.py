@@ -121,14 +121,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sock = server.listen(host, args.port)
     port = sock.getsockname()[1]
     workers = args.workers or default_workers()
-    print(f"bridgelaw: serving on http://{show_host(host)}:{port}/ with {workers} "
-          f"process{'es' if workers > 1 else ''} (Ctrl+C to stop)", file=sys.stderr, flush=True)
-    if not local:
-        print("bridgelaw: warning: listening beyond this computer; anyone on the network can use the page",
-              file=sys.stderr, flush=True)
-    try:
+    try:                                      # Ctrl+C from here on (even during the first line) stops it cleanly
+        print(f"bridgelaw: serving on http://{show_host(host)}:{port}/ with {workers} "
+              f"process{'es' if workers > 1 else ''} (Ctrl+C to stop)", file=sys.stderr, flush=True)
+        if not local:
+            print("bridgelaw: warning: listening beyond this computer; anyone on the network can use the page",
+                  file=sys.stderr, flush=True)
         server.run(sock, options, workers)
-    except KeyboardInterrupt:                 # Ctrl+C before uvicorn took the signals over
+    except KeyboardInterrupt:
         pass
     return 0
 
