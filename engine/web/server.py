@@ -163,7 +163,7 @@ def run(sock: socket.socket, options: Options, workers: int) -> None:
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config(AppFactory(options), factory=True, http=GuardedH11Protocol, workers=workers,
-                            log_level="warning", server_header=False, limit_concurrency=CONNECTIONS,
+                            log_level="warning", access_log=False, server_header=False, limit_concurrency=CONNECTIONS,
                             timeout_keep_alive=KEEP_ALIVE, lifespan="off")
     server = uvicorn.Server(config)
     try:
