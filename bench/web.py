@@ -9,8 +9,9 @@ machine's load falls on all of them alike) with --requests rulings of the case c
 dependency). A round stops after --requests or --seconds, whichever comes first; the servers are
 stopped at the end (Ctrl+C stops everything). Every answer must be 200.
 
-Prints for each round and server: requests/s, p50 and p99 latency, the load average; then the
-medians over the rounds and the ratio of the last --workers value to the first. Aim (issue 9):
+Prints for each round and server: requests/s, p50 and p99 latency, the server's CPU time per
+request (all its processes, from /proc: what the rate would be bounded by on idle cores), the load
+average; then the medians over the rounds and the ratio of the last --workers value to the first. Aim (issue 9):
 ≥ 1,000 requests/s with 2 workers. The client runs on the same machine and takes CPU from the
 servers; on a shared machine the load average says how much else was running.
 """
@@ -54,6 +55,20 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of process `pid` and its children alive now (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 def request(body: bytes) -> bytes:
@@ -150,18 +165,22 @@ def main(argv: list[str] | None = None) -> int:
         results: dict[int, list[dict]] = {w: [] for w in workers}
         for r in range(1, a.rounds + 1):
             for s in (servers if r % 2 else servers[::-1]):
+                cpu = cpu_seconds(s.proc.pid)
                 res = asyncio.run(drive(s.port, bodies, a.clients, a.requests, a.seconds))
+                res["cpu_ms"] = (cpu_seconds(s.proc.pid) - cpu) * 1000 / max(res["n"], 1)
                 results[s.workers].append(res)
                 bad = f", {len(res['failures'])} not 200: {sorted(set(res['failures']))}" if res["failures"] else ""
                 print(f"round {r}  workers {s.workers}: {res['rate']:7.0f} requests/s  p50 {res['p50']:6.1f} ms  "
-                      f"p99 {res['p99']:6.1f} ms  ({res['n']} requests; load {res['load']:.2f}){bad}", flush=True)
+                      f"p99 {res['p99']:6.1f} ms  server CPU {res['cpu_ms']:.2f} ms/request  ({res['n']} requests; "
+                      f"load {res['load']:.2f}){bad}", flush=True)
         print("medians:")
         medians = {}
         for w in workers:
             rate = statistics.median(x["rate"] for x in results[w])
             medians[w] = rate
             print(f"  workers {w}: {rate:7.0f} requests/s  p50 {statistics.median(x['p50'] for x in results[w]):6.1f} ms  "
-                  f"p99 {statistics.median(x['p99'] for x in results[w]):6.1f} ms")
+                  f"p99 {statistics.median(x['p99'] for x in results[w]):6.1f} ms  "
+                  f"server CPU {statistics.median(x['cpu_ms'] for x in results[w]):.2f} ms/request")
         if len(workers) > 1:
             print(f"  ratio workers {workers[-1]} / workers {workers[0]}: {medians[workers[-1]] / medians[workers[0]]:.2f}")
         best = max(workers)

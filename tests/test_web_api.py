@@ -696,8 +696,8 @@ def test_a_request_parses_its_case_once_and_does_not_list_the_rules_folder(clien
     client.get("/api/rulebooks")                     # listed once, now kept
     parses, listings = [], []
     fast_tree, available = yamlio._fast_tree, rulebook.available
-    monkeypatch.setattr(yamlio, "_fast_tree", lambda text: parses.append(1) or fast_tree(text))
-    monkeypatch.setattr(rulebook, "available", lambda *a: listings.append(1) or available(*a))
+    monkeypatch.setattr(yamlio, "_fast_tree", lambda *a, **k: parses.append(1) or fast_tree(*a, **k))
+    monkeypatch.setattr(rulebook, "available", lambda *a, **k: listings.append(1) or available(*a, **k))
     r = client.post("/api/rule", content=EXAMPLE_07.read_text(), headers={"content-type": "application/yaml"})
     assert r.status_code == 200 and r.json()["outcome"]
     assert (len(parses), len(listings)) == (1, 0)
