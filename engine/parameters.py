@@ -49,13 +49,21 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
+    # Law 92B: the players' right to appeal a ruling
+    "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
+                                  "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
     "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),
     "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
     "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
+    "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
+                                         "the line's score as it is (flat), or counted once per comparison and "
+                                         "divided like the other lines (per-comparison)"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
+    "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
+                                     "the even step (ACBL) or away from zero (Compscore)"),
 }
 
 

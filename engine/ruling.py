@@ -57,6 +57,9 @@ class Ruling:
     players: dict[str, Fraction | None] | None = None
     vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
+    # an assigned adjusted score: per side, the (weight, outcome) pairs its score was formed from
+    # after the expectation stage (legal-only, poll, most-favourable-likely); None when artificial
+    assigned: dict[Side, list[tuple[Fraction, Any]]] | None = None
 
     @property
     def sides(self) -> dict[Side, SideScore]:
@@ -86,12 +89,14 @@ class Ruling:
 class _Builder:
     def __init__(self, case: Case, book: Rulebook) -> None:
         self.case, self.book, self.m = case, book, case.model
+        self.asked: dt.date | None = None          # --as-of, when given
         self.scorer = Scorer(case)
         self.steps: list[str] = []
         self.rules: list[Rule] = []
         self.warnings: list[str] = []
         self.param_cites: list[str] = []
         self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
+        self.used: dict[Side, list[tuple[Fraction, Any]]] = {}              # (weight, outcome) behind B and B'
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
 
     def say(self, text: str) -> None:
@@ -120,16 +125,19 @@ class _Builder:
             self.warnings.append(
                 f"outcomes marked legal: false are included: rule {rule.id} of {self.book.id} does not exclude them")
         if rule.apply["method"] == "most-favourable-likely":
-            return self.likely(used, side, name, role), rule
+            value, chosen = self.likely(used, side, name, role)
+            self.used[side] = [(Fraction(1), chosen.outcome)]
+            return value, rule
         if rule.apply["method"] == "poll":
             used = self.benefit_of_doubt(used, side)
+        self.used[side] = [(c.weight, c.outcome) for c in used]
         value = self.weighted(used, side, name)
         self.weighting[side] = [(c.weight, self.scorer.score(c.outcome, side).value) for c in used]
         if len(used) > 1:
             value = self.round_weighted(value, name)
         return value, rule
 
-    def likely(self, comps: list[Component], side: Side, name: str, role: str) -> Fraction:
+    def likely(self, comps: list[Component], side: Side, name: str, role: str) -> tuple[Fraction, Component]:
         """2007 12C1(e): the most favourable result that was likely (for the non-offending side) or
         the most unfavourable result that was at all probable (for the offending side)."""
         key = "likely.threshold" if role == "nos" else "probable.threshold"
@@ -146,7 +154,7 @@ class _Builder:
                 self.say(f"  {name} = the {what} result, where the cumulative probability from the "
                          f"{'most favourable' if role == 'nos' else 'least favourable'} end first reaches "
                          f"{format_mixed(threshold)}: {c.outcome.text} = {format_mixed(s.value)}")
-                return s.value
+                return s.value, c
         raise BridgelawError(f"{self.case.file}: the probabilities never reach {format_mixed(threshold)} ({key})")
 
     def round_weighted(self, value: Fraction, name: str) -> Fraction:
@@ -236,6 +244,7 @@ class _Builder:
             env["B'"], _ = self.expectation(case.without[os], os, "B' (for the offending side)", "os")
         else:
             env["B'"] = scorer.complement(q["B"])
+            self.used[os] = self.used[nos]
             if nos in self.weighting:
                 self.weighting[os] = [(w, scorer.complement(v)) for w, v in self.weighting[nos]]
             self.say(f"B' = {scorer.complement_text('B')} = {format_mixed(env[_B_PRIME])} ({os}'s score for the same outcomes)")
@@ -372,9 +381,12 @@ class _Builder:
     def build(self) -> Ruling:
         m, book = self.m, self.book
         dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
-        when = "the case's date" if m.date else "today"
-        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when}"
-                 + (", clamped to its last day" if (m.date or dt.date.today()) > book.as_of else "") + ")"
+        asked = self.asked or m.date or dt.date.today()
+        when = f"the date asked for, {asked.isoformat()}" if self.asked else "the case's date" if m.date else \
+            f"today, {asked.isoformat()}"
+        if asked > book.as_of:
+            when += f", clamped to the rulebook's last day"
+        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when})"
                  + (f"; dated values in force: {dated}" if dated else "") + ".")
         self.say(self.scorer.describe_basis())
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
@@ -402,6 +414,7 @@ class _Builder:
             top=self.scorer.top if self.scorer.unit != "IMP" else None,
             scores=scores, quantities=self.quantities, steps=self.steps, rules=self.rules,
             citations=citations, rulebook=book, event=self.case.event, players=players, vp=vp, warnings=self.warnings,
+            assigned=self.used if kind == "assigned" else None,
         )
 
 
@@ -415,4 +428,6 @@ def _paren(x: Fraction) -> str:
 
 def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Ruling:
     """The ruling on `case` under `book` as in force on `as_of` (default: the case's date, else today)."""
-    return _Builder(case, book.at(as_of or case.model.date)).build()
+    builder = _Builder(case, book.at(as_of or case.model.date))
+    builder.asked = as_of
+    return builder.build()
