@@ -941,3 +941,22 @@ def test_nesting_estimate():
     assert nesting("a: [1, {b: [2]}]\n") == 3
     assert nesting("a:\n  b:\n    c:\n      - 1\n") == 4
     assert nesting("a: 1\n") == 0
+
+
+def test_event_page_works_off_the_event_loop(client, monkeypatch):
+    """The event page's work (reading the results file, applying the rulings, the page) runs in
+    the work threads like every other page; its upload is read on the event loop first."""
+    import threading
+    from bridgelaw.errors import BridgelawError
+    from bridgelaw.web import event
+    threads = []
+
+    def load_event(*a, **k):
+        threads.append(threading.current_thread().name)
+        raise BridgelawError("not a results file", file="event.pbn")
+    monkeypatch.setattr(event, "load_event", load_event)
+    r = client.post("/event", data={"event_text": "[Event \"x\"]\n", "event_name": "event.pbn"})
+    assert r.status_code == 422 and "not a results file" in unescape(r.text)
+    assert threads and threads[0].startswith("bridgelaw-work")
+    r = client.post("/event", content=b"--x\r\nbroken", headers={"content-type": "multipart/form-data; boundary=x"})
+    assert r.status_code == 400

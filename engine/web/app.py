@@ -348,7 +348,14 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
 
     async def event_route(request: Request) -> Response:      # the event page: engine/web/event.py
         from . import event
-        return await event.handle(request, page, books)
+        if request.method == "POST":          # the upload is read here, on the event loop; handle() finds it
+            try:                              # cached (same limits) and does its work in a thread
+                await request.form(max_files=2, max_fields=10, max_part_size=event.MAX_BYTES)
+            except TooLarge:
+                raise
+            except Exception:                 # handle() reports the unreadable form
+                pass
+        return await work(lambda: asyncio.run(event.handle(request, page, books)))
 
     # --- traveller -----------------------------------------------------------------------------------
 
