@@ -960,3 +960,28 @@ def test_event_page_works_off_the_event_loop(client, monkeypatch):
     assert threads and threads[0].startswith("bridgelaw-work")
     r = client.post("/event", content=b"--x\r\nbroken", headers={"content-type": "multipart/form-data; boundary=x"})
     assert r.status_code == 400
+
+
+def test_work_is_bounded_and_work_given_up_in_line_never_runs():
+    """At most `slots` pieces of work run at once; work still waiting for a thread when its time
+    is up is dropped (never run); the threads are daemons, so stopping the server does not wait
+    for work it gave up."""
+    import asyncio
+    import time as time_
+    from bridgelaw.web.app import TooSlow, Work
+    work, ran, outcomes = Work(limit=0.2, slots=2), [], []
+
+    async def main() -> None:
+        assert await work(sum, [1, 2]) == 3
+        busy = [asyncio.create_task(work(time_.sleep, 0.5)) for _ in range(2)]
+        await asyncio.sleep(0.02)
+        for job in [work(ran.append, 1), *busy]:
+            try:
+                await job
+            except TooSlow:
+                outcomes.append("503")
+        await asyncio.sleep(0.5)                        # the sleepers end; the dropped job stays dropped
+
+    asyncio.run(main())
+    assert outcomes == ["503"] * 3 and ran == []
+    assert len(work._threads) == 2 and all(t.daemon for t in work._threads)

@@ -27,12 +27,14 @@ name, which is what DNS rebinding would send. The slow-client and per-client gua
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import datetime as dt
 import ipaddress
 import json
 import logging
+import queue
 import re
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -178,14 +180,41 @@ class Work:
 
     def __init__(self, limit: float = TIME_LIMIT, slots: int = WORK_SLOTS) -> None:
         self.limit, self.slots = limit, slots
-        self._pool = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="bridgelaw-work")
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
 
     async def __call__(self, fn: Callable[..., Any], *args: Any) -> Any:
-        future = asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        self._start()
+        job: concurrent.futures.Future = concurrent.futures.Future()
+        self._queue.put((job, fn, args))
         try:
-            return await asyncio.wait_for(future, self.limit)
-        except asyncio.TimeoutError:
+            return await asyncio.wait_for(asyncio.wrap_future(job), self.limit)
+        except asyncio.TimeoutError:         # still waiting in line: cancelled; running: let finish
             raise TooSlow() from None
+
+    def _start(self) -> None:
+        if len(self._threads) < self.slots:
+            with self._lock:
+                while len(self._threads) < self.slots:
+                    # daemon threads: stopping the server does not wait for work it has given up
+                    thread = threading.Thread(target=self._serve, name=f"bridgelaw-work-{len(self._threads)}",
+                                              daemon=True)
+                    thread.start()
+                    self._threads.append(thread)
+
+    def _serve(self) -> None:
+        while True:
+            job, fn, args = self._queue.get()
+            if not job.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as exc:     # noqa: BLE001 — handed to the request, which reports it
+                job.set_exception(exc)
+            else:
+                job.set_result(result)
+            del job, fn, args
 
 
 def cross_site(headers: dict[bytes, bytes]) -> bool:
