@@ -30,14 +30,8 @@ from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Fie
 from . import bridge
 from .errors import InvalidValue
 from .exact import NumberError, format_mixed, parse_exact
+from .vocab import SIDES, VULNERABILITY_WORDS, Direction, Event, Responsibility, Scoring, Side, other
 from .yamlio import Document, load_yaml
-
-Side = Literal["NS", "EW"]
-SIDES: tuple[Side, Side] = ("NS", "EW")
-
-
-def other(side: Side) -> Side:
-    return "EW" if side == "NS" else "NS"
 
 
 # --- values -------------------------------------------------------------------------------
@@ -118,9 +112,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
 
 
-VULNERABILITY_WORDS = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
-
-
 def _vulnerability(value: Any) -> Any:
     return VULNERABILITY_WORDS.get(str(value).strip().lower(), value) if isinstance(value, str) else value
 
@@ -167,10 +158,6 @@ class SeriousError(_Strict):
     kind: Literal["serious-error", "gambling"]
     instead: OneOrList
     note: str | None = None
-
-
-Responsibility = Literal["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]
-Direction = Literal["N", "E", "S", "W"]
 
 
 class Artificial(_Strict):
@@ -255,8 +242,8 @@ class CaseModel(_Strict):
     source: str | None = None
     rulebook: str | None = None
     date: dt.date | None = None
-    scoring: Literal["imps", "matchpoints"]
-    event: Literal["pairs", "teams", "individual", "knockout"] | None = None
+    scoring: Scoring
+    event: Event | None = None
     board: Board
     non_offending: Side | None = None
     players: dict[Direction, str] | None = None

@@ -37,6 +37,7 @@ from itertools import accumulate
 from typing import Union
 
 from .bridge import IMP_SCALE
+from .rounding import round_half_even, round_toward
 
 __all__ = [
     "Weighting",
@@ -64,34 +65,6 @@ def imps_exact(difference: int | Fraction) -> int:
     need not be whole): the number of steps of the scale at or below ``|difference|``."""
     steps = bisect_right(IMP_SCALE, abs(difference))
     return steps if difference >= 0 else -steps
-
-
-def round_toward(x: Fraction, step: Fraction, centre: Fraction) -> Fraction:
-    """`x` rounded to the nearest multiple of `step`; a value exactly halfway goes toward
-    `centre` (EBU: factored matchpoints round toward average)."""
-    if step <= 0:
-        return x
-    q = x / step
-    low = math.floor(q)
-    high = low + 1
-    if q == low:
-        return x
-    below, above = q - low, high - q
-    if below < above:
-        n = low
-    elif above < below:
-        n = high
-    else:
-        n = low if abs(low * step - centre) <= abs(high * step - centre) else high
-    return n * step
-
-
-def round_half_even(x: Fraction, step: Fraction) -> Fraction:
-    """`x` rounded to the nearest multiple of `step`, halves to the even multiple (ACBL rounds a
-    butler datum to 10 this way); symmetric, so an EW datum is the negated NS datum."""
-    if step <= 0:
-        return x
-    return round(x / step) * step
 
 
 def neuberg(m: Fraction, results: int, expected: int) -> Fraction:

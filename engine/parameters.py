@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from .exact import NumberError, parse_exact
+from .rounding import MODES
 
 Kind = Union[str, tuple[str, ...]]
 
@@ -44,18 +45,23 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                            "to the offending side reach this probability (ACBL: 1/6)"),
     # weighted scores at IMPs
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
+    "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
     # teams scored in victory points
     "vp.scale": (("wbf-2013",), "the victory-point scale (wbf-2013: the WBF continuous 20-VP scale)"),
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
+    "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
     "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),
     "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
+    "fieldscore.neuberg.round_mode": (MODES, "where factored matchpoints exactly halfway between two steps go "
+                                      "(toward-average: toward the board's average)"),
     "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
+    "fieldscore.butler.round_mode": (MODES, "where a butler datum exactly halfway between two steps goes"),
 }
 
 

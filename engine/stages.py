@@ -24,12 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .conditions import Vocabulary
+from .vocab import EVENTS, RESPONSIBILITY, SCORING
 
 DAMAGE_OUTCOMES = ("no-damage", "all-self-inflicted", "none-self-inflicted", "split", "assigned")
 ARTIFICIAL_OUTCOMES = ("avg-plus", "average", "avg-minus", "session-score", "not-scored")
-RESPONSIBILITY = ("in-no-way-at-fault", "partly-at-fault", "directly-at-fault")
-EVENTS = ("pairs", "teams", "individual", "knockout")
-SCORING = ("imps", "matchpoints")
 
 
 @dataclass(frozen=True)

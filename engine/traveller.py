@@ -40,16 +40,14 @@ from .exact import NumberError, format_decimal, format_mixed, parse_exact
 from .pbn import Game, PbnFile, Row, Token, load_pbn, parse_pbn
 from .artificial import artificial_scores
 from .stages import STAGES
+from .vocab import SIDES, VULNERABILITY_WORDS, Side
 from .yamlio import Document, load_yaml
 
-Side = Literal["NS", "EW"]
-SIDES: tuple[Side, Side] = ("NS", "EW")
 SCORINGS = ("matchpoints", "cross-imps", "butler")
 Scoring = Literal["matchpoints", "cross-imps", "butler"]
 
 # --- artificial scores ---------------------------------------------------------------------------
 
-RESPONSIBILITY = ("in-no-way-at-fault", "partly-at-fault", "directly-at-fault")
 ARTIFICIAL_WORDS: dict[str, str] = {
     "avg-plus": "in-no-way-at-fault", "average-plus": "in-no-way-at-fault", "avg+": "in-no-way-at-fault",
     "ave+": "in-no-way-at-fault", "in-no-way-at-fault": "in-no-way-at-fault",
@@ -494,7 +492,7 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
 
 # --- PBN travellers ------------------------------------------------------------------------------------
 
-VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
+VULNERABLE = VULNERABILITY_WORDS
 
 
 def load_pbn_traveller(path: str | Path, *, adjustments: str | Path | None = None, board: int | None = None,
