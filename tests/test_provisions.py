@@ -217,7 +217,8 @@ def test_poll_benefit_of_doubt_2017_and_raw_2007():
 def test_small_poll_warns():
     text = POLL.replace("POLLED", "4").replace("votes: 5", "votes: 4")
     r = rule(text)
-    assert r.warnings == ["only 4 players were polled; the commentary's minimum is 5"]
+    assert r.warnings == ["only 4 players were polled; the minimum is 5 "
+                          "(poll.minimum, wbf-2017, cites WBF-LC/benefit-of-doubt)"]
 
 
 def test_poll_raised_weight_is_capped_at_one():

@@ -13,7 +13,7 @@ from ..errors import BridgelawError, did_you_mean
 from ..stages import STAGES, Stage
 from ..yamlio import Document, load_yaml
 from .registry import available
-from .model import Dated, Paragraph, Place, Rule, Rulebook, _hash
+from .model import TEMPLATE, Dated, Paragraph, Place, Rule, Rulebook, _hash
 from .schema import LayerModel, RuleModel, RulebookModel
 
 def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
@@ -210,10 +210,17 @@ def _rule(doc: Document, book: Rulebook, i: int, rm: RuleModel, origin: str) -> 
                         expected=exc.expected, suggestion=exc.suggestion) from None
     _check_cites(doc, here, f"rule '{rm.id}'", rm.cites, book.paragraphs)
     verb = f"replaces {rm.replaces} in" if rm.replaces else "defined in"
+    mentions = tuple(dict.fromkeys(TEMPLATE.findall(rm.explain)))
+    for name in mentions:
+        if name not in book.dated:
+            line, col = doc.text_position(here + ["explain"], max(rm.explain.find("{" + name), 0))
+            raise BridgelawError(f"rule '{rm.id}': explain shows {{{name}}}, which is not a parameter of this rulebook",
+                                 file=doc.file, line=line, column=col, expected="{<parameter>} for a parameter the rulebook sets",
+                                 suggestion=did_you_mean(name, book.dated))
     rule = Rule(id=rm.id, stage=rm.stage, condition=cond, explain=" ".join(rm.explain.split()), cites=tuple(rm.cites),
                 overrides=tuple(rm.overrides), outcome=rm.outcome,
                 start=rm.effective.from_ if rm.effective else None, end=rm.effective.until if rm.effective else None,
-                places=[Place(f"{verb} {origin}", doc, tuple(here))], source=rm)
+                places=[Place(f"{verb} {origin}", doc, tuple(here))], source=rm, mentions=mentions)
     if stage.produces == "award":
         _check_award(doc, book, stage, rm, here, rule)
     else:

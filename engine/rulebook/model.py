@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -20,6 +21,9 @@ from ..stages import STAGES, Stage
 from ..yamlio import Document, load_yaml
 from .decide import Decision, closure, resolve
 from .schema import LayerModel
+
+TEMPLATE = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)+)\}")   # {artificial.pairs.avg_plus}
+
 
 @dataclass(frozen=True)
 class Paragraph:
@@ -83,6 +87,14 @@ class Rule:
     end: dt.date | None = None
     places: list[Place] = field(default_factory=list)   # where defined, then replaced, along the chain
     source: Any = field(default=None, repr=False)       # the RuleModel, for diff
+    mentions: tuple[str, ...] = ()                      # parameters its explanation shows: {name}
+
+    def explain_for(self, book: "Rulebook") -> str:
+        """The explanation with each {parameter} filled with the value in force in `book`."""
+        if not self.mentions:
+            return self.explain
+        return TEMPLATE.sub(lambda m: params.show(book.parameters[m[1]], m[1]) if m[1] in book.parameters
+                            else m[0], self.explain)
 
     @property
     def when_text(self) -> str:
@@ -161,6 +173,10 @@ class Rulebook:
         if self.effective_until and day > self.effective_until:
             return self.effective_until
         return day
+
+    def in_force(self, name: str) -> Dated | None:
+        """The dated value of parameter `name` in force on this rulebook's date."""
+        return next((d for d in self.dated.get(name, ()) if d.covers(self.as_of)), None)
 
     def dated_in_use(self) -> list[tuple[str, Dated]]:
         """The parameter values in force that have more than one dated value."""
