@@ -341,9 +341,6 @@ def check_case(doc: Document, m: CaseModel) -> Case:
         if m.field is not None and m.results_on_board != len(m.field) + 1:
             raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board} but the field lists "
                             f"{len(m.field)} other results ({len(m.field) + 1} in all)")
-    if m.penalty is not None and (m.event or "") != "individual":
-        raise doc.error(["penalty"], "penalty is handled for individual events (12C3)", key=True,
-                        expected="event: individual")
     if m.players is not None and (m.event or "") != "individual":
         raise doc.error(["players"], "players are named for individual events", key=True, expected="event: individual")
     if m.match is not None and m.scoring != "imps":

@@ -235,6 +235,8 @@ def _decision(d: dict[str, Any], book: Any) -> list[str]:
         return [f"{d['quantity']}: rule {rule.id} ({_cites(rule)}): {explain}"]
     if stage == "damage":
         return [f"Outcome: {rule.outcome} (rule {rule.id}: {rule.when_text})."]
+    if stage == "serious-error":
+        return [f"C: rule {rule.id} ({_cites(rule)}): {explain}"]
     if stage == "artificial":
         facts = dec.facts
         extra = [f"session score {_shown(facts['session'], d['scoring'])}"] if facts.get("session") is not None else []
@@ -287,11 +289,9 @@ def _line(rec: Record, book: Any) -> list[str]:
     if k == "cumulative":
         return [f"  {format_mixed(d['weight'])} × [{d['scored'].text}] (cumulative {format_mixed(d['cumulative'])})"]
     if k == "selected":
-        nos = d["role"] == "nos"
-        what = "most favourable likely" if nos else "most unfavourable at all probable"
-        return [f"  {d['name']} = the {what} result, where the cumulative probability from the "
-                f"{'most favourable' if nos else 'least favourable'} end first reaches "
-                f"{format_mixed(d['threshold'])}: {d['outcome'].text} = {format_mixed(d['value'])}"]
+        return [f"  {d['name']} = the result where the cumulative probability from the {d['start'].replace('-', ' ')} "
+                f"end first reaches {format_mixed(d['threshold'])} ({d['parameter']}): {d['outcome'].text} = "
+                f"{format_mixed(d['value'])}"]
     if k == "weighted":
         terms = d["terms"]
         if len(terms) == 1:
@@ -310,8 +310,11 @@ def _line(rec: Record, book: Any) -> list[str]:
     if k == "instead":
         kind = "gambling action" if d["kind"] == "gambling" else "extremely serious error"
         return [f"C (what {d['nos']} would have scored without its {kind}):"]
-    if k == "no-serious-error":
-        return ["C = A: no extremely serious error or gambling action by the non-offending side."]
+    if k == "quantity":
+        f, value = d["formula"], d["value"]
+        shown = formulas.substitute(f, d["env"])
+        arithmetic = "" if shown == format_mixed(value) or f.text == "instead" else f" = {shown}"
+        return [f"{d['name']} = {f.text}{arithmetic} = {format_mixed(value)}"]
     if k == "differences":
         return [f"D = B − A = {format_mixed(d['D'])}; DR = B − C = {format_mixed(d['DR'])} (real damage); "
                 f"DS = C − A = {format_mixed(d['DS'])} (self-inflicted damage)"]

@@ -119,22 +119,26 @@ class _Builder:
     # --- assigned adjusted scores: A, B, C ---------------------------------------------------
 
     def expectation(self, comps: list[Component], side: Side, label: str, role: str = "nos") -> tuple[Fraction, Rule]:
-        """B (or B') for one side, formed as the expectation-stage rule says."""
+        """B (or B') for one side, formed as the expectation-stage rule says: which outcomes count
+        (apply.outcomes), whether the result best for the non-offending side is favoured
+        (apply.favour), and how the value is formed (apply.method: weighted-average, or threshold —
+        the result at which the cumulative probability from one end reaches a parameter)."""
         poll = self.m.poll is not None
         facts = {"weighted": len(comps) > 1, "illegal_outcomes": any(not c.legal for c in comps),
                  "poll": poll, "scoring": self.m.scoring}
         rule = self.trace.decide("expectation", facts, quantity=label, side=side)
+        option = rule.option
         used = comps
         name = label.split(" ")[0]
-        if rule.apply["outcomes"] == "legal":
+        if option("outcomes") == "legal":
             used = self.legal_only(comps, rule)
         elif any(not c.legal for c in comps):
             self.warnings.append(
                 f"outcomes marked legal: false are included: rule {rule.id} of {self.book.id} does not exclude them")
-        if rule.apply["method"] == "most-favourable-likely":
-            return self.likely(used, side, name, role), rule
-        if rule.apply["method"] == "poll":
-            used = self.benefit_of_doubt(used, side)
+        if option("favour") is not None:
+            used = self.favour(used, side, option("favour"), option("minimum_polled"))
+        if option("method") == "threshold":
+            return self.threshold(used, side, name, option(f"{role}_threshold"), option(f"{role}_from")), rule
         value = self.weighted(used, side, name)
         self.weighting[side] = [(c.weight, self.scorer.score(c.outcome, side).value) for c in used]
         self.formed[side] = [(c.weight, c.outcome) for c in used]
@@ -142,22 +146,23 @@ class _Builder:
             value = self.round_weighted(value, name)
         return value, rule
 
-    def likely(self, comps: list[Component], side: Side, name: str, role: str) -> Fraction:
-        """2007 12C1(e): the most favourable result that was likely (for the non-offending side) or
-        the most unfavourable result that was at all probable (for the offending side)."""
-        key = "likely.threshold" if role == "nos" else "probable.threshold"
-        threshold = self.trace.parameter(key)
+    def threshold(self, comps: list[Component], side: Side, name: str, key: str, start: str) -> Fraction:
+        """The outcome at which the cumulative probability, counted from the `start` end of the
+        side's own view, first reaches parameter `key` (2007 12C1(e) as the ACBL reads it:
+        "likely" for the non-offending side, "at all probable" for the offending side)."""
+        limit = self.trace.parameter(key)
         scored = sorted(((self.scorer.score(c.outcome, side), c) for c in comps),
-                        key=lambda sc: sc[0].value, reverse=role == "nos")
+                        key=lambda sc: sc[0].value, reverse=start == "most-favourable")
         cumulative = Fraction(0)
         for s, c in scored:
             cumulative += c.weight
             self.add("cumulative", weight=c.weight, scored=s, cumulative=cumulative)
-            if cumulative >= threshold:
-                self.add("selected", name=name, role=role, threshold=threshold, outcome=c.outcome, value=s.value)
+            if cumulative >= limit:
+                self.add("selected", name=name, start=start, threshold=limit, parameter=key, outcome=c.outcome,
+                         value=s.value)
                 self.formed[side] = [(Fraction(1), c.outcome)]
                 return s.value
-        raise BridgelawError(f"{self.case.file}: the probabilities never reach {format_mixed(threshold)} ({key})")
+        raise BridgelawError(f"{self.case.file}: the probabilities never reach {format_mixed(limit)} ({key})")
 
     def round_weighted(self, value: Fraction, name: str) -> Fraction:
         if self.scorer.unit != "IMP" or "weighted.imps.round_to" not in self.book.parameters:
@@ -185,17 +190,20 @@ class _Builder:
             used = [Component(c.outcome, c.weight / kept, c.legal, c.path) for c in used]
         return used
 
-    def benefit_of_doubt(self, comps: list[Component], side: Side) -> list[Component]:
-        """Raise the raw weight of the result most favourable to `side` by poll.benefit_of_doubt."""
-        polled = self.m.poll.polled
-        minimum = self.trace.parameter("poll.minimum")
-        factor = self.trace.parameter("poll.benefit_of_doubt")
-        if polled < minimum:
-            dated = self.book.in_force("poll.minimum")
-            why = f", cites {', '.join(dated.cites)}" if dated and dated.cites else ""
-            self.warnings.append(f"only {polled} players were polled; the minimum is {format_mixed(minimum)} "
-                                 f"(poll.minimum, {dated.place.what if dated else self.book.id}{why})")
-        self.add("poll", polled=polled, comps=comps)
+    def favour(self, comps: list[Component], side: Side, factor_key: str, minimum_key: str | None) -> list[Component]:
+        """Raise the weight of the result most favourable to `side` by the factor parameter
+        `factor_key` (the commentary's benefit of doubt), scaling the others down in proportion."""
+        factor = self.trace.parameter(factor_key)
+        if self.m.poll is not None:
+            polled = self.m.poll.polled
+            if minimum_key is not None:
+                minimum = self.trace.parameter(minimum_key)
+                if polled < minimum:
+                    dated = self.book.in_force(minimum_key)
+                    why = f", cites {', '.join(dated.cites)}" if dated and dated.cites else ""
+                    self.warnings.append(f"only {polled} players were polled; the minimum is {format_mixed(minimum)} "
+                                         f"({minimum_key}, {dated.place.what if dated else self.book.id}{why})")
+            self.add("poll", polled=polled, comps=comps)
         values = [self.scorer.score(c.outcome, side).value for c in comps]
         best = max(values)
         group = [c for c, v in zip(comps, values) if v == best]
@@ -232,7 +240,7 @@ class _Builder:
             self.add("split", os=os)
             env["B'"], _ = self.expectation(case.without[os], os,
                                             "B' (without the infraction, offending side's weighting)", "os")
-        elif b_rule.apply["method"] == "most-favourable-likely":
+        elif b_rule.option("offending") == "own-view":
             env["B'"], _ = self.expectation(case.without[os], os, "B' (for the offending side)", "os")
         else:
             env["B'"] = scorer.complement(q["B"])
@@ -241,12 +249,14 @@ class _Builder:
                 self.formed[os] = self.formed[nos]
             self.add("complement", os=os, text=scorer.complement_text("B"), value=env["B'"])
         if q["A"] is not None:
+            here: dict[str, Fraction] = {"A": q["A"]}
             if case.instead is not None:
                 self.add("instead", nos=nos, kind=m.serious_error.kind)
-                q["C"] = self.weighted(case.instead, nos, "C")
-            else:
-                q["C"] = q["A"]
-                self.add("no-serious-error")
+                here["instead"] = self.weighted(case.instead, nos, "C")
+            rule = self.trace.decide("serious-error", {"serious_error": case.instead is not None, "scoring": m.scoring})
+            f = rule.award["C"]
+            q["C"] = f.evaluate(here)
+            self.add("quantity", name="C", formula=f, env=here, value=q["C"])
             env["C'"] = scorer.complement(q["C"])
             q["D"], q["DR"], q["DS"] = q["B"] - q["A"], q["B"] - q["C"], q["C"] - q["A"]
             self.add("differences", D=q["D"], DR=q["DR"], DS=q["DS"])
@@ -313,8 +323,9 @@ class _Builder:
         rule = self.trace.decide("penalty", {"event": self.case.event, "partner_blameless": p.partner_blameless},
                                  amount=amount, player=p.player, unit=self.scorer.unit)
         if rule is None:
-            raise BridgelawError(f"{self.case.file}: rulebook {self.book.id} has no rule for a procedural penalty "
-                                 f"in a {self.case.event} event")
+            raise self.case.doc.error(["penalty"], f"rulebook {self.book.id} has no rule for a procedural penalty in a "
+                                      f"{self.case.event} event (stage penalty)", key=True,
+                                      expected="an event its penalty rules cover (12C3: event: individual)")
         bearers = [p.player] + ([PARTNER[p.player]] if rule.apply["to"] == "offender-and-partner" else [])
         for d in bearers:
             if players[d] is not None:
@@ -370,7 +381,7 @@ class _Builder:
         assigned = {side: self.formed[side] for side in SIDES
                     if side in self.formed and scores[side].formula in ("B", "B'")} or None
         self.event(scores)
-        players = self.players(scores) if self.case.event == "individual" else None
+        players = self.players(scores) if self.case.event == "individual" or m.penalty is not None else None
         vp = self.victory_points(scores) if m.match is not None else None
         return Ruling(
             title=m.title, source=m.source, outcome=outcome, unit=self.scorer.unit,

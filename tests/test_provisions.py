@@ -295,8 +295,12 @@ def test_session_without_artificial():
 
 
 def test_penalty_outside_individual_events():
-    e = error(INDIVIDUAL.replace("event: individual", "event: teams").replace("BLAMELESS", "true"))
-    assert e.message == "penalty is handled for individual events (12C3)"
+    # the gate is the rulebook's penalty stage (12C3 rules for individual events), not Python
+    with pytest.raises(BridgelawError) as exc:
+        rule(INDIVIDUAL.replace("event: individual", "event: teams").replace("BLAMELESS", "true"))
+    e = exc.value
+    assert e.message == "rulebook wbf-2017 has no rule for a procedural penalty in a teams event (stage penalty)"
+    assert (e.file, e.line) == ("case.yaml", 10)
 
 
 def test_missing_stage_rule_is_a_ruling_error(tmp_path):

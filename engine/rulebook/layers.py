@@ -10,7 +10,7 @@ from typing import Any
 from .. import conditions, formula
 from .. import parameters as params
 from ..errors import BridgelawError, did_you_mean
-from ..stages import STAGES, Stage
+from ..stages import PARAMETER, STAGES, Stage
 from ..yamlio import Document, load_yaml
 from .registry import available
 from .model import TEMPLATE, Dated, Paragraph, Place, Rule, Rulebook, _hash
@@ -224,7 +224,7 @@ def _rule(doc: Document, book: Rulebook, i: int, rm: RuleModel, origin: str) -> 
     if stage.produces == "award":
         _check_award(doc, book, stage, rm, here, rule)
     else:
-        _check_apply(doc, stage, rm, here, rule)
+        _check_apply(doc, book, stage, rm, here, rule)
     return rule
 
 
@@ -268,21 +268,32 @@ def _check_award(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
         rule.award[key] = parsed
 
 
-def _check_apply(doc: Document, stage: Stage, rm: RuleModel, here: list, rule: Rule) -> None:
+def _check_apply(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, here: list, rule: Rule) -> None:
     if rm.award is not None or rm.outcome is not None:
         bad = "award" if rm.award is not None else "outcome"
         raise doc.error(here + [bad], f"rule '{rm.id}': stage {stage.id} rules say what to apply, not an {bad}", key=True)
     apply = rm.apply or {}
-    for key, choices in stage.apply_options.items():
-        value = apply.get(key)
-        if value not in choices:
-            raise doc.error(here + (["apply", key] if key in apply else ["apply"] if rm.apply else []),
-                            f"rule '{rm.id}': apply.{key} must be one of {', '.join(choices)}",
-                            suggestion=did_you_mean(str(value), choices) if value else None)
     for key in apply:
         if key not in stage.apply_options:
             raise doc.error(here + ["apply", key], f"rule '{rm.id}': unknown apply key '{key}'", key=True,
                             expected=", ".join(stage.apply_options), suggestion=did_you_mean(key, stage.apply_options))
+    for key, choices in stage.apply_options.items():
+        value = apply.get(key)
+        if value is None and key in stage.apply_defaults:
+            continue
+        where = here + (["apply", key] if key in apply else ["apply"] if rm.apply else [])
+        if choices == PARAMETER:
+            if value not in book.dated:
+                raise doc.error(where, f"rule '{rm.id}': apply.{key} names a parameter, and '{value}' is not one "
+                                "this rulebook sets", suggestion=did_you_mean(str(value), book.dated))
+            continue
+        if value not in choices:
+            raise doc.error(where, f"rule '{rm.id}': apply.{key} must be one of {', '.join(choices)}",
+                            suggestion=did_you_mean(str(value), choices) if value else None)
     rule.apply = dict(apply)
-
-
+    if apply.get("method") == "threshold":
+        for key in ("nos_threshold", "os_threshold", "nos_from", "os_from"):
+            if apply.get(key) is None:
+                raise doc.error(here + ["apply"], f"rule '{rm.id}': method threshold needs apply.{key}",
+                                expected="nos_threshold/os_threshold: <parameter>, nos_from/os_from: "
+                                "most-favourable or least-favourable")

@@ -89,6 +89,10 @@ class Rule:
     source: Any = field(default=None, repr=False)       # the RuleModel, for diff
     mentions: tuple[str, ...] = ()                      # parameters its explanation shows: {name}
 
+    def option(self, key: str) -> Any:
+        """apply.`key` as the rule gives it, else the stage's default for it."""
+        return self.apply.get(key, STAGES[self.stage].apply_defaults.get(key))
+
     def explain_for(self, book: "Rulebook") -> str:
         """The explanation with each {parameter} filled with the value in force in `book`."""
         if not self.mentions:
