@@ -93,7 +93,7 @@ def vocabulary_kind(name: str) -> Kind:
 
 def show(value: Any, name: str) -> str:
     kind = PARAMETERS[name][0]
-    if kind == "percent" and isinstance(value, Fraction):
+    if isinstance(value, Fraction):
         from .exact import format_mixed
-        return f"{format_mixed(value * 100)}%"
+        return f"{format_mixed(value * 100)}%" if kind == "percent" else format_mixed(value)
     return str(value)

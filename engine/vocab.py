@@ -40,3 +40,12 @@ VULNERABILITY_WORDS = {"none": "None", "love": "None", "-": "None", "ns": "NS", 
 def vulnerability(value: str) -> str | None:
     """The vulnerability a spelling stands for (None when it is not one)."""
     return VULNERABILITY_WORDS.get(value.strip().lower())
+
+# the artificial adjusted scores (12C2(a)) as travellers and slips write them; which responsibility
+# gets which score is the rulebook's (engine.artificial.responsibility_for), not a table here
+ARTIFICIAL_LABELS = ("avg-plus", "average", "avg-minus")
+ARTIFICIAL_SPELLINGS = {
+    "avg-plus": "avg-plus", "average-plus": "avg-plus", "avg+": "avg-plus", "ave+": "avg-plus",
+    "average": "average", "avg": "average", "ave": "average",
+    "avg-minus": "avg-minus", "average-minus": "avg-minus", "avg-": "avg-minus", "ave-": "avg-minus",
+}

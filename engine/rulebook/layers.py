@@ -13,7 +13,7 @@ from ..errors import BridgelawError, did_you_mean
 from ..stages import PARAMETER, STAGES, Stage
 from ..yamlio import Document, load_yaml
 from .registry import available
-from .model import TEMPLATE, Dated, Paragraph, Place, Rule, Rulebook, _hash
+from .model import TEMPLATE, Bound, Dated, Paragraph, Place, Rule, Rulebook, _hash
 from .schema import LayerModel, RuleModel, RulebookModel
 
 def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
@@ -49,7 +49,7 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
         dated=dict(base.dated) if base else {}, path=path,
         sha256=_hash(base.sha256, doc.text) if base else _hash(doc.text),
         chain=(base.chain if base else []) + [model.rulebook], as_of=model.effective.from_,
-        source=model.source, notes=model.notes, scope=model.scope,
+        source=model.source, notes=model.notes, scope=model.scope, bounds=dict(base.bounds) if base else {},
     )
     book = _apply_layer(start, model, doc, model.rulebook, require_cites=base is not None)
     return book.at(book.clamp(None))
@@ -64,8 +64,24 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
                             key=True, expected="a new paragraph reference (regulations cite the Laws' paragraphs as they are)")
         paragraphs[ref] = Paragraph(ref, p.text.strip(), p.source, p.confirmed, origin)
     dated = dict(book.dated)
-    for name, values in _parameters(doc, model.parameters, origin, require_cites, set(book.dated)).items():
+    bounds = dict(book.bounds)
+    declared: dict[str, Bound] = {}
+    for name, values in _parameters(doc, model.parameters, origin, require_cites, set(book.dated), declared).items():
         dated[name] = values
+    if declared and len(book.chain) > 1 or declared and origin.endswith("+overlay"):
+        name = next(iter(declared))
+        raise doc.error(["parameters", *name.split(".")], f"parameter {name}: bounds (at_least, at_most) are the "
+                        "Law's; only a Laws edition (a rulebook that extends nothing) declares them",
+                        expected="a value within " + (bounds[name].text(name) if name in bounds else "the Law's bounds"))
+    bounds.update(declared)
+    for name, bound in bounds.items():
+        for value in dated.get(name, ()):
+            why = bound.violation(name, value.value)
+            if why is None:
+                continue
+            where = list(value.place.path) or ["parameters", *name.split(".")]
+            if value.place.doc is doc:
+                raise doc.error(where, f"parameter {name}: {why}", expected=f"{name} {bound.text(name)}")
     for name, values in dated.items():
         for value in values:
             for ref in value.cites:
@@ -80,7 +96,7 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
                             suggestion=did_you_mean(rm.rule, [r.id for r in rules]))
         _check_cites(doc, here, f"removal of {rm.rule}", rm.cites, paragraphs)
         rules = [r for r in rules if r.id != rm.rule]
-    view = dataclasses.replace(book, paragraphs=paragraphs, dated=dated, all_rules=[], _evaluators={}, _views={},
+    view = dataclasses.replace(book, paragraphs=paragraphs, dated=dated, bounds=bounds, all_rules=[], _evaluators={}, _views={},
                                rules=[], parameters={})
     ids = {r.id for r in rules}
     for i, rm in enumerate(model.rules):
@@ -134,21 +150,34 @@ def _check_override_cycles(doc: Document, rules: list[Rule]) -> None:
 
 
 def _parameters(doc: Document, raw: dict[str, Any], origin: str, require_cites: bool,
-                inherited: set[str]) -> dict[str, list[Dated]]:
+                inherited: set[str], bounds: dict[str, Bound] | None = None) -> dict[str, list[Dated]]:
     """Flatten the nested parameters block to dotted names: plain values, {value, cites,
     effective} or a list of those (dated values); each checked against the registry."""
     flat: dict[str, list[Dated]] = {}
 
     def entry(node: Any, name: str, where: list) -> Dated:
         if isinstance(node, dict) and "value" in node:
-            extra = set(node) - {"value", "cites", "effective"}
+            keys = ["value", "cites", "effective", "at_least", "at_most"]
+            extra = set(node) - set(keys)
             if extra:
                 key = sorted(extra)[0]
                 raise doc.error(where + [key], f"parameter {name}: unknown key '{key}'", key=True,
-                                expected="value, cites, effective", suggestion=did_you_mean(key, ["value", "cites", "effective"]))
+                                expected=", ".join(keys), suggestion=did_you_mean(key, keys))
             cites = node.get("cites") or []
             if not isinstance(cites, list):
                 raise doc.error(where + ["cites"], f"parameter {name}: cites is a list of paragraphs")
+            if "at_least" in node or "at_most" in node:
+                if not cites:
+                    raise doc.error(where, f"parameter {name}: a bound needs the paragraph that sets it",
+                                    expected="cites: [<paragraph>]")
+                limits = []
+                for key in ("at_least", "at_most"):
+                    try:
+                        limits.append(params.check(name, node[key]) if key in node else None)
+                    except ValueError as exc:
+                        raise doc.error(where + [key], f"parameter {name}: {key}: {exc}") from None
+                if bounds is not None:
+                    bounds[name] = Bound(limits[0], limits[1], tuple(str(c) for c in cites))
             eff = node.get("effective") or {}
             if not isinstance(eff, dict) or set(eff) - {"from", "until"}:
                 raise doc.error(where + ["effective"], f"parameter {name}: effective is {{from: date, until: date}}")

@@ -50,6 +50,32 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """What the Law allows a parameter to be (declared by a Laws edition, with the paragraph)."""
+    low: Any
+    high: Any
+    cites: tuple[str, ...]
+
+    def violation(self, name: str, value: Any) -> str | None:
+        """Why `value` is outside the bound (a phrase naming the paragraph), or None."""
+        law = ", ".join(self.cites)
+        if self.low is not None and value < self.low:
+            return f"{params.show(value, name)} is below {params.show(self.low, name)}, the least {law} allows"
+        if self.high is not None and value > self.high:
+            return f"{params.show(value, name)} is above {params.show(self.high, name)}, the most {law} allows"
+        return None
+
+    def text(self, name: str) -> str:
+        if self.low is not None and self.low == self.high:
+            what = f"exactly {params.show(self.low, name)}"
+        else:
+            what = " and ".join(part for part in (
+                f"at least {params.show(self.low, name)}" if self.low is not None else "",
+                f"at most {params.show(self.high, name)}" if self.high is not None else "") if part)
+        return f"{what} ({', '.join(self.cites)})"
+
+
+@dataclass(frozen=True)
 class Dated:
     """One value of a parameter, with when it is in force and why."""
     value: Any
@@ -137,6 +163,7 @@ class Rulebook:
     source: str | None = None
     notes: str | None = None
     scope: dict[str, list[str]] | None = None
+    bounds: dict[str, Bound] = field(default_factory=dict)     # the Law's bounds on parameters
     rules: list[Rule] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)
     _evaluators: dict = field(default_factory=dict, repr=False)
@@ -296,6 +323,10 @@ class Rulebook:
                 raw[name] = params.check(name, value)
             except ValueError as exc:
                 raise BridgelawError(f"--set {name}: {exc}", expected=params.PARAMETERS[name][1]) from None
+            bound = self.bounds.get(name)
+            why = bound.violation(name, raw[name]) if bound else None
+            if why:
+                raise BridgelawError(f"--set {name}={value}: {why}", expected=f"{name} {bound.text(name)}")
         dated = dict(self.dated)
         for name, value in raw.items():
             dated[name] = [Dated(value, None, None, (), Place("--set on the command line"))]
