@@ -230,6 +230,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     names = [args.rulebook] if args.rulebook else list(rulebooks.available())
     books = [rulebooks.get(n) for n in names]
+    if args.exceptions:
+        sys.stdout.write("\n".join(explaining.exceptions(b, args.exceptions) for b in books))
+        return 0
     if args.name is None:
         if len(books) != 1:
             raise BridgelawError("explain without NAME lists one rulebook's rules and parameters",
@@ -345,6 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "NAME, list a rulebook's rules and parameters.")
     p.add_argument("name", nargs="?", metavar="NAME", help="rule id or parameter name")
     p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has it)")
+    p.add_argument("--exceptions", metavar="STAGE", help="print the stage's rules as a tree of exceptions (the rules "
+                   "that override each rule, indented under it), per rulebook")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("diff", help="the structural difference between two rulebooks",

@@ -143,3 +143,38 @@ def _show(value: Any) -> str:
 
 def diff_json(d: dict[str, Any]) -> str:
     return json.dumps(d, indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+# --- exceptions --------------------------------------------------------------------------------------
+
+def exceptions(book: Rulebook, stage: str) -> str:
+    """The rules of `stage` as a tree: each rule with, indented under it, the rules that override it
+    (its exceptions). ``overrides`` is transitive: an exception to an exception wins over both."""
+    from .stages import STAGES
+    if stage not in STAGES:
+        raise BridgelawError(f"unknown stage '{stage}'", expected="one of " + ", ".join(STAGES),
+                             suggestion=did_you_mean(stage, STAGES))
+    rules = [r for r in book.all_rules if r.stage == stage]      # every rule, whatever its dates
+    ids = {r.id for r in rules}
+    under: dict[str, list[str]] = {r.id: [] for r in rules}
+    for r in rules:
+        for target in r.overrides:
+            if target in under:
+                under[target].append(r.id)
+    roots = [r.id for r in rules if not any(t in ids for t in r.overrides)]
+    by_id = {r.id: r for r in rules}
+    out = [f"{book.id} {book.version}, stage {stage} ({STAGES[stage].hit}): "
+           f"{len(rules)} rules; exceptions are indented under the rule they override"]
+
+    def line(rule_id: str, depth: int) -> None:
+        r = by_id[rule_id]
+        what = r.outcome or ", ".join(f"{k}: {v}" for k, v in r.apply.items()) or \
+            ", ".join(f"{k} = {f.text}" for k, f in r.award.items())
+        dated = f"  (in force {r.start or '…'} to {r.end or '…'})" if r.start or r.end else ""
+        out.append(f"{'  ' * (depth + 1)}{'└ ' if depth else ''}{r.id}  [{', '.join(r.cites)}]  {what}{dated}")
+        for child in under[rule_id]:
+            line(child, depth + 1)
+
+    for root in roots:
+        line(root, 0)
+    return "\n".join(out) + "\n"

@@ -304,10 +304,12 @@ def test_penalty_outside_individual_events():
 
 
 def test_missing_stage_rule_is_a_ruling_error(tmp_path):
-    text = (rulebook.rules_dir() / "wbf-2017.yaml").read_text()
+    (tmp_path / "wbf-2017.yaml").write_text((rulebook.rules_dir() / "wbf-2017.yaml").read_text())
+    text = (rulebook.rules_dir() / "shared" / "wbf-law12.yaml").read_text()   # the rule is in the shared layer
     start = text.index("  - id: average-imps")
     end = text.index("  - id: avg-minus-imps")
-    (tmp_path / "wbf-2017.yaml").write_text(text[:start] + text[end:])
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "wbf-law12.yaml").write_text(text[:start] + text[end:])
     book = rulebook.load(tmp_path / "wbf-2017.yaml")
     case = load_case("case.yaml", text=ARTIFICIAL.replace("matchpoints", "imps").replace(
         "in-no-way-at-fault", "partly-at-fault").replace("results_on_board: 11\n", ""))

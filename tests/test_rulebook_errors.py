@@ -18,7 +18,19 @@ from bridgelaw.errors import BridgelawError
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
-SRC = (RULES / "wbf-2017.yaml").read_text(encoding="utf-8")
+
+
+def _inlined() -> str:
+    """rules/wbf-2017.yaml with its shared layer (rules/shared/wbf-law12.yaml) written into it, so that
+    every rule a test changes is in the one file the test writes."""
+    text = (RULES / "wbf-2017.yaml").read_text(encoding="utf-8")
+    shared = (RULES / "shared" / "wbf-law12.yaml").read_text(encoding="utf-8")
+    rules = shared[shared.index("\nrules:\n") + len("\nrules:\n"):]
+    text = re.sub(r"\ninclude: \[wbf-law12\][^\n]*\n", "\n", text)
+    return text.replace("\nrules:\n", "\nrules:\n" + rules + "\n", 1)
+
+
+SRC = _inlined()
 
 
 def mutate(tmp_path: Path, old: str, new: str, *, name: str = "wbf-2017.yaml") -> tuple[Path, str]:

@@ -12,9 +12,9 @@ from .. import parameters as params
 from ..errors import BridgelawError, did_you_mean
 from ..stages import PARAMETER, STAGES, Stage
 from ..yamlio import Document, load_yaml
-from .registry import available
+from .registry import available, rules_dir
 from .model import TEMPLATE, Bound, Dated, Paragraph, Place, Rule, Rulebook, _hash
-from .schema import LayerModel, RuleModel, RulebookModel
+from .schema import LayerModel, RuleModel, RulebookModel, SharedModel
 
 def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
     """Load and check one rulebook file (and, for a regulation, the chain it extends)."""
@@ -51,11 +51,36 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
         chain=(base.chain if base else []) + [model.rulebook], as_of=model.effective.from_,
         source=model.source, notes=model.notes, scope=model.scope, bounds=dict(base.bounds) if base else {},
     )
-    book = _apply_layer(start, model, doc, model.rulebook, require_cites=base is not None)
+    shared = [_shared(doc, path, name, i) for i, name in enumerate(model.include)]
+    if shared:
+        start = dataclasses.replace(start, sha256=_hash(start.sha256, *(sdoc.text for sdoc, _ in shared)))
+    book = _apply_layer(start, model, doc, model.rulebook, require_cites=base is not None, shared=shared)
     return book.at(book.clamp(None))
 
 
-def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, *, require_cites: bool) -> Rulebook:
+def shared_dirs(path: Path) -> list[Path]:
+    """Where a rulebook's shared layers are looked for: beside it, then with the shipped rulebooks."""
+    dirs = [path.parent / "shared", rules_dir() / "shared"]
+    return [d for i, d in enumerate(dirs) if d not in dirs[:i]]
+
+
+def _shared(doc: Document, path: Path, name: str, i: int) -> tuple[Document, SharedModel]:
+    for folder in shared_dirs(path):
+        file = folder / f"{name}.yaml"
+        if file.is_file():
+            sdoc = load_yaml(file)
+            model = sdoc.validate(SharedModel)
+            if model.layer != name:
+                raise sdoc.error(["layer"], f"shared layer '{model.layer}' does not match the file name '{file.name}'",
+                                 expected=f"layer: {name}")
+            return sdoc, model
+    known = sorted({p.stem for d in shared_dirs(path) if d.is_dir() for p in d.glob("*.yaml")})
+    raise doc.error(["include", i], f"no shared layer '{name}' in {' or '.join(str(d) for d in shared_dirs(path))}",
+                    expected="one of " + (", ".join(known) or "(none)"), suggestion=did_you_mean(name, known))
+
+
+def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, *, require_cites: bool,
+                 shared: list[tuple[Document, Any]] = ()) -> Rulebook:
     """`book` with one layer's parameters, paragraphs, removals and rules applied."""
     paragraphs = dict(book.paragraphs)
     for ref, p in model.paragraphs.items():
@@ -99,6 +124,17 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
     view = dataclasses.replace(book, paragraphs=paragraphs, dated=dated, bounds=bounds, all_rules=[], _evaluators={}, _views={},
                                rules=[], parameters={})
     ids = {r.id for r in rules}
+    for sdoc, smodel in shared:
+        for i, rm in enumerate(smodel.rules):
+            rule = _rule(sdoc, view, i, rm, f"{origin} (shared layer {smodel.layer})")
+            if rm.replaces is not None:
+                raise sdoc.error(["rules", i, "replaces"], f"rule '{rm.id}': a shared layer adds rules; it does not "
+                                 "replace them", key=True)
+            if rule.id in ids:
+                raise sdoc.error(["rules", i, "id"], f"rule id '{rule.id}' is already "
+                                 f"{next(r for r in rules if r.id == rule.id).history[-1]}")
+            rules.append(rule)
+            ids.add(rule.id)
     for i, rm in enumerate(model.rules):
         here = ["rules", i]
         rule = _rule(doc, view, i, rm, origin)

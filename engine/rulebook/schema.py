@@ -61,7 +61,17 @@ class RulebookModel(LayerModel):
     version: str
     effective: EffectiveModel
     extends: str | None = None
+    include: list[str] = []               # shared rule layers (rules/shared/<name>.yaml), applied first
     source: str | None = None
     scope: dict[str, list[str]] | None = None
 
 
+
+
+class SharedModel(_Strict):
+    """A shared layer (rules/shared/*.yaml): rules that several rulebooks include word for word.
+    Each including rulebook defines the paragraphs they cite."""
+    layer: str = Field(pattern=RULE_ID)
+    title: str
+    notes: str | None = None
+    rules: list[RuleModel] = Field(min_length=1)
