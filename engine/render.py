@@ -312,6 +312,8 @@ def _line(rec: Record, book: Any) -> list[str]:
         return [f"C (what {d['nos']} would have scored without its {kind}):"]
     if k == "quantity":
         f, value = d["formula"], d["value"]
+        if f.text == "instead":
+            return []                   # the weighted lines above already end "C = …"
         shown = formulas.substitute(f, d["env"])
         arithmetic = "" if shown == format_mixed(value) or f.text == "instead" else f" = {shown}"
         return [f"{d['name']} = {f.text}{arithmetic} = {format_mixed(value)}"]
