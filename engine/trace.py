@@ -97,6 +97,13 @@ class Trace:
 
 def parameters_of(rule: Rule, book: Rulebook) -> list[str]:
     """The parameters a rule reads: in its condition, its award formulas, its explanation."""
+    names = book._reads.get(rule.id)
+    if names is None:
+        names = book._reads[rule.id] = _parameters_of(rule, book)
+    return names
+
+
+def _parameters_of(rule: Rule, book: Rulebook) -> list[str]:
     names = [n for n in sorted(rule.names) if n in book.dated]
     for f in rule.award.values():
         names += [n for n in sorted(f.names) if n in book.dated and n not in names]

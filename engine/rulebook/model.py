@@ -22,6 +22,7 @@ from ..yamlio import Document, load_yaml
 from .decide import Decision, closure, resolve
 from .schema import LayerModel
 
+_DECIDED_LIMIT = 4096      # decisions kept per resolved rulebook (the same facts decide the same way)
 TEMPLATE = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)+)\}")   # {artificial.pairs.avg_plus}
 
 
@@ -171,9 +172,11 @@ class Rulebook:
     _by_stage: dict = field(default_factory=dict, repr=False)
     _beats: dict = field(default_factory=dict, repr=False)
     _by_id: dict = field(default_factory=dict, repr=False)
+    _decided: dict = field(default_factory=dict, repr=False)
+    _reads: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self._by_stage, self._beats, self._by_id = {}, {}, {}
+        self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
         for name, values in self.dated.items():
@@ -264,7 +267,22 @@ class Rulebook:
         stage — none, is a RulingError naming the rules and the facts. An ``optional`` stage
         with no applicable rule decides None.
         """
-        given_facts = facts
+        try:
+            key = (stage_id, tuple(facts.items()))
+            cached = self._decided.get(key)
+        except TypeError:                       # a fact that cannot be a key: decide afresh
+            key, cached = None, None
+        if cached is not None:
+            return cached
+        decision = self._decision(stage_id, facts)
+        if key is not None:
+            if len(self._decided) >= _DECIDED_LIMIT:
+                self._decided.clear()
+            self._decided[key] = decision
+        return decision
+
+    def _decision(self, stage_id: str, facts: dict[str, Any]) -> Decision:
+        given_facts = dict(facts)
         facts = {**self.parameters, **facts}
         rules = self.rules_for(stage_id)
         given = {k for k, v in facts.items() if v is not None}
