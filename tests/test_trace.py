@@ -23,20 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
 ACBL_2014 = CASES / "jurisdictions" / "acbl-likely-probable-2014.yaml"
 
-POLL = textwrap.dedent("""\
-    title: t
-    rulebook: wbf-2017
-    scoring: imps
-    board: {vulnerability: None}
-    non_offending: NS
-    other_table: 5D+1 S
-    poll:
-      polled: POLLED
-      choices:
-        - action: 6D
-          votes: 5
-          results: [{result: 6D= S, chance: 1/2}, {result: 6D-1 S, chance: 1/2}]
-""")
+POLL_11B = CASES / "wbf-commentary-2017" / "example-11b-half-reach-slam.yaml"     # 6 polled, 3 and 3
 
 ARTIFICIAL_MP = textwrap.dedent("""\
     title: t
@@ -147,12 +134,12 @@ def test_regulation_parameter_cites_are_cited(tmp_path):
             minimum: {value: 7, cites: [REG/poll-size]}
     """)
     book = rulebook.load(path)
-    r = ruled(POLL.replace("POLLED", "5"), book)
+    r = ruled(POLL_11B, book)
     refs = [p.ref for p in r.citations]
     assert "REG/poll-factor" in refs and "REG/poll-size" in refs
-    # raw weight 1/2 raised by 11/10 to 11/20: B = 11/20 × 11 + 9/20 × (-10)
-    assert r.quantities["B"] == F(11, 20) * 11 + F(9, 20) * -10
-    assert r.warnings == ["only 5 players were polled; the minimum is 7 (poll.minimum, reg, cites REG/poll-size)"]
+    # raw weight 1/2 raised by 11/10 to 11/20: B = 11/20 × IMP(+500) + 9/20 × IMP(+40) = 11/20 × 11 + 9/20 × 1
+    assert r.quantities["B"] == F(13, 2)
+    assert r.warnings == ["only 6 players were polled; the minimum is 7 (poll.minimum, reg, cites REG/poll-size)"]
 
 
 def test_regulation_rounding_cite_follows_the_read():
@@ -278,8 +265,10 @@ def test_assigned_threshold_is_one_outcome_per_side():
 
 
 def test_assigned_poll_carries_the_benefit_of_doubt():
-    r = ruled(POLL.replace("POLLED", "5"))
-    assert [(w, o.text) for w, o in r.assigned["NS"]] == [(F(3, 5), "6D= S"), (F(2, 5), "6D-1 S")]
+    r = ruled(POLL_11B)
+    assert r.outcome == "none-self-inflicted"
+    assert [(w, o.text) for w, o in r.assigned["NS"]] == [(F(3, 5), "6D= S"), (F(2, 5), "3NT+2 S")]
+    assert r.assigned["EW"] == r.assigned["NS"]
 
 
 def test_assigned_is_none_for_an_artificial_score_or_a_table_result_that_stands():
