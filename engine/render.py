@@ -308,7 +308,7 @@ def _line(rec: Record, book: Any) -> list[str]:
     if k == "complement":
         return [f"B' = {d['text']} = {format_mixed(d['value'])} ({d['os']}'s score for the same outcomes)"]
     if k == "instead":
-        kind = "gambling action" if d["kind"] == "gambling" else "extremely serious error"
+        kind = "gambling action" if d["error"] == "gambling" else "extremely serious error"
         return [f"C (what {d['nos']} would have scored without its {kind}):"]
     if k == "quantity":
         f, value = d["formula"], d["value"]
@@ -399,11 +399,12 @@ def trace_json(records: Any) -> list[dict[str, Any]]:
     """The trace as JSON: one object a record, {"kind": …, …its data}."""
     out = []
     for rec in records:
-        data = {k: _json_value(v) for k, v in rec.data.items() if k not in ("scorer",) or True}
+        data = {k: _json_value(v) for k, v in rec.data.items()}
         if rec.kind == "decision":
             dec = data.pop("decision")
             data = {**dec, **data}
         elif rec.kind == "rulebook":
             data["dated"] = [{"name": name, **_json_value(v)} for name, v in rec.data["dated"]]
+        assert "kind" not in data, rec.kind          # a record's data never names itself "kind"
         out.append({"kind": rec.kind, **data})
     return out

@@ -251,7 +251,7 @@ class _Builder:
         if q["A"] is not None:
             here: dict[str, Fraction] = {"A": q["A"]}
             if case.instead is not None:
-                self.add("instead", nos=nos, kind=m.serious_error.kind)
+                self.add("instead", nos=nos, error=m.serious_error.kind)
                 here["instead"] = self.weighted(case.instead, nos, "C")
             rule = self.trace.decide("serious-error", {"serious_error": case.instead is not None, "scoring": m.scoring})
             f = rule.award["C"]

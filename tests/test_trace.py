@@ -286,3 +286,11 @@ def test_responsibility_for_each_artificial_score(book, scoring):
     b = rulebook.get(book)
     assert [responsibility_for(b, label, scoring) for label in ("avg-plus", "average", "avg-minus")] == \
         ["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]
+
+
+@pytest.mark.parametrize("path", sorted((CASES / "wbf-commentary-2017").glob("*.yaml")), ids=lambda p: p.stem)
+def test_json_trace_has_one_object_per_record(path):
+    r = ruled(path)
+    data = json.loads(json.dumps(as_dict(r)))
+    assert [t["kind"] for t in data["trace"]] == [rec.kind for rec in r.trace.records]
+    assert [c["paragraph"] for c in data["citations"]] == r.trace.citations()
