@@ -9,8 +9,7 @@ from typing import Any
 
 from .rulebook import Rule, Rulebook
 from .trace import Record, Trace
-from .errors import BridgelawError
-from .vocab import RESPONSIBILITY, SIDES
+from .vocab import SIDES
 
 
 @dataclass(frozen=True)
@@ -67,27 +66,3 @@ def artificial_scores(book: Rulebook, *, scoring: str, responsibility: dict[str,
                                     tuple(t.records[start:]), book)
     return out
 
-
-_responsibility: dict[tuple, str] = {}
-
-
-def responsibility_for(book: Rulebook, label: str, scoring: str) -> str:
-    """The responsibility (12C2(a)) to which `book`'s artificial stage awards `label` (avg-plus,
-    average, avg-minus) at `scoring`: the one that gets it against the most responsibilities of
-    the other side (a regulation may change what both-at-fault gets, e.g. ebu). For travellers
-    and slips that write the score rather than who was at fault."""
-    key = (book.id, book.sha256, book.as_of, label, scoring)
-    if key not in _responsibility:
-        best, count = None, 0
-        for mine in RESPONSIBILITY:
-            n = sum(1 for theirs in RESPONSIBILITY
-                    if (book.decide("artificial", {"responsibility": mine, "other_responsibility": theirs,
-                                                   "scoring": scoring, "session": None, "boards": None}).outcome == label))
-            if n > count:
-                best, count = mine, n
-        if best is None:
-            raise BridgelawError(f"rulebook {book.id} awards {label} to no responsibility at {scoring}",
-                                 expected="one of " + ", ".join(sorted({r.outcome for r in book.rules_for("artificial")
-                                                                        if r.outcome})))
-        _responsibility[key] = best
-    return _responsibility[key]

@@ -30,7 +30,7 @@ from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Fie
 from . import bridge
 from .errors import InvalidValue
 from .exact import NumberError, format_mixed, parse_exact
-from .vocab import SIDES, VULNERABILITY_WORDS, Direction, Event, Responsibility, Scoring, Side, other
+from .vocab import SIDES, VULNERABILITY_WORDS, Direction, Event, Responsibility, Side, other
 from .yamlio import Document, load_yaml
 
 
@@ -113,7 +113,34 @@ class _Strict(BaseModel):
 
 
 def _vulnerability(value: Any) -> Any:
-    return VULNERABILITY_WORDS.get(str(value).strip().lower(), value) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    return VULNERABILITY_WORDS.get(" ".join(value.strip().lower().split()), value)
+
+
+SCORING_WORDS = {"imps": "imps", "imp": "imps", "matchpoints": "matchpoints", "matchpoint": "matchpoints",
+                 "match points": "matchpoints", "match-points": "matchpoints", "mps": "matchpoints",
+                 "mp": "matchpoints"}
+
+
+def _scoring(value: Any) -> Any:
+    """``IMPs``, ``IMP``, ``Matchpoints``, ``MPs``, ``match points``: the case of a word does not matter."""
+    if not isinstance(value, str):
+        return value
+    return SCORING_WORDS.get(" ".join(value.strip().lower().split()), value)
+
+
+def _text_value(value: Any) -> Any:
+    """A record field is text; a number or date written bare (``table: 7``) is read as its text."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float, dt.date, dt.time)):
+        return value.isoformat() if isinstance(value, (dt.date, dt.time)) else str(value)
+    return value
+
+
+Text = Annotated[str, BeforeValidator(_text_value), _TEXT]
+ScoringField = Annotated[Literal["imps", "matchpoints"], BeforeValidator(_scoring)]
 
 
 class Board(_Strict):
@@ -237,12 +264,38 @@ class Published(_Strict):
     why: str
 
 
+class Record(_Strict):
+    """Who, where and when: what a TD writes at the top of a ruling form. All optional."""
+    event: Text | None = None           # the event's name: "County Pairs Championship"
+    session: Text | None = None         # "Saturday evening", "2 of 3"
+    time: Text | None = None            # time of the ruling, "21:40"
+    table: Text | None = None
+    pairs: dict[Side, Text] | None = None                # pair numbers (and names): {NS: "3", EW: "12 Lee–Moss"}
+    players: dict[Direction, Text] | None = None         # names by seat
+    director: Text | None = None        # the TD who ruled
+    facts: Text | None = None           # what happened, in the TD's words
+
+
+AppealDecision = Literal["upheld", "changed", "withdrawn", "pending"]
+
+
+class Appeal(_Strict):
+    """An appeal against the ruling (Law 92): who lodged it and when, the committee, its decision."""
+    lodged: Text | None = None          # when: "22:05"
+    by: Side | None = None
+    committee: Text | None = None
+    decision: AppealDecision
+    reasons: Text | None = None
+    changed_to: Text | None = None      # the ruling as the committee changed it
+    deposit: Literal["returned", "forfeited"] | None = None
+
+
 class CaseModel(_Strict):
     title: str
     source: str | None = None
-    rulebook: str | None = None
+    rulebook: Text | None = None
     date: dt.date | None = None
-    scoring: Scoring
+    scoring: ScoringField
     event: Event | None = None
     board: Board
     non_offending: Side | None = None
@@ -264,6 +317,8 @@ class CaseModel(_Strict):
     expect: ExpectField | None = None
     published: Published | None = None
     notes: str | None = None
+    record: Record | None = None
+    appeal: Appeal | None = None
 
 
 # --- the checked case ------------------------------------------------------------------------
@@ -324,8 +379,19 @@ class Case:
                    (key == "event" and self.event in values) for key, values in scope.items())
 
 
+TRAVELLER_KEYS = ("tables", "pbn", "expected_results", "pair_numbers")
+
+
 def load_case(path: str | Path, *, text: str | None = None) -> Case:
     doc = load_yaml(path, text=text)
+    tree = doc.tree if isinstance(doc.tree, dict) else {}
+    if "non_offending" not in tree and (key := next((k for k in TRAVELLER_KEYS if k in tree), None)):
+        raise doc.error([key], f"this is a traveller (it has {key}:), not a case file", key=True,
+                        suggestion=f"score it with `bridgelaw score {doc.file}`")
+    if "top" in tree:
+        raise doc.error(["top"], "unknown key 'top': the top is not given, it comes from the field "
+                        "(2 × the number of other results at matchpoints)", key=True,
+                        expected="field: [<result>, ...] or results_on_board: <n>")
     return check_case(doc, doc.validate(CaseModel))
 
 
@@ -343,6 +409,13 @@ def check_case(doc: Document, m: CaseModel) -> Case:
                             f"{len(m.field)} other results ({len(m.field) + 1} in all)")
     if m.players is not None and (m.event or "") != "individual":
         raise doc.error(["players"], "players are named for individual events", key=True, expected="event: individual")
+    if m.appeal is not None:
+        if m.appeal.decision == "changed" and not m.appeal.changed_to:
+            raise doc.error(["appeal", "decision"], "an appeal that changed the ruling says what it changed it to",
+                            expected="appeal: {decision: changed, changed_to: <the new ruling>}")
+        if m.appeal.changed_to and m.appeal.decision != "changed":
+            raise doc.error(["appeal", "changed_to"], f"changed_to goes with decision: changed, not "
+                            f"{m.appeal.decision}", key=True, expected="decision: changed")
     if m.match is not None and m.scoring != "imps":
         raise doc.error(["match"], "match (victory points) is for teams at IMPs", key=True, expected="scoring: imps")
     if m.penalty is not None:
@@ -358,11 +431,15 @@ def check_case(doc: Document, m: CaseModel) -> Case:
             raise doc.error([key], f"{key} goes with an artificial adjusted score", key=True,
                             expected="artificial: {NS: <responsibility>, EW: <responsibility>}")
     if m.non_offending is None:
-        raise doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+        err = doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+        err.path = ("non_offending",)
+        raise err
     if (m.without_infraction is None) == (m.poll is None):
-        raise doc.error(["poll"] if m.poll is not None else [],
+        err = doc.error(["poll"] if m.poll is not None else [],
                         "give exactly one of without_infraction (the outcome or weighted outcomes) and poll",
                         expected="without_infraction: <result or weighted list>, or poll: {polled: …, choices: […]}")
+        err.path = ("poll",) if m.poll is not None else ("without_infraction",)
+        raise err
     w = m.without_infraction
     if m.poll is not None:
         comps = _poll_components(doc, m.poll)
@@ -455,6 +532,8 @@ def _poll_components(doc: Document, poll: Poll) -> list[Component]:
 
 
 def _components(doc: Document, value: Any, path: list) -> list[Component]:
+    """One outcome or a weighted list (as validated by the models) as components, each with its
+    path in `doc`; an empty list, or weights not summing to 1, is an error at `path`."""
     if not isinstance(value, list):
         return [Component(value, Fraction(1), True, tuple(path))]
     if not value:
@@ -465,6 +544,20 @@ def _components(doc: Document, value: Any, path: list) -> list[Component]:
         raise doc.error(path, f"the weights sum to {format_mixed(total)}, not 1",
                         expected="weights that add up to exactly 1 (e.g. 2/3 and 1/3, or 60% and 40%)")
     return comps
+
+
+weighted_components = _components
+
+
+def assigned_case(doc: Document, *, title: str, scoring: Literal["imps", "matchpoints"], board: Board,
+                  non_offending: Side, without: dict[Side, list[Component]], split: bool,
+                  field: list[Outcome] | None = None, other_table: Outcome | None = None,
+                  date: dt.date | None = None) -> Case:
+    """A case for an assigned adjusted score whose possible outcomes are already checked
+    components (a traveller's adjusted table), to be ruled by ``ruling.rule_case``."""
+    m = CaseModel.model_construct(title=title, scoring=scoring, board=board, non_offending=non_offending,
+                                  field=field, other_table=other_table, date=date)
+    return Case(model=m, doc=doc, without=without, split=split, instead=None, session={})
 
 
 def _check_scoring(doc: Document, m: CaseModel, without: dict, instead: list | None) -> None:

@@ -52,6 +52,9 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
     "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
+    # Law 92B: the players' right to appeal a ruling
+    "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
+                                  "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
     "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),

@@ -61,8 +61,8 @@ class Ruling:
     players: dict[str, Fraction | None] | None = None
     vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
-    # an assigned adjusted score: per side awarded B (or B'), the outcomes with their weights that
-    # B (B') was formed from after the expectation stage; None otherwise
+    # an assigned adjusted score: per side, the (weight, outcome) pairs its B (B') was formed from
+    # after the expectation stage (legal-only, favour, threshold); None when not assigned
     assigned: dict[Side, Weighted] | None = None
     case: Case | None = field(default=None, repr=False)
 
@@ -108,6 +108,7 @@ class Ruling:
 class _Builder:
     def __init__(self, case: Case, book: Rulebook) -> None:
         self.case, self.book, self.m = case, book, case.model
+        self.asked: dt.date | None = None          # --as-of, when given
         self.scorer = Scorer(case)
         self.trace = Trace(book)
         self.add = self.trace.add
@@ -364,8 +365,9 @@ class _Builder:
 
     def build(self) -> Ruling:
         m, book = self.m, self.book
-        self.add("rulebook", book=book, dated=book.dated_in_use(), given=m.date is not None,
-                 clamped=(m.date or dt.date.today()) > book.as_of)
+        asked = self.asked or m.date or dt.date.today()
+        self.add("rulebook", book=book, dated=book.dated_in_use(), asked=self.asked, given=m.date is not None,
+                 day=asked, clamped=asked > book.as_of)
         self.add("basis", scorer=self.scorer)
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
                  "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
@@ -378,8 +380,7 @@ class _Builder:
         else:
             outcome = "not-scored"
             scores = {s: SideScore(s, None, "not scored", None, "not-scored") for s in SIDES}
-        assigned = {side: self.formed[side] for side in SIDES
-                    if side in self.formed and scores[side].formula in ("B", "B'")} or None
+        assigned = {side: self.formed[side] for side in SIDES if side in self.formed} if kind == "assigned" else None
         self.event(scores)
         players = self.players(scores) if self.case.event == "individual" or m.penalty is not None else None
         vp = self.victory_points(scores) if m.match is not None else None
@@ -393,4 +394,6 @@ class _Builder:
 
 def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Ruling:
     """The ruling on `case` under `book` as in force on `as_of` (default: the case's date, else today)."""
-    return _Builder(case, book.at(as_of or case.model.date)).build()
+    builder = _Builder(case, book.at(as_of or case.model.date))
+    builder.asked = as_of
+    return builder.build()

@@ -34,18 +34,13 @@ SCORING = ("imps", "matchpoints")
 Scoring = Literal["imps", "matchpoints"]
 
 # vulnerability, and the spellings accepted for it (PBN and case files)
-VULNERABILITY_WORDS = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
+VULNERABILITY_WORDS = {
+    "none": "None", "neither": "None", "nil": "None", "love": "None", "love all": "None", "-": "None",
+    "ns": "NS", "n-s": "NS", "n/s": "NS", "ew": "EW", "e-w": "EW", "e/w": "EW",
+    "all": "All", "both": "All", "game all": "All",
+}
 
 
 def vulnerability(value: str) -> str | None:
     """The vulnerability a spelling stands for (None when it is not one)."""
-    return VULNERABILITY_WORDS.get(value.strip().lower())
-
-# the artificial adjusted scores (12C2(a)) as travellers and slips write them; which responsibility
-# gets which score is the rulebook's (engine.artificial.responsibility_for), not a table here
-ARTIFICIAL_LABELS = ("avg-plus", "average", "avg-minus")
-ARTIFICIAL_SPELLINGS = {
-    "avg-plus": "avg-plus", "average-plus": "avg-plus", "avg+": "avg-plus", "ave+": "avg-plus",
-    "average": "average", "avg": "average", "ave": "average",
-    "avg-minus": "avg-minus", "average-minus": "avg-minus", "avg-": "avg-minus", "ave-": "avg-minus",
-}
+    return VULNERABILITY_WORDS.get(" ".join(value.strip().lower().split()))

@@ -114,7 +114,9 @@ class Document:
             )
         if kind == "missing":
             name = loc[-1]
-            return self.error(loc[:-1], f"missing required key '{name}'")
+            err = self.error(loc[:-1], f"missing required key '{name}'")
+            err.path = tuple(loc)           # the key that is missing, where the error points at its parent
+            return err
         where = ".".join(str(p) for p in loc) or "document"
         if kind in ("value_error", "assertion_error"):
             cause = err.get("ctx", {}).get("error")

@@ -257,7 +257,8 @@ def test_duplicate_rule_id(tmp_path):
 
 
 def test_overrides_naming_no_rule(tmp_path):
-    path, text = mutate(tmp_path, "    cites: [12B1]\n", "    cites: [12B1]\n    overrides: [split-damages]\n")
+    path, text = mutate(tmp_path, "the score stands.\n    cites: [12B1]\n",
+                        "the score stands.\n    cites: [12B1]\n    overrides: [split-damages]\n")
     err = load_error(path)
     at(err, pos(text, "split-damages"))
     assert err.message == "rule 'no-damage' overrides 'split-damages', which does not exist"

@@ -307,7 +307,7 @@ CITES = {
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
-        "no-serious-error": ("12C1(b)",),
+        "no-serious-error": ("12B1",),
         "without-serious-error": ("12C1(b)",),
     },
     "wbf-2017": {
@@ -342,7 +342,7 @@ CITES = {
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
-        "no-serious-error": ("12C1(e)",),
+        "no-serious-error": ("12B1",),
         "without-serious-error": ("12C1(e)",),
     },
 }
