@@ -6,7 +6,7 @@
     bridgelaw score TRAVELLER …                   (whole-field rescoring: docs/travellers.md)
     bridgelaw casebook CASES… --out DIR           (a printable casebook: docs/casebook.md)
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
-    bridgelaw rulebooks | explain NAME | diff A B | lint [RULEBOOK…] | schema KIND
+    bridgelaw rulebooks | explain NAME | explain --exceptions STAGE | diff A B | lint [RULEBOOK…] | schema KIND
 
 Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
 found a gap or an overlap; 2 bad input (the message says file:line:column, what was expected
