@@ -4,6 +4,7 @@
     bridgelaw check [PATHS…] [--rulebook ID|all] [--as-of DATE] [--set P=V]… [--overlay FILE]
     bridgelaw compare --rulebooks A,B,… [CASES…] [--set P=V]… [--overlay FILE] [--format …]
     bridgelaw score TRAVELLER …                   (whole-field rescoring: docs/travellers.md)
+    bridgelaw event EVENT [--rulings FILE] [--output FILE]…   (whole results files: docs/events.md)
     bridgelaw casebook CASES… --out DIR           (a printable casebook: docs/casebook.md)
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
     bridgelaw rulebooks | explain NAME | explain --exceptions STAGE | diff A B | lint [RULEBOOK…] | schema KIND
@@ -27,6 +28,7 @@ from typing import Any, Sequence
 from . import __version__, render
 from . import compare as comparing
 from . import casebook, explain as explaining, lint, traveller_cli
+from .events import cli as events_cli
 from . import rulebook as rulebooks
 from .case import Case, load_case
 from .errors import BridgelawError
@@ -339,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     traveller_cli.add_parser(sub)
     casebook.add_parser(sub)
+    events_cli.add_parser(sub)
     add_serve_parser(sub)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")

@@ -40,7 +40,7 @@ from typing import Any, Union
 
 from .bridge import IMP_SCALE
 from .case import Component
-from .rounding import round_half_even, round_toward
+from .rounding import round_half_away, round_half_even, round_toward
 
 __all__ = [
     "Weighting",
@@ -339,15 +339,21 @@ class ButlerResult:
 
 
 def butler(entries: Sequence[FieldEntry], *, points: Points | None = None, drop: int = 1,
-           round_datum_to: Fraction | int = 0) -> ButlerResult:
+           round_datum_to: Fraction | int = 0, round_half: str = "even") -> ButlerResult:
     """Butler IMPs of every table of one direction: each result IMPed against a datum, the mean
     of the field after dropping `drop` results at each end (weights count as fractions of a
-    result), rounded to `round_datum_to` if not 0 (halves to even)."""
+    result), rounded to `round_datum_to` if not 0 (halves to even, or away from zero with
+    ``round_half="away"`` as Compscore does)."""
     field = Field(entries, points)
     if field.results == 0:
         return ButlerResult([None] * len(entries), None, None, 0, field)
     mean, dropped = field.trimmed_mean(int(drop))
-    datum = round_half_even(mean, Fraction(round_datum_to))
+    if round_half == "away":
+        datum = round_half_away(mean, Fraction(round_datum_to))
+    elif round_half == "even":
+        datum = round_half_even(mean, Fraction(round_datum_to))
+    else:
+        raise ValueError(f"unknown rounding of halves {round_half!r}")
     cache: dict[int, Fraction] = {}
 
     def imp(points: int) -> Fraction:

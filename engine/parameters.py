@@ -59,12 +59,14 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),
     "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
-    "fieldscore.neuberg.round_mode": (MODES, "where factored matchpoints exactly halfway between two steps go "
-                                      "(toward-average: toward the board's average)"),
     "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
+    "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
+                                         "the line's score as it is (flat), or counted once per comparison and "
+                                         "divided like the other lines (per-comparison)"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
-    "fieldscore.butler.round_mode": (MODES, "where a butler datum exactly halfway between two steps goes"),
+    "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
+                                     "the even step (ACBL) or away from zero (Compscore)"),
 }
 
 

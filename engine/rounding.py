@@ -54,3 +54,8 @@ def round_toward(x: Fraction, step: Fraction, centre: Fraction) -> Fraction:
 def round_half_even(x: Fraction, step: Fraction) -> Fraction:
     """Halves to the even multiple; a step of 0 keeps `x`."""
     return by_parameter(x, step, "half-even")
+
+
+def round_half_away(x: Fraction, step: Fraction) -> Fraction:
+    """Halves away from zero (mode half-up); a step of 0 keeps `x`."""
+    return by_parameter(x, step, "half-up")

@@ -272,6 +272,10 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             return page(request, "compare.html", 422, form=f, errors=errors)
         return page(request, "compare.html", form=f, columns=columns, rows=service.compare_rows(columns))
 
+    async def event_route(request: Request) -> Response:      # the event page: engine/web/event.py
+        from . import event
+        return await event.handle(request, page, books)
+
     # --- traveller -----------------------------------------------------------------------------------
 
     async def traveller_page(request: Request) -> Response:
@@ -426,6 +430,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         Route("/slip", slip, methods=["POST"]),
         Route("/compare", compare_page, methods=["GET", "POST"]),
         Route("/traveller", traveller_page, methods=["GET", "POST"]),
+        Route("/event", event_route, methods=["GET", "POST"]),
         Route("/api/rulebooks", api_rulebooks, methods=["GET"]),
         Route("/api/rule", api_rule, methods=["POST"]),
         Route("/api/compare", api_compare, methods=["POST"]),
