@@ -30,14 +30,8 @@ from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Fie
 from . import bridge
 from .errors import InvalidValue
 from .exact import NumberError, format_mixed, parse_exact
+from .vocab import SIDES, VULNERABILITY_WORDS, Direction, Event, Responsibility, Side, other
 from .yamlio import Document, load_yaml
-
-Side = Literal["NS", "EW"]
-SIDES: tuple[Side, Side] = ("NS", "EW")
-
-
-def other(side: Side) -> Side:
-    return "EW" if side == "NS" else "NS"
 
 
 # --- values -------------------------------------------------------------------------------
@@ -118,13 +112,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
 
 
-VULNERABILITY_WORDS = {
-    "none": "None", "neither": "None", "nil": "None", "love": "None", "love all": "None", "-": "None",
-    "ns": "NS", "n-s": "NS", "n/s": "NS", "ew": "EW", "e-w": "EW", "e/w": "EW",
-    "all": "All", "both": "All", "game all": "All",
-}
-
-
 def _vulnerability(value: Any) -> Any:
     if not isinstance(value, str):
         return value
@@ -198,10 +185,6 @@ class SeriousError(_Strict):
     kind: Literal["serious-error", "gambling"]
     instead: OneOrList
     note: str | None = None
-
-
-Responsibility = Literal["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]
-Direction = Literal["N", "E", "S", "W"]
 
 
 class Artificial(_Strict):
@@ -338,7 +321,7 @@ class CaseModel(_Strict):
     rulebook: Text | None = None
     date: dt.date | None = None
     scoring: ScoringField
-    event: Literal["pairs", "teams", "individual", "knockout"] | None = None
+    event: Event | None = None
     board: Board
     non_offending: Side | Literal["both"] | None = None   # both: each side ruled from its own view (Law 82C)
     players: dict[Direction, str] | None = None
@@ -457,9 +440,6 @@ def check_case(doc: Document, m: CaseModel) -> Case:
         if m.field is not None and m.results_on_board != len(m.field) + 1:
             raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board} but the field lists "
                             f"{len(m.field)} other results ({len(m.field) + 1} in all)")
-    if m.penalty is not None and (m.event or "") != "individual":
-        raise doc.error(["penalty"], "penalty is handled for individual events (12C3)", key=True,
-                        expected="event: individual")
     if m.players is not None and (m.event or "") != "individual":
         raise doc.error(["players"], "players are named for individual events", key=True, expected="event: individual")
     if m.appeal is not None:

@@ -7,7 +7,7 @@
     bridgelaw event EVENT [--rulings FILE] [--output FILE]…   (whole results files: docs/events.md)
     bridgelaw casebook CASES… --out DIR           (a printable casebook: docs/casebook.md)
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
-    bridgelaw rulebooks | explain NAME | diff A B | lint [RULEBOOK…] | schema KIND
+    bridgelaw rulebooks | explain NAME | explain --exceptions STAGE | diff A B | lint [RULEBOOK…] | schema KIND
 
 Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
 found a gap or an overlap; 2 bad input (the message says file:line:column, what was expected
@@ -234,6 +234,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     names = [args.rulebook] if args.rulebook else list(rulebooks.available())
     books = [rulebooks.get(n) for n in names]
+    if args.exceptions:
+        sys.stdout.write("\n".join(explaining.exceptions(b, args.exceptions) for b in books))
+        return 0
     if args.name is None:
         if len(books) != 1:
             raise BridgelawError("explain without NAME lists the rules and parameters of the rulebook given "
@@ -357,6 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "to list them)")
     p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has NAME; "
                    "required without NAME)")
+    p.add_argument("--exceptions", metavar="STAGE", help="print the stage's rules as a tree of exceptions (the rules "
+                   "that override each rule, indented under it), per rulebook")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("diff", help="the structural difference between two rulebooks",

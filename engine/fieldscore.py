@@ -40,6 +40,7 @@ from typing import Any, Union
 
 from .bridge import IMP_SCALE
 from .case import Component
+from .rounding import round_half_away, round_half_even, round_toward
 
 __all__ = [
     "Weighting",
@@ -73,45 +74,6 @@ def imps_exact(difference: int | Fraction) -> int:
     need not be whole): the number of steps of the scale at or below ``|difference|``."""
     steps = bisect_right(IMP_SCALE, abs(difference))
     return steps if difference >= 0 else -steps
-
-
-def round_toward(x: Fraction, step: Fraction, centre: Fraction) -> Fraction:
-    """`x` rounded to the nearest multiple of `step`; a value exactly halfway goes toward
-    `centre` (EBU: factored matchpoints round toward average)."""
-    if step <= 0:
-        return x
-    q = x / step
-    low = math.floor(q)
-    high = low + 1
-    if q == low:
-        return x
-    below, above = q - low, high - q
-    if below < above:
-        n = low
-    elif above < below:
-        n = high
-    else:
-        n = low if abs(low * step - centre) <= abs(high * step - centre) else high
-    return n * step
-
-
-def round_half_even(x: Fraction, step: Fraction) -> Fraction:
-    """`x` rounded to the nearest multiple of `step`, halves to the even multiple (ACBL rounds a
-    butler datum to 10 this way); symmetric, so an EW datum is the negated NS datum."""
-    if step <= 0:
-        return x
-    return round(x / step) * step
-
-
-def round_half_away(x: Fraction, step: Fraction) -> Fraction:
-    """`x` rounded to the nearest multiple of `step`, halves away from zero (symmetric too)."""
-    if step <= 0:
-        return x
-    q = abs(x) / step
-    n = math.floor(q)
-    if q - n >= Fraction(1, 2):
-        n += 1
-    return (n if x >= 0 else -n) * step
 
 
 def neuberg(m: Fraction, results: int, expected: int) -> Fraction:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from .exact import NumberError, parse_exact
+from .rounding import MODES
 
 Kind = Union[str, tuple[str, ...]]
 
@@ -47,11 +48,13 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                            "to the offending side reach this probability (ACBL: 1/6)"),
     # weighted scores at IMPs
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
+    "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
     # teams scored in victory points
     "vp.scale": (("wbf-2013",), "the victory-point scale (wbf-2013: the WBF continuous 20-VP scale)"),
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
+    "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
     # Law 92B: the players' right to appeal a ruling
     "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
                                   "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
@@ -98,7 +101,7 @@ def vocabulary_kind(name: str) -> Kind:
 
 def show(value: Any, name: str) -> str:
     kind = PARAMETERS[name][0]
-    if kind == "percent" and isinstance(value, Fraction):
+    if isinstance(value, Fraction):
         from .exact import format_mixed
-        return f"{format_mixed(value * 100)}%"
+        return f"{format_mixed(value * 100)}%" if kind == "percent" else format_mixed(value)
     return str(value)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,9 +41,11 @@ class Document:
         """The composed YAML node at `path` (its key node when `key`), or the deepest one found."""
         if self._marked is None:
             try:
-                self._marked = _fast.compose(self.text)
+                self._marked = _loaders.fast.compose(self.text)
             except (YAMLError, ValueError):
                 self._marked = False
+            finally:
+                _forget(_loaders.fast)
         node = self._marked
         if not node:
             return None
@@ -177,8 +180,26 @@ def _inner_model(annotation: Any) -> Any:
     return None
 
 
-_fast = YAML(typ="safe")
-_events = YAML(typ="safe")
+class _Loaders(threading.local):
+    """ruamel's loaders, one set per thread (a YAML object is not safe to share between threads)."""
+
+    def __init__(self) -> None:
+        self.fast = YAML(typ="safe")
+        self.events = YAML(typ="safe")
+
+
+_loaders = _Loaders()
+
+
+def _forget(yaml: YAML) -> None:
+    """Drop what a YAML object keeps after a document: ruamel appends a DocInfo to `doc_infos` on
+    every parse, and its constructor remembers every node it constructed outside a whole document.
+    Without this a long-running server grows by each document it reads."""
+    yaml.doc_infos.clear()
+    constructor = getattr(yaml, "_constructor", None)
+    if constructor is not None:
+        constructor.constructed_objects.clear()
+        constructor.recursive_objects.clear()
 
 
 class _Fallback(Exception):
@@ -198,7 +219,7 @@ def _fast_tree(text: str) -> Any:
     result is what the safe loader gives. Anchors, aliases, explicit tags, merge keys, complex
     or duplicate keys and several documents raise _Fallback (the safe loader then reads it).
     """
-    yaml = _events
+    yaml = _loaders.events
     resolver, constructor = yaml.resolver, yaml.constructor
     cache: dict[str, Any] = {}
 
@@ -297,7 +318,10 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
         try:
             tree = _fast_tree(text)
         except Exception:               # noqa: BLE001 — anything unusual: the safe loader reads it and reports
-            tree = _fast.load(text)
+            tree = _loaders.fast.load(text)
+        finally:
+            _forget(_loaders.events)
+            _forget(_loaders.fast)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or exc.context or "malformed YAML").strip()

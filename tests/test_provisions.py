@@ -229,7 +229,8 @@ def test_poll_benefit_of_doubt_2017_and_raw_2007():
 def test_small_poll_warns():
     text = POLL.replace("POLLED", "4").replace("votes: 5", "votes: 4")
     r = rule(text, LC17)
-    assert r.warnings == ["only 4 players were polled; the commentary's minimum is 5"]
+    assert r.warnings == ["only 4 players were polled; the minimum is 5 "
+                          "(poll.minimum, wbf-laws-committee-2017, cites WBF-LC/poll-size)"]
 
 
 def test_poll_raised_weight_is_capped_at_one():
@@ -339,15 +340,21 @@ def test_session_without_artificial():
 
 
 def test_penalty_outside_individual_events():
-    e = error(INDIVIDUAL.replace("event: individual", "event: teams").replace("BLAMELESS", "true"))
-    assert e.message == "penalty is handled for individual events (12C3)"
+    # the gate is the rulebook's penalty stage (12C3 rules for individual events), not Python
+    with pytest.raises(BridgelawError) as exc:
+        rule(INDIVIDUAL.replace("event: individual", "event: teams").replace("BLAMELESS", "true"))
+    e = exc.value
+    assert e.message == "rulebook wbf-2017 has no rule for a procedural penalty in a teams event (stage penalty)"
+    assert (e.file, e.line) == ("case.yaml", 10)
 
 
 def test_missing_stage_rule_is_a_ruling_error(tmp_path):
-    text = (rulebook.rules_dir() / "wbf-2017.yaml").read_text()
+    (tmp_path / "wbf-2017.yaml").write_text((rulebook.rules_dir() / "wbf-2017.yaml").read_text())
+    text = (rulebook.rules_dir() / "shared" / "wbf-law12.yaml").read_text()   # the rule is in the shared layer
     start = text.index("  - id: average-imps")
     end = text.index("  - id: avg-minus-imps")
-    (tmp_path / "wbf-2017.yaml").write_text(text[:start] + text[end:])
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "wbf-law12.yaml").write_text(text[:start] + text[end:])
     book = rulebook.load(tmp_path / "wbf-2017.yaml")
     case = load_case("case.yaml", text=ARTIFICIAL.replace("matchpoints", "imps").replace(
         "in-no-way-at-fault", "partly-at-fault").replace("results_on_board: 11\n", ""))

@@ -20,7 +20,19 @@ from bridgelaw.errors import BridgelawError
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
-SRC = (RULES / "wbf-2017.yaml").read_text(encoding="utf-8")
+
+
+def _inlined() -> str:
+    """rules/wbf-2017.yaml with its shared layer (rules/shared/wbf-law12.yaml) written into it, so that
+    every rule a test changes is in the one file the test writes."""
+    text = (RULES / "wbf-2017.yaml").read_text(encoding="utf-8")
+    shared = (RULES / "shared" / "wbf-law12.yaml").read_text(encoding="utf-8")
+    rules = shared[shared.index("\nrules:\n") + len("\nrules:\n"):]
+    text = re.sub(r"\ninclude: \[wbf-law12\][^\n]*\n", "\n", text)
+    return text.replace("\nrules:\n", "\nrules:\n" + rules + "\n", 1)
+
+
+SRC = _inlined()
 
 
 def mutate(tmp_path: Path, old: str, new: str, *, name: str = "wbf-2017.yaml") -> tuple[Path, str]:
@@ -247,7 +259,8 @@ def test_duplicate_rule_id(tmp_path):
 
 
 def test_overrides_naming_no_rule(tmp_path):
-    path, text = mutate(tmp_path, "    cites: [12B1]\n", "    cites: [12B1]\n    overrides: [split-damages]\n")
+    path, text = mutate(tmp_path, "the score stands.\n    cites: [12B1]\n",
+                        "the score stands.\n    cites: [12B1]\n    overrides: [split-damages]\n")
     err = load_error(path)
     at(err, pos(text, "split-damages"))
     assert err.message == "rule 'no-damage' overrides 'split-damages', which does not exist"

@@ -148,8 +148,11 @@ def test_expectation_applies(wbf2007, wbf2017):
     assert wbf2017.rule("legal-outcomes-only").apply == {"method": "weighted-average", "outcomes": "legal"}
     assert wbf2017.rule("weighted-average").apply == {"method": "weighted-average", "outcomes": "all"}
     assert wbf2007.rule("weighted-average").apply == {"method": "weighted-average", "outcomes": "all"}
-    assert wbf2017.rule("weights-from-poll").apply == {"method": "poll", "outcomes": "legal"}
-    assert wbf2007.rule("weights-from-poll").apply == {"method": "poll", "outcomes": "all"}
+    # a poll's weights are averaged like any others; the benefit of doubt is a named parameter
+    poll = {"method": "weighted-average", "favour": "poll.benefit_of_doubt", "minimum_polled": "poll.minimum"}
+    assert wbf2017.rule("weights-from-poll").apply == {**poll, "outcomes": "legal"}
+    assert wbf2007.rule("weights-from-poll").apply == {**poll, "outcomes": "all"}
+    assert wbf2017.rule("weights-from-poll").option("offending") == "complement"
     assert [r.id for r in wbf2007.rules_for("expectation")] == ["single-outcome", "weighted-average", "weights-from-poll"]
 
 
@@ -314,6 +317,8 @@ CITES = {
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
+        "no-serious-error": ("12B1",),
+        "without-serious-error": ("12C1(b)",),
     },
     "wbf-2017": {
         "assigned-adjustment": ("12C1(a)",),
@@ -344,6 +349,8 @@ CITES = {
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
+        "no-serious-error": ("12B1",),
+        "without-serious-error": ("12C1(e)",),
     },
 }
 

@@ -911,7 +911,8 @@ def test_overlay_electing_most_favourable_likely(tmp_path: Path, capsys) -> None
     overlay.write_text(
         "parameters:\n  likely: {threshold: {value: 1/3}}\n  probable: {threshold: {value: 1/6}}\n"
         "rules:\n  - id: elect-likely\n    stage: expectation\n    when: {is: [weighted, true]}\n"
-        "    apply: {method: most-favourable-likely, outcomes: all}\n"
+        "    apply: {method: threshold, outcomes: all, offending: own-view, nos_threshold: likely.threshold,\n"
+        "            nos_from: most-favourable, os_threshold: probable.threshold, os_from: least-favourable}\n"
         "    overrides: [weighted-average, legal-outcomes-only]\n    explain: a proposed 12C1(e) election\n"
         "    cites: [12C1(e)]\n", encoding="utf-8")
     path = tmp_path / "t.yaml"
