@@ -30,6 +30,7 @@ class InfractionModel(BaseModel):
     known_as: list[str] = []          # the same law's number in the other edition
     both_sides: bool = False   # non_offending: both is allowed: each side ruled from its own view (82C)
     revoke: bool = False              # Law 64: the case lists its revokes; table_result is before the transfer
+    at_least: str | None = None       # a parameter the non-offending side's assigned score is at least (86B2(b): average plus)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Empowerment:
     both_sides: bool = False
     revoke: bool = False
     origin: str = ""
+    at_least: str | None = None
 
 
 class UnknownLaw(LookupError):

@@ -126,6 +126,7 @@ class _Builder:
         self.formed: dict[Side, Weighted] = {}                              # the outcomes behind B and B'
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
         self.empowering: list[str] = []     # the paragraphs of the empowering law (and Law 64's facts), cited first
+        self.empowered: Empowerment | None = None
 
     # --- assigned adjusted scores: A, B, C ---------------------------------------------------
 
@@ -263,6 +264,8 @@ class _Builder:
         else:
             self.add("table", scored=None)
         q["B"], b_rule = self.expectation(case.without[nos], nos, "B (without the infraction)")
+        if self.empowered is not None and self.empowered.at_least is not None:
+            q["B"] = self.at_least(q["B"], self.empowered)
         if case.split:
             self.add("split", os=os)
             env["B'"], _ = self.expectation(case.without[os], os,
@@ -332,6 +335,18 @@ class _Builder:
                  f"{f' (by {inf.by})' if inf.by else ''}; the adjustment is empowered by {', '.join(e.cites)}.")
         self.empowering = list(e.cites)
         return e
+
+    def at_least(self, b: Fraction, e: Empowerment) -> Fraction:
+        """The non-offending side's assigned score, raised to the parameter the empowering law names when
+        that is more favourable (2017 Law 86B2(b): average plus or the assigned score, whichever is more)."""
+        floor = self.trace.parameter(e.at_least)
+        if self.scorer.unit != "IMP":
+            raise BridgelawError(f"{self.case.file}: Law {e.law} ({e.title}) is for team play at IMPs")
+        better = max(b, floor)
+        self.add("law", cites=list(e.cites), text=f"Law {e.law}: the non-offending side gets the more favourable of "
+                 f"the assigned score ({format_mixed(b)}) and {e.at_least} ({format_mixed(floor)}): B = {format_mixed(better)}; "
+                 "the offending side the complement.")
+        return better
 
     def after_revokes(self) -> Any:
         """The table result, after the Law 64A trick transfers when the case lists revokes."""
@@ -460,7 +475,7 @@ class _Builder:
         self.add("rulebook", book=book, dated=book.dated_in_use(), asked=self.asked, given=m.date is not None,
                  day=asked, clamped=asked > book.as_of)
         self.add("basis", scorer=self.scorer)
-        self.empowerment()
+        self.empowered = self.empowerment()
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
                  "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
         kind_rule = self.trace.decide("kind", facts, not_scheduled=m.not_scheduled)

@@ -49,6 +49,7 @@ def test_the_new_cases_pass_under_both_editions(folder, capsys):
     ("law82c/stevenson-teams-redouble.yaml", "wbf-2017", ["82C"]),
     ("law86b/ebu-forum-other-table-6nt-down-two.yaml", "wbf-2017", ["86B1"]),
     ("law86b/ebu-forum-other-table-6nt-down-two.yaml", "wbf-2007", ["86D"]),
+    ("law86b/fouled-board-both-tables-one-side-at-fault.yaml", "wbf-2017", ["86B2"]),
 ])
 def test_the_empowering_law_is_cited_first_with_its_text(path, edition, first):
     r = rule_case(load_case(CASES / path), rulebook.get(edition))
@@ -151,3 +152,13 @@ def test_revoke_law_needs_its_revokes():
     with pytest.raises(BridgelawError) as exc:
         rule(UI.replace("LAW", "64A2"))
     assert "needs the established revokes" in exc.value.message
+
+
+def test_86b2b_the_better_of_average_plus_and_the_assigned_score():
+    case = load_case(CASES / "law86b/fouled-board-both-tables-one-side-at-fault.yaml")
+    r = rule_case(case, rulebook.get("wbf-2017"))
+    assert (r.sides["NS"].value, r.sides["EW"].value) == (F(3), F(-3))
+    assert ("Law 86B2: the non-offending side gets the more favourable of the assigned score (1/2) and "
+            "artificial.imps.avg_plus (3): B = 3; the offending side the complement.") in r.steps
+    r07 = rule_case(case, rulebook.get("wbf-2007"))                 # 2007 Law 86D: no floor
+    assert (r07.sides["NS"].value, r07.sides["EW"].value) == (F(1, 2), F(-1, 2))

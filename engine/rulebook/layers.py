@@ -117,8 +117,11 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
     empowering = dict(book.infractions)
     for law, im in model.infractions.items():
         _check_cites(doc, ["infractions", law], f"infraction {law}", im.cites, paragraphs)
+        if im.at_least is not None and im.at_least not in params.PARAMETERS:
+            raise doc.error(["infractions", law, "at_least"], f"infraction {law}: unknown parameter '{im.at_least}'",
+                            suggestion=did_you_mean(im.at_least, params.PARAMETERS))
         empowering[law] = infr.Empowerment(law, im.title, tuple(im.cites), tuple(im.known_as),
-                                           im.both_sides, im.revoke, origin)
+                                           im.both_sides, im.revoke, origin, im.at_least)
     dated = dict(book.dated)
     bounds = dict(book.bounds)
     declared: dict[str, Bound] = {}
