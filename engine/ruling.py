@@ -24,11 +24,11 @@ from . import vp as vp_scale
 from .artificial import artificial_scores
 from .case import Case, Component, Outcome
 from .errors import BridgelawError
+from .bridge import PlayedResult
 from .exact import format_mixed
 from .formula import Formula
 from .rulebook import Paragraph, Rule, Rulebook
 from .scorer import Scorer
-from .bridge import PlayedResult
 from .infractions import Empowerment, UnknownLaw, resolve
 from .infractions import _key as _law_key
 from .revoke import Revoke, RevokeError, equity, rectify
@@ -210,15 +210,19 @@ class _Builder:
         given = self.m.poll.benefit_of_doubt if self.m.poll is not None else None
         factor = given if given is not None else self.trace.parameter(factor_key)
         where = "the case's poll.benefit_of_doubt" if given is not None else factor_key
+
+        def refuse(message: str, expected: str) -> BridgelawError:
+            if given is not None:                   # point at the case's key
+                return self.case.doc.error(["poll", "benefit_of_doubt"], message, expected=expected)
+            return BridgelawError(f"{self.case.file}: {message}", expected=expected)
         if factor < 1:
-            raise BridgelawError(f"{self.case.file}: {where} is {format_mixed(factor)}; a benefit of doubt "
-                                 "cannot favour the offending side", expected="a factor of at least 1")
+            raise refuse(f"{where} is {format_mixed(factor)}; a benefit of doubt cannot favour the offending side",
+                         "a factor of at least 1")
         if "poll.benefit_of_doubt_ceiling" in self.book.parameters:
             ceiling = self.trace.parameter("poll.benefit_of_doubt_ceiling")
             if factor > ceiling:
-                raise BridgelawError(f"{self.case.file}: {where} is {format_mixed(factor)}, above the ceiling "
-                                     f"{format_mixed(ceiling)} of {self.book.id} (poll.benefit_of_doubt_ceiling)",
-                                     expected=f"a factor from 1 to {format_mixed(ceiling)}")
+                raise refuse(f"{where} is {format_mixed(factor)}, above the ceiling {format_mixed(ceiling)} of "
+                             f"{self.book.id} (poll.benefit_of_doubt_ceiling)", f"a factor from 1 to {format_mixed(ceiling)}")
         if self.m.poll is not None:
             polled = self.m.poll.polled
             if minimum_key is not None:

@@ -269,6 +269,7 @@ def test_benefit_of_doubt_above_the_committee_ceiling_is_refused():
     with pytest.raises(BridgelawError) as exc:
         rule(text, LC17)
     assert "the case's poll.benefit_of_doubt is 1 1/4, above the ceiling 1 1/5 of wbf-laws-committee-2017" in exc.value.message
+    assert exc.value.line == 9                      # the poll's benefit_of_doubt: line in the case file
     assert exc.value.expected == "a factor from 1 to 1 1/5"
     # the Laws alone set no ceiling (Law 84D gives no figure): the TD's 1.25 stands
     assert rule(text, "wbf-2017").quantities["B"] == F(5, 8) * 11 + F(3, 8) * -10
