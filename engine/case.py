@@ -260,6 +260,7 @@ class Infraction(_Strict):
                    Field(min_length=1)]          # 16B1, 21B3, "64", 23 …
     by: Direction | None = None
     note: str | None = None
+    findings: dict[str, bool] | None = None      # the Director's findings the law makes a condition of adjusting
     revokes: list[RevokeFacts] | None = Field(default=None, min_length=1)
 
 

@@ -31,6 +31,7 @@ class InfractionModel(BaseModel):
     both_sides: bool = False   # non_offending: both is allowed: each side ruled from its own view (82C)
     revoke: bool = False              # Law 64: the case lists its revokes; table_result is before the transfer
     at_least: str | None = None       # a parameter the non-offending side's assigned score is at least (86B2(b): average plus)
+    requires: dict[str, str] = {}     # the Director's findings the law makes a condition of adjusting: name → what it says
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Empowerment:
     revoke: bool = False
     origin: str = ""
     at_least: str | None = None
+    requires: tuple[tuple[str, str], ...] = ()
 
 
 class UnknownLaw(LookupError):

@@ -23,7 +23,7 @@ from . import rounding
 from . import vp as vp_scale
 from .artificial import artificial_scores
 from .case import Case, Component, Outcome
-from .errors import BridgelawError
+from .errors import BridgelawError, did_you_mean
 from .bridge import PlayedResult
 from .exact import format_mixed
 from .formula import Formula
@@ -127,6 +127,7 @@ class _Builder:
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
         self.empowering: list[str] = []     # the paragraphs of the empowering law (and Law 64's facts), cited first
         self.empowered: Empowerment | None = None
+        self.not_empowered: tuple[Empowerment, str] | None = None   # a condition of the empowering law does not hold
 
     # --- assigned adjusted scores: A, B, C ---------------------------------------------------
 
@@ -267,6 +268,8 @@ class _Builder:
             self.add("table", scored=a)
         else:
             self.add("table", scored=None)
+        if self.not_empowered is not None:
+            return self.no_adjustment(env)
         q["B"], b_rule = self.expectation(case.without[nos], nos, "B (without the infraction)")
         if self.empowered is not None and self.empowered.at_least is not None:
             q["B"] = self.at_least(q["B"], self.empowered)
@@ -334,11 +337,45 @@ class _Builder:
             raise self.case.doc.error(["infraction"], f"infraction {inf.law} ({e.title}) needs the established revokes",
                                       expected="revokes: [{trick: …, offender: …, offender_won: …, side_won: …, "
                                       "later_tricks: …}]")
+        findings = inf.findings or {}
+        needed = dict(e.requires)
+        known = {name for entry in self.book.infractions.values() for name, _ in entry.requires}
+        for name in findings:
+            if name not in known:               # a finding no law of this rulebook asks for: a typo?
+                raise self.case.doc.error(["infraction", "findings", name], f"no law in {self.book.id} makes "
+                                          f"'{name}' a condition of adjusting", key=True,
+                                          expected="one of " + (", ".join(sorted(known)) or "(none)"),
+                                          suggestion=did_you_mean(name, known))
+        for name, what in e.requires:
+            if name not in findings:
+                raise self.case.doc.error(["infraction"], f"Law {e.law} empowers an adjustment only if {what}: the "
+                                          f"case must give the Director's finding '{name}'",
+                                          expected=f"findings: {{{name}: true or false}}")
+            if not findings[name]:
+                self.not_empowered = (e, what)
         other = "" if _law_key(inf.law).startswith(_law_key(e.law)) else f" (Law {e.law} in {self.book.id})"
         self.add("law", cites=list(e.cites), text=f"Infraction: Law {inf.law}{other}, {e.title}"
                  f"{f' (by {inf.by})' if inf.by else ''}; the adjustment is empowered by {', '.join(e.cites)}.")
         self.empowering = list(e.cites)
         return e
+
+    def no_adjustment(self, env: dict[str, Fraction]) -> tuple[str, dict[Side, SideScore]]:
+        """The law that would empower the adjustment does not, on the Director's findings: the table
+        result stands for both sides (B = A; the damage stage then finds no damage)."""
+        e, what = self.not_empowered
+        q = self.quantities
+        if q["A"] is None:
+            raise self.case.doc.error(["infraction"], f"Law {e.law} does not empower an adjustment on these findings, "
+                                      "so the table result stands: give it", expected="table_result: <result>")
+        self.add("law", cites=list(e.cites), text=f"Law {e.law} empowers an adjustment only if {what}; the Director "
+                 "finds that it does not hold: no adjustment, the table result stands (B = A).")
+        q["B"] = q["C"] = q["A"]
+        env.update({"A": q["A"], "B": q["A"], "B'": env["A'"], "C": q["A"], "C'": env["A'"]})
+        q["D"] = q["DR"] = q["DS"] = Fraction(0)
+        rule = self.trace.decide("damage", {**q, "serious_error": False, "scoring": self.m.scoring})
+        nos, os = self.case.nos, self.case.os
+        return rule.outcome, {nos: self.award(rule.award["nos"], env, nos, "nos", rule.outcome),
+                              os: self.award(rule.award["os"], env, os, "os", rule.outcome)}
 
     def at_least(self, b: Fraction, e: Empowerment) -> Fraction:
         """The non-offending side's assigned score, raised to the parameter the empowering law names when

@@ -16,7 +16,7 @@ from bridgelaw.ruling import rule_case
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
-NEW = ["law16b", "law21b", "law64c", "law82c", "law86b"]
+NEW = ["law16b", "law21b", "law64c", "law72c", "law82c", "law86b"]
 
 
 def rule(text: str, book: str | None = None):
@@ -50,6 +50,8 @@ def test_the_new_cases_pass_under_both_editions(folder, capsys):
     ("law86b/ebu-forum-other-table-6nt-down-two.yaml", "wbf-2017", ["86B1"]),
     ("law86b/ebu-forum-other-table-6nt-down-two.yaml", "wbf-2007", ["86D"]),
     ("law86b/fouled-board-both-tables-one-side-at-fault.yaml", "wbf-2017", ["86B2"]),
+    ("law72c/bbo-could-not-have-been-aware.yaml", "wbf-2017", ["72C"]),
+    ("law72c/bbo-could-not-have-been-aware.yaml", "wbf-2007", ["23"]),
 ])
 def test_the_empowering_law_is_cited_first_with_its_text(path, edition, first):
     r = rule_case(load_case(CASES / path), rulebook.get(edition))
@@ -86,21 +88,25 @@ def test_unknown_law_is_an_error_at_the_key_with_a_suggestion(tmp_path, capsys):
 
 
 def test_a_director_writes_the_paragraph_the_longest_listed_law_applies():
-    r = rule(UI.replace("LAW", "16B1(a)"))
+    r = rule(UI.replace("LAW", "16B1(a), findings: {suggested_over_a_logical_alternative: true}"))
     assert refs(r)[:2] == ["16B1(a)", "16B3"]
     r = rule(UI.replace("LAW", "Law 21B3"))
     assert refs(r)[:2] == ["21B1(a)", "21B3"]
 
 
+AWARE = ", findings: {could_have_been_aware: true, gained_advantage: true}"
+
+
 def test_the_other_editions_number_is_taken_and_named():
-    r = rule(UI.replace("LAW", "72C"), "wbf-2007")
+    r = rule(UI.replace("LAW", "72C" + AWARE), "wbf-2007")
     assert refs(r)[0] == "23"
     assert any("Law 72C (Law 23 in wbf-2007)" in s for s in r.steps)
-    assert refs(rule(UI.replace("LAW", "23"), "wbf-2017"))[0] == "72C"
+    assert refs(rule(UI.replace("LAW", "23" + AWARE), "wbf-2017"))[0] == "72C"
 
 
 def test_both_non_offending_needs_a_law_that_allows_it():
-    text = UI.replace("LAW", "16B1").replace("non_offending: NS\n", "non_offending: both\n").replace(
+    text = UI.replace("LAW", "16B1, findings: {suggested_over_a_logical_alternative: true}").replace(
+        "non_offending: NS\n", "non_offending: both\n").replace(
         "    table_result: 4S= E\n", "")
     with pytest.raises(BridgelawError) as exc:
         rule(text)
@@ -162,3 +168,28 @@ def test_86b2b_the_better_of_average_plus_and_the_assigned_score():
             "artificial.imps.avg_plus (3): B = 3; the offending side the complement.") in r.steps
     r07 = rule_case(case, rulebook.get("wbf-2007"))                 # 2007 Law 86D: no floor
     assert (r07.sides["NS"].value, r07.sides["EW"].value) == (F(1, 2), F(-1, 2))
+
+
+def test_a_condition_of_the_empowering_law_is_a_finding_the_case_must_give(tmp_path, capsys):
+    path = tmp_path / "c.yaml"
+    path.write_text(textwrap.dedent(UI).replace("LAW", "27D"))
+    assert main(["rule", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Law 27D empowers an adjustment only if without assistance gained through the infraction the outcome " \
+           "of the board could well have been different: the case must give the Director's finding " \
+           "'could_well_have_been_different'" in err
+    path.write_text(textwrap.dedent(UI).replace("LAW", "27D, findings: {could_well_have_been_diferent: true}"))
+    assert main(["rule", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "no law in wbf-2017 makes 'could_well_have_been_diferent' a condition of adjusting" in err
+    assert "did you mean 'could_well_have_been_different'?" in err
+
+
+def test_a_condition_that_does_not_hold_leaves_the_table_result():
+    yes = rule(UI.replace("LAW", "27D, findings: {could_well_have_been_different: true}"))
+    no = rule(UI.replace("LAW", "27D, findings: {could_well_have_been_different: false}"))
+    assert yes.outcome != "no-damage" and no.outcome == "no-damage"
+    assert (no.sides["NS"].value, no.sides["EW"].value) == (0, 0)       # 4S= E at both tables
+    assert any("Law 27D empowers an adjustment only if" in s and "no adjustment, the table result stands" in s
+               for s in no.steps)
+    assert refs(no)[0] == "27D"

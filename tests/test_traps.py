@@ -234,11 +234,13 @@ def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):
     from bridgelaw.ruling import rule_case
     case = load_case(write(tmp_path, CASE))
     from bridgelaw.case import Infraction
-    case.model.__dict__["infraction"] = Infraction(law="16B1", note="West chose 4S, suggested by the pause")
+    case.model.__dict__["infraction"] = Infraction(law="16B1", note="West chose 4S, suggested by the pause",
+                                                   findings={"suggested_over_a_logical_alternative": True})
     ruling = rule_case(case, rulebook.get("wbf-2017"))
     s = slip.build(ruling, case)
     # the paragraphs that empower the adjustment (the rulebook's infractions: for 16B1), then Law 12
     assert [ref for ref, _ in s.laws] == ["16B1(a)", "16B3", "12B1", "12C1(a)", "12C1(b)"]
-    assert ("Infraction", "law: 16B1; note: West chose 4S, suggested by the pause") in s.story
-    assert "  Infraction  law: 16B1; note: West chose 4S, suggested by the pause" in text(ruling, case).splitlines()
-    assert 'id="slip-story-infraction">law: 16B1; note: West chose 4S, suggested by the pause<' in slip.html(s)
+    shown = "law: 16B1; note: West chose 4S, suggested by the pause; findings: suggested over a logical alternative: True"
+    assert ("Infraction", shown) in s.story
+    assert "  Infraction  " + shown in " ".join(text(ruling, case).split("\n              "))
+    assert f'id="slip-story-infraction">{shown}<' in slip.html(s)
