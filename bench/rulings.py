@@ -114,6 +114,14 @@ def prepare(raw: dict) -> dict:
     """The facts of a case file's raw YAML, with results parsed (not timed)."""
     if raw.get("poll") or raw.get("artificial") or raw.get("match") or raw.get("event"):
         raise Unsupported("not an A/B/C case")
+    if raw.get("non_offending") not in ("NS", "EW"):
+        raise Unsupported("no single non-offending side")
+    infraction = raw.get("infraction") or {}
+    if str(infraction.get("law", "")).startswith("86"):
+        raise Unsupported("Law 86's fouled-board floors (average plus or the assigned score)")
+    findings = infraction.get("findings") or {}
+    if not all(findings.values()):
+        raise Unsupported("the empowering law's findings do not all hold (the table result stands)")
     if not isinstance(raw.get("without_infraction"), (str, list)):
         raise Unsupported("split weighting")
     vul = (raw.get("board") or {}).get("vulnerability", "None")

@@ -84,24 +84,52 @@ class _Compiler:
         raise TypeError(cond)
 
 
+# durable_rules' own limits, measured (docs/durable-rules notes): about 250 properties per fact,
+# about 64 rules partly matching one fact, about 600 tests under one node. A stage's rules are
+# partitioned, in declaration order, into rulesets that stay well inside all three; every ruleset
+# is asserted the same fact (only the fields its rules mention) and the rules that fired are
+# merged, so the answer is exactly the one a single ruleset would give.
+RULES_PER_RULESET = 48
+FIELDS_PER_RULESET = 120      # facts and lifted constants one ruleset's rules mention
+TESTS_PER_RULESET = 400       # comparisons in one ruleset's conditions
+
+
+class _Part:
+    """One ruleset of a stage: some of its rules, the fields they mention."""
+
+    def __init__(self, name: str, definition: dict[str, Any], fields: set[str]) -> None:
+        self.name, self.definition, self.fields = name, definition, frozenset(fields)
+        self.handle = _engine.create_ruleset(name, json.dumps(definition))
+
+
 class StageEvaluator:
-    """One stage's rules compiled into one durable_rules ruleset."""
+    """One stage's rules compiled into durable_rules rulesets (one, unless the stage is large)."""
 
     def __init__(self, label: str, rules: list[tuple[str, c.Condition]], vocab: c.Vocabulary) -> None:
         self.label = label
         self.vocab = vocab
         self.order = [rule_id for rule_id, _ in rules]
         compiler = _Compiler()
-        definition: dict[str, Any] = {}
+        groups: list[tuple[dict[str, Any], set[str], int]] = []     # (definition, fields, tests)
         for rule_id, cond in rules:
             body = compiler.compile(cond)
             parts = [{MARKER: 1}] + ([body] if body is not None else [])
-            definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
+            fields = set(c.names(cond)) | {compiler.constants[k] for k in c.constants(cond) if k in compiler.constants}
+            tests = _tests(body)
+            if groups:
+                definition, used, count = groups[-1]
+                if (len(definition) < RULES_PER_RULESET and len(used | fields) <= FIELDS_PER_RULESET
+                        and count + tests <= TESTS_PER_RULESET):
+                    definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
+                    groups[-1] = (definition, used | fields, count + tests)
+                    continue
+            groups.append(({rule_id: {"all": [{"m": {"$and": parts}}]}}, fields, tests))
         self.constants = compiler.constants
-        self.definition = definition
+        self.definition = {k: v for definition, _, _ in groups for k, v in definition.items()}
         self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
-        self._name = f"bridgelaw{next(_ids)}"
-        self._handle = _engine.create_ruleset(self._name, json.dumps(definition))
+        base = f"bridgelaw{next(_ids)}"
+        self.parts = [_Part(f"{base}.{i}", definition, fields | {MARKER})
+                      for i, (definition, fields, _) in enumerate(groups)]
         self._lock = threading.Lock()
 
     def encode(self, facts: dict[str, Any]) -> dict[str, Any]:
@@ -133,21 +161,34 @@ class StageEvaluator:
     def applicable(self, facts: dict[str, Any]) -> list[str]:
         """The ids of every rule whose condition holds, in declaration order."""
         fact = self.encode(facts)
+        fired: set[str] = set()
         with self._lock:
-            fact["id"] = f"f{next(_ids)}"
-            fact["sid"] = "0"
-            payload = json.dumps(fact)
-            _engine.assert_fact(self._handle, payload)
-            fired: set[str] = set()
-            try:
-                result = _engine.start_action(self._handle)
-                while result:
-                    fired.update(json.loads(result[1]).keys())
-                    following = _engine.complete_and_start_action(self._handle, result[2])
-                    result = (result[0], following, result[2]) if following else None
-            finally:
-                _engine.retract_fact(self._handle, payload)
+            for part in self.parts:
+                one = {k: v for k, v in fact.items() if k in part.fields} if len(self.parts) > 1 else fact
+                one["id"] = f"f{next(_ids)}"
+                one["sid"] = "0"
+                payload = json.dumps(one)
+                _engine.assert_fact(part.handle, payload)
+                try:
+                    result = _engine.start_action(part.handle)
+                    while result:
+                        fired.update(json.loads(result[1]).keys())
+                        following = _engine.complete_and_start_action(part.handle, result[2])
+                        result = (result[0], following, result[2]) if following else None
+                finally:
+                    _engine.retract_fact(part.handle, payload)
         return [rule_id for rule_id in self.order if rule_id in fired]
+
+
+def _tests(body: Any) -> int:
+    """How many comparisons a compiled condition makes."""
+    if isinstance(body, dict):
+        if len(body) == 1:
+            key, value = next(iter(body.items()))
+            if key in ("$and", "$or"):
+                return sum(_tests(v) for v in value)
+        return 1
+    return 1
 
 
 def _int(value: Fraction, name: str) -> int:
