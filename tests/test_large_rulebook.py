@@ -1,0 +1,84 @@
+"""Large rulebooks: a stage with more rules than one durable_rules ruleset can hold (about 250
+fields per fact, about 64 partly matching rules) is partitioned into several rulesets; the
+answer is exactly the one of the plain evaluator, and a 1,000-rule rulebook rules the corpus as
+the shipped one does and passes `lint`."""
+
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction as F
+
+import pytest
+
+from bridgelaw import conditions as c
+from bridgelaw import lint
+from bridgelaw import rulebook as rulebooks
+from bridgelaw.adapter import RULES_PER_RULESET, StageEvaluator
+from bridgelaw.case import load_case
+from bridgelaw.ruling import rule_case
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_many_rules_with_their_own_constants_are_exact():
+    # 300 rules "A = i/3", each with its own constant: 300 constants, far beyond one fact's
+    # ~250 properties (a single ruleset failed with durable_rules error 302)
+    rules = [(f"r{i}", c.Compare("eq", c.Name("A"), c.Const(F(i, 3)))) for i in range(300)]
+    rules.append(("neg", c.Compare("lt", c.Name("A"), c.Const(F(0)))))
+    ev = StageEvaluator("test/many", rules, {"A": "number"})
+    assert len(ev.parts) > 300 // RULES_PER_RULESET
+    for i in (0, 1, 47, 48, 149, 299):
+        assert ev.applicable({"A": F(i, 3)}) == [f"r{i}"]
+    assert ev.applicable({"A": F(-1)}) == ["neg"]
+    assert ev.applicable({"A": F(1000)}) == []
+
+
+def _plus(tmp: Path, base: str, n: int) -> Path:
+    for f in rulebooks.rules_dir().glob("*.yaml"):
+        shutil.copy(f, tmp / f.name)
+    lines = [f"rulebook: {base}-plus-{n}", "title: test — extra rules that never apply",
+             "authority: bridgelaw tests", "version: '1'", "effective: {from: 2000-01-01}", f"extends: {base}",
+             "rules:"]
+    for i in range(n):
+        lines += [f"  - id: never-{i}", "    stage: damage",
+                  f"    when: {{all: [{{given: A}}, {{lt: [A, {-100000 - i}]}}, {{gt: [B, {100000 + i}]}}]}}",
+                  "    outcome: assigned", "    award: {nos: A, os: \"A'\"}",
+                  "    explain: never applies", "    cites: [12C1(a)]"]
+    path = tmp / f"{base}-plus-{n}.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    return rulebooks.load(_plus(tmp_path_factory.mktemp("big"), "wbf-2017", 1000))
+
+
+def test_a_1000_rule_rulebook_rules_the_corpus_as_the_shipped_one(big):
+    shipped = rulebooks.get("wbf-2017")
+    assert len(big.rules_for("damage")) == len(shipped.rules_for("damage")) + 1000
+    assert len(big.evaluator("damage").parts) > 1
+    compared = 0
+    for path in sorted((ROOT / "cases" / "wbf-commentary-2017").glob("*.yaml")):
+        case = load_case(path)
+        if case.model.rulebook != "wbf-2017":
+            continue
+        want, got = rule_case(case, shipped), rule_case(case, big)
+        assert got.outcome == want.outcome, path
+        assert {s: v.value for s, v in got.sides.items()} == {s: v.value for s, v in want.sides.items()}, path
+        compared += 1
+    assert compared >= 5
+
+
+def test_a_rule_in_the_last_ruleset_fires(big):
+    facts = {"A": F(-100999 - 1), "B": F(100999 + 1), "C": F(-100999 - 1), "D": F(201999 + 2), "DR": F(201999 + 2),
+             "DS": F(0), "serious_error": False, "scoring": "imps"}
+    held = big.evaluator("damage").applicable({**big.parameters, **facts})
+    assert held[0] == "none-self-inflicted" and held[-1] == "never-999" and len(held) == 1001
+
+
+def test_lint_accepts_a_1000_rule_rulebook(big):
+    report = lint.lint(big)
+    assert report.ok, lint.text(report)
