@@ -109,7 +109,7 @@ ExactField = Annotated[Fraction, BeforeValidator(_exact_value), _NUM]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True, defer_build=True)
 
 
 def _vulnerability(value: Any) -> Any:

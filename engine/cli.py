@@ -26,16 +26,16 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__, render
-from . import compare as comparing
-from . import casebook, explain as explaining, lint, traveller_cli
-from .events import cli as events_cli
 from . import rulebook as rulebooks
 from . import sources
 from .case import Case, load_case
 from .errors import BridgelawError
 from .exact import format_mixed
 from .ruling import Ruling, rule_case
-from .web.cli import add_parser as add_serve_parser
+
+# Commands other than rule/check import their modules when they run or when their options are
+# asked for (see build_parser): `bridgelaw rule` loads neither the web server, the traveller and
+# event scorers, the casebook, nor compare/explain/lint.
 
 RULEBOOK_HELP = "rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook:"
 
@@ -211,6 +211,7 @@ def _books(names: str) -> list[rulebooks.Rulebook]:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from . import compare as comparing
     books = _books(args.rulebooks)
     proposing = bool(args.set or args.overlay)
     columns: list[comparing.Column] = []
@@ -225,6 +226,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from . import explain as explaining
     a, b = rulebooks.get(args.a), rulebooks.get(args.b)
     d = explaining.diff(a, b)
     sys.stdout.write(explaining.diff_json(d) if args.format == "json" else explaining.diff_text(d))
@@ -232,6 +234,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from . import explain as explaining
     names = [args.rulebook] if args.rulebook else list(rulebooks.available())
     books = [rulebooks.get(n) for n in names]
     if args.exceptions:
@@ -249,6 +252,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from . import lint
     names = args.rulebooks or list(rulebooks.available())
     reports, failed = [], False
     for name in names:
@@ -304,7 +308,46 @@ def _what_if_options(p: argparse.ArgumentParser, *, as_of: bool = True) -> None:
     p.add_argument("--overlay", metavar="FILE", help="what-if: apply a proposed change written as an overlay file")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Subcommands defined in other modules: (module, function adding the subcommand, its one-line help).
+# Their modules are imported only when the subcommand is the one run (or when every subcommand is
+# wanted, e.g. for the full --help); otherwise a placeholder with the same help line lists them.
+# tests/test_cli.py checks that each placeholder's help is the real subcommand's.
+LAZY: dict[str, tuple[str, str, str]] = {
+    "compare": (".cli", "_add_compare", "one corpus under several rulebooks, side by side"),
+    "score": (".traveller_cli", "add_parser", "score one board's traveller, rescoring the field around adjusted scores"),
+    "casebook": (".casebook", "add_parser", "a folder of cases as a printable casebook (HTML and Markdown)"),
+    "event": (".events.cli", "add_parser",
+              "apply a TD's rulings to a whole results file (PBN or USEBIO) and write it back"),
+    "serve": (".web.cli", "add_parser", "start the web page for tournament directors"),
+}
+
+
+def _add_compare(sub: Any) -> argparse.ArgumentParser:
+    from . import compare as comparing
+    p = sub.add_parser("compare", help=LAZY["compare"][2],
+                       description="Rule each case under each rulebook; mark the rulings that differ from the first "
+                                   "rulebook (with --set/--overlay: from the rulebook the change is made to) and "
+                                   "summarise how many change, by how much, in whose favour.")
+    p.add_argument("cases", nargs="*", metavar="CASE", help="case files or folders (default: cases)")
+    p.add_argument("--rulebooks", required=True, metavar="A,B,…", help="comma-separated rulebook ids")
+    p.add_argument("--format", choices=list(comparing.RENDERERS), default="text", help="output format (default text)")
+    _what_if_options(p)
+    p.set_defaults(func=cmd_compare)
+    return p
+
+
+def _add_lazy(sub: Any, name: str, command: str | None) -> None:
+    module, function, help_line = LAZY[name]
+    if command is None or command == name:
+        import importlib
+        getattr(importlib.import_module(module, __package__), function)(sub)
+    else:
+        sub.add_parser(name, help=help_line, add_help=False)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `command`, only that subcommand's options are defined in full
+    (the others are listed by name and help line)."""
     parser = argparse.ArgumentParser(
         prog="bridgelaw",
         description="Rule Law 12 score adjustments from case files, under versioned rulebooks.",
@@ -332,20 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     _what_if_options(p)
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("compare", help="one corpus under several rulebooks, side by side",
-                       description="Rule each case under each rulebook; mark the rulings that differ from the first "
-                                   "rulebook (with --set/--overlay: from the rulebook the change is made to) and "
-                                   "summarise how many change, by how much, in whose favour.")
-    p.add_argument("cases", nargs="*", metavar="CASE", help="case files or folders (default: cases)")
-    p.add_argument("--rulebooks", required=True, metavar="A,B,…", help="comma-separated rulebook ids")
-    p.add_argument("--format", choices=list(comparing.RENDERERS), default="text", help="output format (default text)")
-    _what_if_options(p)
-    p.set_defaults(func=cmd_compare)
-
-    traveller_cli.add_parser(sub)
-    casebook.add_parser(sub)
-    events_cli.add_parser(sub)
-    add_serve_parser(sub)
+    _add_lazy(sub, "compare", command)
+    for name in ("score", "casebook", "event", "serve"):
+        _add_lazy(sub, name, command)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
@@ -386,8 +418,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line, when it is one of LAZY (else None: build all)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in LAZY else "rule"
+        if arg in ("-h", "--help", "--version"):
+            return None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command(argv))
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -402,3 +402,41 @@ def test_impossible_date_no_traceback(capsys, tmp_path):
     assert (code, out) == (2, "")
     line = assert_one_line_error(err, f"bridgelaw: error: {case}:4:7: ")
     assert "day is out of range for month" in line
+
+
+# --- start-up: `rule` imports only what it needs -------------------------------------------------
+
+def test_rule_imports_neither_web_events_traveller_casebook_nor_compare():
+    code = ("import sys, io, contextlib\n"
+            "from bridgelaw.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['rule', 'cases/wbf-commentary-2017/example-07.yaml']) == 0\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('bridgelaw'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
+    loaded = set(out.split())
+    assert "bridgelaw.ruling" in loaded and "bridgelaw.render" in loaded
+    for module in ("bridgelaw.web", "bridgelaw.web.cli", "bridgelaw.events", "bridgelaw.traveller",
+                   "bridgelaw.traveller_cli", "bridgelaw.casebook", "bridgelaw.compare", "bridgelaw.lint",
+                   "bridgelaw.explain"):
+        assert module not in loaded, module
+
+
+def test_lazy_subcommands_list_the_same_help_as_their_full_parsers():
+    from bridgelaw.cli import LAZY, build_parser
+
+    def helps(parser):
+        action = next(a for a in parser._actions if a.dest == "command")
+        return {c.dest: c.help for c in action._choices_actions}
+
+    full = helps(build_parser())
+    assert set(LAZY) <= set(full)
+    assert helps(build_parser("rule")) == full
+    for name in LAZY:
+        assert full[name] == LAZY[name][2], name
+
+
+def test_a_lazy_subcommand_parses_its_own_options(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["score", "--help"])
+    assert exit_.value.code == 0
+    assert "--scoring" in capsys.readouterr().out

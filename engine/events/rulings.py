@@ -62,7 +62,7 @@ Id = Annotated[str, BeforeValidator(_id)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True, defer_build=True)
 
 
 class ArtificialWords(_Strict):
