@@ -174,31 +174,46 @@ def check_one(path: Path, override: str | None, args: argparse.Namespace | None 
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    results = [r for p in case_files(args.paths or ["cases"]) for r in check_one(p, args.rulebook, args)]
+    """Each case's line is printed as soon as it is ruled; only the counts are kept."""
     statuses = ("pass", "fail", "error", "skip", "unreviewed")
-    counts = {s: sum(r.status == s for r in results) for s in statuses}
+    counts = dict.fromkeys(statuses, 0)
     several = args.rulebook == "all" or bool(getattr(args, "set", None) or getattr(args, "overlay", None))
-    if args.format == "json":
-        data = {"results": [{"path": r.path, "rulebook": r.book, "status": r.status, "details": r.details,
-                             "outcome": r.ruling.outcome if r.ruling else None} for r in results],
-                "summary": counts}
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
-    else:
-        for r in results:
-            where = f"{r.path}" + (f"  [{r.book}]" if several and r.book else "")
-            if r.status in ("pass", "unreviewed"):
-                rl = r.ruling
-                sides = "  ".join(f"{s} {_show(v.value) if v.value is None or rl.unit != 'IMP' else format_mixed(v.value, signed=True)}"
-                                  for s, v in rl.sides.items())
-                print(f"{'PASS' if r.status == 'pass' else 'NEW':<5} {where}  {rl.outcome}  {sides} {rl.unit}")
+    json_out = args.format == "json"
+    files = case_files(args.paths or ["cases"])
+    if json_out:
+        _write('{\n  "results": [')
+    first = True
+    for path in files:
+        for r in check_one(path, args.rulebook, args):
+            counts[r.status] += 1
+            if json_out:
+                item = {"path": r.path, "rulebook": r.book, "status": r.status, "details": r.details,
+                        "outcome": r.ruling.outcome if r.ruling else None}
+                _write(("" if first else ",") + "\n    " + json.dumps(item, indent=2).replace("\n", "\n    "))
             else:
-                print(f"{r.status.upper():<5} {where}" + "".join(f"\n      {d}" for d in r.details))
+                _write(_check_line(r, several) + "\n")
+            first = False
+    if json_out:
+        _write(("]" if first else "\n  ]") + ',\n  "summary": ' + json.dumps(counts, indent=2).replace("\n", "\n  ")
+               + "\n}\n")
+    else:
         extra = [f"{counts[s]} {label}" for s, label in (("skip", "skipped"), ("unreviewed", "unreviewed (NEW)"))
                  if counts[s]]
-        print(f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed" + "".join(f", {e}" for e in extra))
+        _write(f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed" + "".join(f", {e}" for e in extra)
+               + "\n")
     if counts["error"]:
         return 2
     return 1 if counts["fail"] else 0
+
+
+def _check_line(r: CheckResult, several: bool) -> str:
+    where = f"{r.path}" + (f"  [{r.book}]" if several and r.book else "")
+    if r.status in ("pass", "unreviewed"):
+        rl = r.ruling
+        sides = "  ".join(f"{s} {_show(v.value) if v.value is None or rl.unit != 'IMP' else format_mixed(v.value, signed=True)}"
+                          for s, v in rl.sides.items())
+        return f"{'PASS' if r.status == 'pass' else 'NEW':<5} {where}  {rl.outcome}  {sides} {rl.unit}"
+    return f"{r.status.upper():<5} {where}" + "".join(f"\n      {d}" for d in r.details)
 
 
 # --- compare, diff, explain, lint, schema, rulebooks ----------------------------------------------
@@ -220,9 +235,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         columns.append(comparing.Column(book, None if (index == 0 or proposing) else 0))
         if proposing:
             columns.append(comparing.Column(what_if(book, args), index))
-    matrix = comparing.build(columns, case_files(args.cases or ["cases"]), _as_of(args.as_of))
-    sys.stdout.write(comparing.RENDERERS[args.format](matrix))
+    comparing.stream(columns, case_files(args.cases or ["cases"]), args.format, _write, _as_of(args.as_of))
     return 0
+
+
+def _write(text: str) -> None:
+    """Write a part of a streamed output and let it reach the reader now (a pipe, a terminal)."""
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

@@ -440,3 +440,60 @@ def test_a_lazy_subcommand_parses_its_own_options(capsys):
         main(["score", "--help"])
     assert exit_.value.code == 0
     assert "--scoring" in capsys.readouterr().out
+
+
+# --- check and compare stream their output --------------------------------------------------------
+
+STREAMED = sorted((REPO / "cases" / "wbf-commentary-2017").glob("example-0*.yaml"))[:4]
+
+
+def _reading_snapshots(monkeypatch, module):
+    """Replace sys.stdout by a buffer and `module.load_case` by a wrapper that notes, for each case
+    read, what had been printed by then."""
+    import io
+    buffer, printed = io.StringIO(), {}
+    real = module.load_case
+
+    def load(path):
+        printed[str(path)] = buffer.getvalue()
+        return real(path)
+    monkeypatch.setattr(sys, "stdout", buffer)
+    monkeypatch.setattr(module, "load_case", load)
+    return buffer, printed
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_check_prints_each_case_before_reading_the_next(monkeypatch, fmt):
+    import bridgelaw.cli as cli
+    buffer, printed = _reading_snapshots(monkeypatch, cli)
+    assert main(["check", *map(str, STREAMED), "--format", fmt]) == 0
+    last = printed[str(STREAMED[-1])]
+    assert str(STREAMED[0]) in last and str(STREAMED[-2]) in last and str(STREAMED[-1]) not in last
+    assert "passed" not in last and "summary" not in last
+    if fmt == "json":
+        data = json.loads(buffer.getvalue())
+        assert [r["path"] for r in data["results"]] == list(map(str, STREAMED))
+        assert data["summary"]["pass"] == len(STREAMED)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "json"])
+def test_compare_prints_each_case_before_reading_the_next(monkeypatch, fmt):
+    import bridgelaw.compare as comparing
+    buffer, printed = _reading_snapshots(monkeypatch, comparing)
+    assert main(["compare", "--rulebooks", "wbf-2007,wbf-2017", *map(str, STREAMED), "--format", fmt]) == 0
+    last = printed[str(STREAMED[-1])]
+    name = STREAMED[0].name if fmt == "markdown" else str(STREAMED[0])
+    assert name in last and STREAMED[-1].name not in last
+    # the streamed output is the one the whole-matrix renderer gives
+    columns = [comparing.Column(rulebooks.get("wbf-2007"), None), comparing.Column(rulebooks.get("wbf-2017"), 0)]
+    assert buffer.getvalue() == comparing.RENDERERS[fmt](comparing.build(columns, STREAMED))
+
+
+def test_streamed_compare_keeps_no_ruling():
+    import bridgelaw.compare as comparing
+    from bridgelaw.ruling import Ruling
+    columns = [comparing.Column(rulebooks.get("wbf-2007"), None), comparing.Column(rulebooks.get("wbf-2017"), 0)]
+    parts = []
+    matrix = comparing.stream(columns, STREAMED, "text", parts.append)
+    assert not any(isinstance(c.ruling, Ruling) for _, cells in matrix.rows for c in cells)
+    assert "".join(parts) == comparing.text(comparing.build(columns, STREAMED))
