@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import threading
 from fractions import Fraction
 from typing import Any
@@ -31,6 +32,7 @@ from .exact import lcm_of_denominators
 
 MARKER = "bl_stage"          # every fact carries it; every rule requires it
 NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that cannot hold
+_SCALE = " scale"           # (not a fact name) the common denominator, while a fact is encoded
 _LIMIT = 2**53               # integers up to this are exact as doubles
 _ids = itertools.count(1)
 
@@ -95,10 +97,12 @@ TESTS_PER_RULESET = 400       # comparisons in one ruleset's conditions
 
 
 class _Part:
-    """One ruleset of a stage: some of its rules, the fields they mention."""
+    """One ruleset of a stage: some of its rules, the facts and lifted constants they mention."""
 
-    def __init__(self, name: str, definition: dict[str, Any], fields: set[str]) -> None:
-        self.name, self.definition, self.fields = name, definition, frozenset(fields)
+    def __init__(self, name: str, definition: dict[str, Any], fields: set[str], constants: set[str]) -> None:
+        self.name, self.definition = name, definition
+        self.facts = tuple(sorted(fields - constants))
+        self.constants = tuple(sorted(constants))
         self.handle = _engine.create_ruleset(name, json.dumps(definition))
 
 
@@ -127,19 +131,38 @@ class StageEvaluator:
         self.constants = compiler.constants
         self.definition = {k: v for definition, _, _ in groups for k, v in definition.items()}
         self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
+        lifted = set(self.constants.values())
         base = f"bridgelaw{next(_ids)}"
-        self.parts = [_Part(f"{base}.{i}", definition, fields | {MARKER})
+        self.parts = [_Part(f"{base}.{i}", definition, fields, fields & lifted)
                       for i, (definition, fields, _) in enumerate(groups)]
+        # the constants, scaled once per common denominator (not on every fact)
+        self._constants_lcm = lcm_of_denominators(self.constants)
+        self._constants_max = max((abs(v) for v in self.constants), default=Fraction(0))
+        self._scaled: dict[int, dict[str, int]] = {}
         self._lock = threading.Lock()
+
+    def _scaled_constants(self, scale: int) -> dict[str, int]:
+        scaled = self._scaled.get(scale)
+        if scaled is None:
+            if len(self._scaled) >= 64:
+                self._scaled.clear()
+            scaled = self._scaled[scale] = {field: _int(value * scale, field) for value, field in self.constants.items()}
+        return scaled
 
     def encode(self, facts: dict[str, Any]) -> dict[str, Any]:
         """The JSON fact — only the facts some rule mentions: words as text, yes/no as 1/0,
         numbers scaled to exact integers."""
+        fact = self._facts(facts)
+        fact.update(self._scaled_constants(fact.pop(_SCALE)))
+        return fact
+
+    def _facts(self, facts: dict[str, Any]) -> dict[str, Any]:
+        """The fact without the constants; the common denominator under the key _SCALE."""
         facts = {k: v for k, v in facts.items() if k in self.needed}
         numbers = {k: Fraction(v) for k, v in facts.items() if self.vocab.get(k) == "number" and v is not None}
-        scale = lcm_of_denominators([*numbers.values(), *self.constants])
-        largest = max((abs(v) for v in [*numbers.values(), *self.constants]), default=0)
-        if largest * scale >= _LIMIT:
+        scale = math.lcm(self._constants_lcm, *(v.denominator for v in numbers.values()))
+        largest = max((abs(v) for v in numbers.values()), default=Fraction(0))
+        if max(largest, self._constants_max) * scale >= _LIMIT:
             finest = max(numbers, key=lambda k: numbers[k].denominator, default=None)
             raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
                              + (f"; {finest} = {numbers[finest]}" if finest else "") + "): use simpler fractions")
@@ -154,17 +177,19 @@ class StageEvaluator:
                 fact[name] = int(bool(value))
             else:
                 fact[name] = str(value)
-        for value, field in self.constants.items():
-            fact[field] = _int(value * scale, field)
+        fact[_SCALE] = scale
         return fact
 
     def applicable(self, facts: dict[str, Any]) -> list[str]:
         """The ids of every rule whose condition holds, in declaration order."""
-        fact = self.encode(facts)
+        fact = self._facts(facts)
+        constants = self._scaled_constants(fact.pop(_SCALE))
         fired: set[str] = set()
         with self._lock:
             for part in self.parts:
-                one = {k: v for k, v in fact.items() if k in part.fields} if len(self.parts) > 1 else fact
+                one = {MARKER: 1}
+                one.update((k, fact[k]) for k in part.facts if k in fact)
+                one.update((k, constants[k]) for k in part.constants)
                 one["id"] = f"f{next(_ids)}"
                 one["sid"] = "0"
                 payload = json.dumps(one)
