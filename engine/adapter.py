@@ -86,12 +86,14 @@ class _Compiler:
         raise TypeError(cond)
 
 
-# durable_rules' own limits, measured (docs/durable-rules notes): about 250 properties per fact,
-# about 64 rules partly matching one fact, about 600 tests under one node. A stage's rules are
-# partitioned, in declaration order, into rulesets that stay well inside all three; every ruleset
-# is asserted the same fact (only the fields its rules mention) and the rules that fired are
-# merged, so the answer is exactly the one a single ruleset would give.
-RULES_PER_RULESET = 48
+# durable_rules' own limits, measured: a fact that fires more than 64 rules of one ruleset at once
+# fails (error 303; a rule with an $or fires once per true branch, so each counts its branches),
+# and one fact carries about 250 properties (error 302 past it; the constants a ruleset lifts
+# into the fact count). A stage's rules are partitioned, in declaration order, into rulesets
+# inside these bounds; every ruleset is asserted the stage's fact (only the fields its rules
+# mention) and the rules that fired are merged, so the answer is exactly the one a single
+# ruleset would give.
+FIRINGS_PER_RULESET = 64      # the most rules (counting $or branches) one fact can fire in one ruleset
 FIELDS_PER_RULESET = 120      # facts and lifted constants one ruleset's rules mention
 TESTS_PER_RULESET = 400       # comparisons in one ruleset's conditions
 
@@ -114,27 +116,27 @@ class StageEvaluator:
         self.vocab = vocab
         self.order = [rule_id for rule_id, _ in rules]
         compiler = _Compiler()
-        groups: list[tuple[dict[str, Any], set[str], int]] = []     # (definition, fields, tests)
+        groups: list[tuple[dict[str, Any], set[str], int, int]] = []     # (definition, fields, tests, firings)
         for rule_id, cond in rules:
             body = compiler.compile(cond)
             parts = [{MARKER: 1}] + ([body] if body is not None else [])
             fields = set(c.names(cond)) | {compiler.constants[k] for k in c.constants(cond) if k in compiler.constants}
-            tests = _tests(body)
+            tests, firings = _tests(body), _firings(body)
             if groups:
-                definition, used, count = groups[-1]
-                if (len(definition) < RULES_PER_RULESET and len(used | fields) <= FIELDS_PER_RULESET
+                definition, used, count, fired = groups[-1]
+                if (fired + firings <= FIRINGS_PER_RULESET and len(used | fields) <= FIELDS_PER_RULESET
                         and count + tests <= TESTS_PER_RULESET):
                     definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
-                    groups[-1] = (definition, used | fields, count + tests)
+                    groups[-1] = (definition, used | fields, count + tests, fired + firings)
                     continue
-            groups.append(({rule_id: {"all": [{"m": {"$and": parts}}]}}, fields, tests))
+            groups.append(({rule_id: {"all": [{"m": {"$and": parts}}]}}, fields, tests, firings))
         self.constants = compiler.constants
-        self.definition = {k: v for definition, _, _ in groups for k, v in definition.items()}
+        self.definition = {k: v for definition, *_ in groups for k, v in definition.items()}
         self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
         lifted = set(self.constants.values())
         base = f"bridgelaw{next(_ids)}"
         self.parts = [_Part(f"{base}.{i}", definition, fields, fields & lifted)
-                      for i, (definition, fields, _) in enumerate(groups)]
+                      for i, (definition, fields, *_) in enumerate(groups)]
         # the constants, scaled once per common denominator (not on every fact)
         self._constants_lcm = lcm_of_denominators(self.constants)
         self._constants_max = max((abs(v) for v in self.constants), default=Fraction(0))
@@ -203,6 +205,17 @@ class StageEvaluator:
                 finally:
                     _engine.retract_fact(part.handle, payload)
         return [rule_id for rule_id in self.order if rule_id in fired]
+
+
+def _firings(body: Any) -> int:
+    """How many times a compiled condition can fire for one fact (once per true $or branch)."""
+    if isinstance(body, dict) and len(body) == 1:
+        key, value = next(iter(body.items()))
+        if key == "$or":
+            return sum(_firings(v) for v in value)
+        if key == "$and":
+            return math.prod(_firings(v) for v in value)
+    return 1
 
 
 def _tests(body: Any) -> int:

@@ -13,7 +13,7 @@ import pytest
 from bridgelaw import conditions as c
 from bridgelaw import lint
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.adapter import RULES_PER_RULESET, StageEvaluator
+from bridgelaw.adapter import FIRINGS_PER_RULESET, StageEvaluator
 from bridgelaw.case import load_case
 from bridgelaw.ruling import rule_case
 
@@ -28,7 +28,7 @@ def test_many_rules_with_their_own_constants_are_exact():
     rules = [(f"r{i}", c.Compare("eq", c.Name("A"), c.Const(F(i, 3)))) for i in range(300)]
     rules.append(("neg", c.Compare("lt", c.Name("A"), c.Const(F(0)))))
     ev = StageEvaluator("test/many", rules, {"A": "number"})
-    assert len(ev.parts) > 300 // RULES_PER_RULESET
+    assert len(ev.parts) >= 300 // FIRINGS_PER_RULESET
     for i in (0, 1, 47, 48, 149, 299):
         assert ev.applicable({"A": F(i, 3)}) == [f"r{i}"]
     assert ev.applicable({"A": F(-1)}) == ["neg"]
@@ -82,3 +82,19 @@ def test_a_rule_in_the_last_ruleset_fires(big):
 def test_lint_accepts_a_1000_rule_rulebook(big):
     report = lint.lint(big)
     assert report.ok, lint.text(report)
+
+
+def test_every_rule_of_a_ruleset_may_fire_at_once():
+    # 200 rules that all hold for one fact: durable_rules fails (error 303) past 64 firings in one
+    # ruleset; partitioned, all 200 are reported
+    rules = [(f"r{i}", c.All((c.Given("A"), c.Compare("gt", c.Name("A"), c.Const(F(-i)))))) for i in range(200)]
+    ev = StageEvaluator("test/all-fire", rules, {"A": "number"})
+    assert ev.applicable({"A": F(1)}) == [f"r{i}" for i in range(200)]
+
+
+def test_or_branches_count_as_firings():
+    # each rule fires once per true branch of its any: 3 branches, so at most 21 rules a ruleset
+    rules = [(f"r{i}", c.Any_((c.Compare("gt", c.Name("A"), c.Const(F(-i))), c.Compare("gt", c.Name("B"), c.Const(F(-i))),
+                              c.Compare("gt", c.Name("C"), c.Const(F(-i)))))) for i in range(100)]
+    ev = StageEvaluator("test/or", rules, {"A": "number", "B": "number", "C": "number"})
+    assert ev.applicable({"A": F(1), "B": F(1), "C": F(1)}) == [f"r{i}" for i in range(100)]
