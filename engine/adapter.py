@@ -141,6 +141,7 @@ class StageEvaluator:
         self._constants_lcm = lcm_of_denominators(self.constants)
         self._constants_max = max((abs(v) for v in self.constants), default=Fraction(0))
         self._scaled: dict[int, dict[str, int]] = {}
+        self._kinds = {name: vocab[name] for name in sorted(self.needed) if vocab.get(name) is not None}
         self._lock = threading.Lock()
 
     def _scaled_constants(self, scale: int) -> dict[str, int]:
@@ -159,26 +160,33 @@ class StageEvaluator:
         return fact
 
     def _facts(self, facts: dict[str, Any]) -> dict[str, Any]:
-        """The fact without the constants; the common denominator under the key _SCALE."""
-        facts = {k: v for k, v in facts.items() if k in self.needed}
-        numbers = {k: Fraction(v) for k, v in facts.items() if self.vocab.get(k) == "number" and v is not None}
-        scale = math.lcm(self._constants_lcm, *(v.denominator for v in numbers.values()))
-        largest = max((abs(v) for v in numbers.values()), default=Fraction(0))
-        if max(largest, self._constants_max) * scale >= _LIMIT:
-            finest = max(numbers, key=lambda k: numbers[k].denominator, default=None)
-            raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
-                             + (f"; {finest} = {numbers[finest]}" if finest else "") + "): use simpler fractions")
+        """The fact without the constants; the common denominator under the key _SCALE.
+        Numbers stay integers (numerator, denominator) — no Fraction arithmetic per fact."""
         fact: dict[str, Any] = {MARKER: 1}
-        for name, value in facts.items():
-            kind = self.vocab.get(name)
-            if value is None or kind is None:
+        numbers: dict[str, tuple[int, int]] = {}
+        for name, kind in self._kinds.items():
+            value = facts.get(name)
+            if value is None:
                 continue
             if kind == "number":
-                fact[name] = _int(numbers[name] * scale, name)
+                if type(value) is int:
+                    numbers[name] = (value, 1)
+                else:
+                    value = value if type(value) is Fraction else Fraction(value)
+                    numbers[name] = (value.numerator, value.denominator)
             elif kind == "bool":
                 fact[name] = int(bool(value))
             else:
                 fact[name] = str(value)
+        scale = math.lcm(self._constants_lcm, *(d for _, d in numbers.values())) if numbers else self._constants_lcm
+        for name, (n, d) in numbers.items():
+            fact[name] = n * (scale // d)
+        largest = max((abs(fact[name]) for name in numbers), default=0)
+        if largest >= _LIMIT or self._constants_max * scale >= _LIMIT:
+            finest = max(numbers, key=lambda k: numbers[k][1], default=None)
+            raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
+                             + (f"; {finest} = {Fraction(*numbers[finest])}" if finest else "")
+                             + "): use simpler fractions")
         fact[_SCALE] = scale
         return fact
 
