@@ -95,23 +95,24 @@ class Scorer:
         if isinstance(outcome, UnitScore):
             return self._unit_score(outcome, side)
         ns = bridge.ns_score(outcome, self.vulnerability)
-        label = outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
+        def label() -> str:                     # the result's notation, written only when shown
+            return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
         if self.unit == "IMP":
             here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
             value = Fraction(bridge.imps(here - there))
             sign = "−" if there >= 0 else "+"
-            return Scored(value, lambda: f"{label}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
+            return Scored(value, lambda: f"{label()}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
                                          f"= {format_mixed(value, signed=True)}")
         mp_ns = bridge.matchpoints_against(ns, self.field)
         if side == "NS":
             def text() -> str:
                 below = sum((f for s, f in self.field.items() if s < ns), Fraction(0))
                 tied = self.field.get(ns, Fraction(0))
-                return (f"{label}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + "
+                return (f"{label()}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + "
                         f"{format_mixed(tied)} tied = {format_mixed(mp_ns)}")
             return Scored(mp_ns, text)
         value = self.top - mp_ns
-        return Scored(value, lambda: f"{label}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
+        return Scored(value, lambda: f"{label()}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
                                      f"{format_mixed(mp_ns)} = {format_mixed(value)}")
 
     def _unit_score(self, outcome: UnitScore, side: Side) -> Scored:
