@@ -21,6 +21,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -372,6 +373,13 @@ class Case:
     @property
     def file(self) -> str:
         return self.doc.file
+
+    @cached_property
+    def scoring_basis(self) -> Any:
+        """What every ruling of this case scores against (unit, other table, field, top), worked
+        out once per case (bridgelaw.scorer.basis)."""
+        from .scorer import basis
+        return basis(self)
 
     @property
     def event(self) -> str:

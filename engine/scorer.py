@@ -36,6 +36,24 @@ def _points(p: int) -> str:
     return f"{p:+d}" if p else "0"
 
 
+def basis(case: Case) -> tuple[str, int | None, dict[int, Fraction | int] | None, Fraction | None]:
+    """(unit, the other table's NS points, the field's frequency table, top) of a case — the same
+    for every ruling of it (kept on the case: Case.scoring_basis)."""
+    m = case.model
+    vulnerability = m.board.vulnerability
+    if m.scoring == "imps":
+        other = bridge.ns_score(m.other_table, vulnerability) if m.other_table is not None else None
+        return "IMP", other, None, None
+    field, top = None, None
+    if m.field is not None:
+        field = bridge.frequency_table(bridge.ns_score(r, vulnerability) for r in m.field)
+        top = bridge.top(len(m.field) + 1)
+    elif m.results_on_board is not None:
+        top = bridge.top(m.results_on_board)
+    unit = "MP" if top is not None else "%"
+    return unit, None, field, top if top is not None else Fraction(100)
+
+
 class Scorer:
     """Scores outcomes of one case in its unit: 'IMP', 'MP', or '%' (matchpoints given as percentages)."""
 
@@ -45,22 +63,7 @@ class Scorer:
         self._cache: dict[tuple, Scored] = {}
         self.vulnerability = m.board.vulnerability
         self.scoring = m.scoring
-        self.other_ns: int | None = None
-        self.field: dict[int, Fraction] | None = None
-        self.top: Fraction | None = None
-        if m.scoring == "imps":
-            self.unit = "IMP"
-            if m.other_table is not None:
-                self.other_ns = bridge.ns_score(m.other_table, self.vulnerability)
-        else:
-            if m.field is not None:
-                self.field = bridge.frequency_table(bridge.ns_score(r, self.vulnerability) for r in m.field)
-                self.top = bridge.top(len(m.field) + 1)
-            elif m.results_on_board is not None:
-                self.top = bridge.top(m.results_on_board)
-            self.unit = "MP" if self.top is not None else "%"
-            if self.top is None:
-                self.top = Fraction(100)
+        self.unit, self.other_ns, self.field, self.top = case.scoring_basis
 
     def describe_basis(self) -> str:
         m = self.case.model
