@@ -140,23 +140,27 @@ class StageEvaluator:
         # the constants, scaled once per common denominator (not on every fact)
         self._constants_lcm = lcm_of_denominators(self.constants)
         self._constants_max = max((abs(v) for v in self.constants), default=Fraction(0))
-        self._scaled: dict[int, dict[str, int]] = {}
+        self._scaled: dict[int, tuple[dict[str, int], list[str]]] = {}
         self._kinds = {name: vocab[name] for name in sorted(self.needed) if vocab.get(name) is not None}
         self._lock = threading.Lock()
 
-    def _scaled_constants(self, scale: int) -> dict[str, int]:
+    def _scaled_constants(self, scale: int) -> tuple[dict[str, int], list[str]]:
+        """The constants scaled by `scale` (worked out once per scale): as a dict, and as each
+        ruleset's share of the JSON fact (text, spliced into every fact asserted there)."""
         scaled = self._scaled.get(scale)
         if scaled is None:
             if len(self._scaled) >= 64:
                 self._scaled.clear()
-            scaled = self._scaled[scale] = {field: _int(value * scale, field) for value, field in self.constants.items()}
+            values = {field: _int(value * scale, field) for value, field in self.constants.items()}
+            texts = [json.dumps({k: values[k] for k in part.constants})[1:-1] for part in self.parts]
+            scaled = self._scaled[scale] = (values, texts)
         return scaled
 
     def encode(self, facts: dict[str, Any]) -> dict[str, Any]:
         """The JSON fact — only the facts some rule mentions: words as text, yes/no as 1/0,
         numbers scaled to exact integers."""
         fact = self._facts(facts)
-        fact.update(self._scaled_constants(fact.pop(_SCALE)))
+        fact.update(self._scaled_constants(fact.pop(_SCALE))[0])
         return fact
 
     def _facts(self, facts: dict[str, Any]) -> dict[str, Any]:
@@ -193,16 +197,17 @@ class StageEvaluator:
     def applicable(self, facts: dict[str, Any]) -> list[str]:
         """The ids of every rule whose condition holds, in declaration order."""
         fact = self._facts(facts)
-        constants = self._scaled_constants(fact.pop(_SCALE))
+        _, constants = self._scaled_constants(fact.pop(_SCALE))
         fired: set[str] = set()
         with self._lock:
-            for part in self.parts:
-                one = {MARKER: 1}
-                one.update((k, fact[k]) for k in part.facts if k in fact)
-                one.update((k, constants[k]) for k in part.constants)
+            for part, constant_text in zip(self.parts, constants):
+                one = {k: fact[k] for k in part.facts if k in fact}
+                one[MARKER] = 1
                 one["id"] = f"f{next(_ids)}"
                 one["sid"] = "0"
                 payload = json.dumps(one)
+                if constant_text:
+                    payload = f"{payload[:-1]}, {constant_text}}}"
                 _engine.assert_fact(part.handle, payload)
                 try:
                     result = _engine.start_action(part.handle)
