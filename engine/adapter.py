@@ -27,7 +27,8 @@ from typing import Any
 import durable_rules_engine as _engine
 
 from . import conditions as c
-from .exact import lcm_of_denominators
+from . import limits
+from .exact import format_mixed, lcm_of_denominators
 
 MARKER = "bl_stage"          # every fact carries it; every rule requires it
 NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that cannot hold
@@ -84,12 +85,61 @@ class _Compiler:
         raise TypeError(cond)
 
 
+class StageLimitError(ValueError):
+    """A stage's rules go beyond what durable_rules can hold (see bridgelaw.limits); `rule_id`
+    is the rule that crosses the limit."""
+
+    def __init__(self, message: str, rule_id: str | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule_id = rule_id
+
+
+def _tests(compiled: Any) -> int:
+    """The number of tests in a compiled condition (each a node of durable_rules' network)."""
+    count, todo = 0, [compiled]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict) and len(item) == 1 and next(iter(item)) in ("$and", "$or"):
+            todo.extend(next(iter(item.values())))
+        else:
+            count += 1
+    return count
+
+
+def stage_problem(label: str, rules: list[tuple[str, c.Condition]]) -> StageLimitError | None:
+    """Why durable_rules could not hold these rules as one stage (None when it can): too many
+    rules, tests or fact fields (facts compared plus distinct constants). Measured limits: a
+    network node with 512 children hangs, a fact of 255 fields is refused (docs/limits.md)."""
+    compiler = _Compiler()
+    names: set[str] = set()
+    tests = 0
+    for n, (rule_id, cond) in enumerate(rules, start=1):
+        if n > limits.MAX_STAGE_RULES:
+            return StageLimitError(f"stage {label} has more than {limits.MAX_STAGE_RULES} rules, more than the "
+                                   "rule engine can hold", rule_id)
+        body = compiler.compile(cond)
+        tests += 1 + (_tests(body) if body is not None else 0)
+        if tests > limits.MAX_STAGE_TESTS:
+            return StageLimitError(f"stage {label}'s conditions have more than {limits.MAX_STAGE_TESTS} tests in "
+                                   "all, more than the rule engine can hold", rule_id)
+        names |= c.names(cond)
+        if len(names) + len(compiler.constants) + 3 > limits.MAX_FACT_FIELDS:
+            return StageLimitError(f"stage {label} compares more than {limits.MAX_FACT_FIELDS - 3} facts and distinct "
+                                   "numbers, more than the rule engine can hold", rule_id)
+    return None
+
+
 class StageEvaluator:
     """One stage's rules compiled into one durable_rules ruleset."""
 
     def __init__(self, label: str, rules: list[tuple[str, c.Condition]], vocab: c.Vocabulary) -> None:
+        problem = stage_problem(label, rules)
+        if problem is not None:
+            raise problem
         self.label = label
         self.vocab = vocab
+        self.rules = rules
         self.order = [rule_id for rule_id, _ in rules]
         compiler = _Compiler()
         definition: dict[str, Any] = {}
@@ -101,7 +151,10 @@ class StageEvaluator:
         self.definition = definition
         self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
         self._name = f"bridgelaw{next(_ids)}"
-        self._handle = _engine.create_ruleset(self._name, json.dumps(definition))
+        try:
+            self._handle = _engine.create_ruleset(self._name, json.dumps(definition))
+        except Exception as exc:        # noqa: BLE001 — the extension raises plain errors with a code
+            raise StageLimitError(f"the rule engine refuses stage {label}'s rules ({exc})", None) from None
         self._lock = threading.Lock()
 
     def encode(self, facts: dict[str, Any]) -> dict[str, Any]:
@@ -111,10 +164,16 @@ class StageEvaluator:
         numbers = {k: Fraction(v) for k, v in facts.items() if self.vocab.get(k) == "number" and v is not None}
         scale = lcm_of_denominators([*numbers.values(), *self.constants])
         largest = max((abs(v) for v in [*numbers.values(), *self.constants]), default=0)
+        if largest >= _LIMIT:
+            big = max(numbers, key=lambda k: abs(numbers[k]), default=None)
+            shown = f"{big} = {limits.short(numbers[big].numerator) if numbers[big].denominator == 1 else 'a fraction'}" \
+                if big is not None and abs(numbers[big]) == largest else "a constant of the rules"
+            raise ValueError(f"a number is too large to compare exactly ({shown}; at most 2^53)")
         if largest * scale >= _LIMIT:
             finest = max(numbers, key=lambda k: numbers[k].denominator, default=None)
             raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
-                             + (f"; {finest} = {numbers[finest]}" if finest else "") + "): use simpler fractions")
+                             + (f"; {finest} = {format_mixed(numbers[finest])}" if finest else "")
+                             + "): use simpler fractions")
         fact: dict[str, Any] = {MARKER: 1}
         for name, value in facts.items():
             kind = self.vocab.get(name)
@@ -137,7 +196,10 @@ class StageEvaluator:
             fact["id"] = f"f{next(_ids)}"
             fact["sid"] = "0"
             payload = json.dumps(fact)
-            _engine.assert_fact(self._handle, payload)
+            try:
+                _engine.assert_fact(self._handle, payload)
+            except Exception as exc:    # noqa: BLE001 — the extension's errors carry only a code
+                raise self._refused(exc, facts) from None
             fired: set[str] = set()
             try:
                 result = _engine.start_action(self._handle)
@@ -149,10 +211,26 @@ class StageEvaluator:
                 _engine.retract_fact(self._handle, payload)
         return [rule_id for rule_id in self.order if rule_id in fired]
 
+    def _refused(self, exc: Exception, facts: dict[str, Any]) -> StageLimitError:
+        """The rule engine refused a fact: say which rules hold (the plain evaluator knows)."""
+        holding = []
+        for rule_id, cond in self.rules:
+            try:
+                if c.evaluate(cond, facts):
+                    holding.append(rule_id)
+            except c.MissingFact:
+                pass
+        if "303" in str(exc) or len(holding) > limits.MAX_MATCHING:
+            shown = ", ".join(holding[:5]) + (", …" if len(holding) > 5 else "")
+            return StageLimitError(f"{len(holding)} rules of stage {self.label} hold at once ({shown}); the rule "
+                                   f"engine handles at most {limits.MAX_MATCHING}",
+                                   holding[limits.MAX_MATCHING] if len(holding) > limits.MAX_MATCHING else None)
+        return StageLimitError(f"the rule engine refused the facts of stage {self.label} ({exc})", None)
+
 
 def _int(value: Fraction, name: str) -> int:
     assert value.denominator == 1
     number = int(value)
     if abs(number) >= _LIMIT:
-        raise OverflowError(f"{name} is too large to compare exactly ({value})")
+        raise ValueError(f"{name} is too large to compare exactly")
     return number

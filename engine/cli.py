@@ -9,7 +9,8 @@
 
 Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
 found a gap or an overlap; 2 bad input (the message says file:line:column, what was expected
-and, where one is close, a suggestion; no traceback).
+and, where one is close, a suggestion; no traceback); 130 interrupted (Ctrl-C); 143 terminated
+(SIGTERM; a partly written output file is removed). Inputs are bounded: docs/limits.md.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import signal
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -28,12 +30,14 @@ from . import compare as comparing
 from . import explain as explaining, lint, traveller_cli
 from . import rulebook as rulebooks
 from .case import Case, load_case
-from .errors import BridgelawError
+from .errors import BridgelawError, one_line
 from .exact import format_mixed
+from .limits import too_long_name
 from .ruling import Ruling, rule_case
 from .web.cli import add_parser as add_serve_parser
 
-RULEBOOK_HELP = "rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook:"
+RULEBOOK_HELP = ("rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook: "
+                 "(a case names an id only; a ruling under a file that is not a shipped rulebook says so)")
 
 
 # --- choosing rulebooks -----------------------------------------------------------------------
@@ -58,7 +62,7 @@ def _as_of(text: str | None) -> dt.date | None:
 
 def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:
     if override:
-        return rulebooks.get(override)
+        return rulebooks.get(override, path_ok=True)
     name = case.model.rulebook
     if name is None:
         raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id> in the case, or --rulebook",
@@ -103,6 +107,9 @@ class CheckResult:
 def case_files(paths: Sequence[str]) -> list[Path]:
     files: list[Path] = []
     for p in paths:
+        problem = too_long_name(p)
+        if problem:
+            raise BridgelawError(f"{p[:60]}…: {problem}")
         path = Path(p)
         if path.is_dir():
             files += sorted(q for q in path.rglob("*.yaml") if q.is_file())
@@ -203,7 +210,7 @@ def _books(names: str) -> list[rulebooks.Rulebook]:
     wanted = [n.strip() for n in names.split(",") if n.strip()]
     if not wanted:
         raise BridgelawError("--rulebooks names no rulebook", expected="e.g. --rulebooks wbf-2007,wbf-2017")
-    return [rulebooks.get(n) for n in wanted]
+    return [rulebooks.get(n, path_ok=True) for n in wanted]
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -221,7 +228,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    a, b = rulebooks.get(args.a), rulebooks.get(args.b)
+    a, b = rulebooks.get(args.a, path_ok=True), rulebooks.get(args.b, path_ok=True)
     d = explaining.diff(a, b)
     sys.stdout.write(explaining.diff_json(d) if args.format == "json" else explaining.diff_text(d))
     return 0
@@ -229,7 +236,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     names = [args.rulebook] if args.rulebook else list(rulebooks.available())
-    books = [rulebooks.get(n) for n in names]
+    books = [rulebooks.get(n, path_ok=True) for n in names]
     if args.name is None:
         if len(books) != 1:
             raise BridgelawError("explain without NAME lists one rulebook's rules and parameters",
@@ -245,9 +252,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
     reports, failed = [], False
     for name in names:
         try:
-            reports.append(lint.lint(rulebooks.get(name)))
+            reports.append(lint.lint(rulebooks.get(name, path_ok=True)))
         except BridgelawError as exc:
-            print(f"{name}: does not load: {exc}")
+            print(one_line(f"bridgelaw: error: {name}: does not load: {exc}"), file=sys.stderr)
             failed = True
     for report in reports:
         sys.stdout.write(lint.text(report))
@@ -369,16 +376,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind (removing partly written files) and exit 143."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    previous = None
     try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:                  # not the main thread (e.g. called from a test's thread)
+        pass
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         return args.func(args)
     except BridgelawError as exc:
         print(f"bridgelaw: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("bridgelaw: interrupted", file=sys.stderr)
+        return 130
+    except Terminated:
+        print("bridgelaw: terminated", file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -69,12 +69,23 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     return rows
 
 
+def _shipped(book: Any) -> bool:
+    """Whether `book` was loaded from the shipped rules folder (not a file named by --rulebook)."""
+    from .rulebook import rules_dir
+    try:
+        return book.path.resolve().parent == rules_dir().resolve()
+    except (OSError, AttributeError):
+        return False
+
+
 def text(r: Ruling, case: Any) -> str:
     out = [f"RULING: {r.title}"]
     if r.source:
         out.append(f"Source: {r.source}")
     b = r.rulebook
-    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)")
+    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)" if _shipped(b) else
+               f"Rulebook: {b.id} {b.version}, {b.authority} — NOT A SHIPPED RULEBOOK: from {b.path} "
+               f"(sha256 {b.sha256})")
     out.append("")
     width = max(len(k) for k, _ in facts(r, case))
     out += [f"  {k:<{width}}  {v}" for k, v in facts(r, case)]
@@ -106,7 +117,9 @@ def markdown(r: Ruling, case: Any) -> str:
     out = [f"# Ruling: {r.title}", ""]
     if r.source:
         out += [f"*Source:* {r.source}  "]
-    out += [f"*Rulebook:* `{b.id}` {b.version}, {b.authority} (sha256 `{b.sha256[:16]}`)", "", "## Facts", "",
+    out += [f"*Rulebook:* `{b.id}` {b.version}, {b.authority} (sha256 `{b.sha256[:16]}`)" if _shipped(b) else
+            f"*Rulebook:* `{b.id}` {b.version}, {b.authority} — **not a shipped rulebook: from `{b.path}`** "
+            f"(sha256 `{b.sha256}`)", "", "## Facts", "",
             "| | |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in facts(r, case)]
     out += ["", "## Arithmetic", ""] + [f"- {s}" for s in r.steps]
@@ -158,7 +171,8 @@ def as_dict(r: Ruling) -> dict[str, Any]:
         "citations": [{"paragraph": p.ref, "text": p.text} for p in r.citations],
         "players": {d: _value(r, v) for d, v in r.players.items()} if r.players else None,
         "vp": {side: exact_json(v) for side, v in r.vp.items()} if r.vp else None,
-        "rulebook": r.rulebook.identity,
+        "rulebook": r.rulebook.identity if _shipped(r.rulebook) else {**r.rulebook.identity,
+                                                                        "file": str(r.rulebook.path)},
         "warnings": r.warnings,
     }
 

@@ -24,12 +24,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from . import conditions, formula
 from . import parameters as params
-from .adapter import StageEvaluator
+from .adapter import StageEvaluator, stage_problem
 from .errors import BridgelawError, RulingError, did_you_mean
+from .limits import too_long_name
 from .exact import format_mixed
 from .stages import STAGES, Stage
 from .yamlio import Document, load_yaml
@@ -50,6 +51,12 @@ class ParagraphModel(_Strict):
 class EffectiveModel(_Strict):
     from_: dt.date | None = Field(default=None, alias="from")
     until: dt.date | None = None
+
+    @model_validator(mode="after")
+    def _in_order(self) -> "EffectiveModel":
+        if self.from_ is not None and self.until is not None and self.until < self.from_:
+            raise ValueError(f"until ({self.until.isoformat()}) is before from ({self.from_.isoformat()})")
+        return self
 
 
 class RuleModel(_Strict):
@@ -471,7 +478,22 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
             raise doc.error(["remove", k, "rule"], f"removing '{target}' leaves rule '{rule.id}' overriding "
                             "nothing", suggestion=f"remove or replace '{rule.id}' too")
     _check_override_cycles(doc, rules)
+    _check_stage_limits(doc, rules)
     return dataclasses.replace(view, all_rules=rules)
+
+
+def _check_stage_limits(doc: Document, rules: list[Rule]) -> None:
+    """Each stage's rules must fit durable_rules (adapter.stage_problem); the error points at the
+    rule that crosses the limit, so `lint` and every command report it before it is used."""
+    for stage_id in STAGES:
+        mine = [r for r in rules if r.stage == stage_id]
+        problem = stage_problem(stage_id, [(r.id, r.condition) for r in mine])
+        if problem is not None:
+            place = next((r.places[-1] for r in mine if r.id == problem.rule_id), None)
+            if place is not None and place.doc is not None:
+                raise place.doc.error(list(place.path), f"rule '{problem.rule_id}': {problem.message}",
+                                      expected="fewer or simpler rules in this stage (docs/limits.md)")
+            raise BridgelawError(problem.message, file=doc.file)
 
 
 def _check_override_cycles(doc: Document, rules: list[Rule]) -> None:
@@ -509,6 +531,12 @@ def _parameters(doc: Document, raw: dict[str, Any], origin: str, require_cites: 
             if not isinstance(eff, dict) or set(eff) - {"from", "until"}:
                 raise doc.error(where + ["effective"], f"parameter {name}: effective is {{from: date, until: date}}")
             value, start, end = node["value"], eff.get("from"), eff.get("until")
+            for key, day in (("from", start), ("until", end)):
+                if day is not None and not isinstance(day, dt.date):
+                    raise doc.error(where + ["effective", key], f"parameter {name}: effective {key} is not a date",
+                                    expected="YYYY-MM-DD")
+            if start is not None and end is not None and end < start:
+                raise doc.error(where + ["effective"], f"parameter {name}: effective until is before from")
         else:
             value, cites, start, end = node, [], None, None
         if require_cites and not cites:
@@ -652,17 +680,25 @@ def available(directory: Path | None = None) -> dict[str, Path]:
 _cache: dict[tuple, Rulebook] = {}
 
 
-def get(name: str, directory: Path | None = None) -> Rulebook:
-    """A shipped rulebook by id (or a path to a rulebook file), loaded once per process."""
+def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> Rulebook:
+    """A shipped rulebook by id, loaded once per process. A path to a rulebook file only with
+    `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id."""
     known = available(directory)
     path = known.get(name)
-    if path is None and (name.endswith((".yaml", ".yml")) or "/" in name):
+    looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
+    if path is None and path_ok and looks_like_path:
+        problem = too_long_name(name)
+        if problem:
+            raise BridgelawError(f"--rulebook: {problem}")
         path = Path(name)
         if not path.is_file():
             raise BridgelawError(f"no such rulebook file: {name}")
     if path is None:
-        raise BridgelawError(f"unknown rulebook '{name}'", expected="one of " + ", ".join(known),
-                             suggestion=did_you_mean(name, known))
+        shown = name if len(name) <= 60 else name[:60] + "…"
+        raise BridgelawError(f"unknown rulebook '{shown}'", expected="one of " + ", ".join(known),
+                             suggestion=("a file names its rulebook by id; to try a rulebook file, pass "
+                                         "--rulebook PATH on the command line") if looks_like_path
+                             else did_you_mean(name[:100], known))
     key = (str(path.resolve()), path.stat().st_mtime, tuple(p.stat().st_mtime for p in known.values()))
     if key not in _cache:
         _cache[key] = load(path)

@@ -432,7 +432,7 @@ def _check_numbers(lines: list[tuple[TableLine, Any]], pair_numbers: str) -> Non
 
 def _book(override: str | None, name: str | None, doc: Document | None, file: str) -> rulebooks.Rulebook:
     if override:
-        return rulebooks.get(override)
+        return rulebooks.get(override, path_ok=True)
     if name is None:
         where = doc.error([], "") if doc is not None else BridgelawError("", file=file)
         raise BridgelawError("the traveller names no rulebook", file=where.file, line=where.line, column=where.column,
@@ -469,9 +469,10 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
     doc = load_yaml(path, text=text)
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
-        pbn_path = Path(model.pbn)
-        if not pbn_path.is_absolute():
-            pbn_path = Path(doc.file).parent / pbn_path
+        if Path(model.pbn).name != model.pbn or model.pbn in (".", ".."):
+            raise doc.error(["pbn"], "pbn: names a PBN file beside the adjustments file, not a path",
+                            expected="a file name such as board-09.pbn in the same folder")
+        pbn_path = Path(doc.file).parent / model.pbn
         if not pbn_path.is_file():
             raise doc.error(["pbn"], f"no such PBN file: {pbn_path}")
         return _pbn_traveller(load_pbn(pbn_path), doc, model, rulebook=rulebook, board=None, scoring=scoring)
