@@ -212,19 +212,25 @@ class StageEvaluator:
         return [rule_id for rule_id in self.order if rule_id in fired]
 
     def _refused(self, exc: Exception, facts: dict[str, Any]) -> StageLimitError:
-        """The rule engine refused a fact: say which rules hold (the plain evaluator knows)."""
-        holding = []
+        """The rule engine refused a fact: say which rules match it, wholly or in part (the
+        engine keeps a partial match for every rule with a test that holds; error 303 means
+        more than 64 of them). The plain evaluator finds them."""
+        partly = []
         for rule_id, cond in self.rules:
-            try:
-                if c.evaluate(cond, facts):
-                    holding.append(rule_id)
-            except c.MissingFact:
-                pass
-        if "303" in str(exc) or len(holding) > limits.MAX_MATCHING:
-            shown = ", ".join(holding[:5]) + (", …" if len(holding) > 5 else "")
-            return StageLimitError(f"{len(holding)} rules of stage {self.label} hold at once ({shown}); the rule "
-                                   f"engine handles at most {limits.MAX_MATCHING}",
-                                   holding[limits.MAX_MATCHING] if len(holding) > limits.MAX_MATCHING else None)
+            for leaf in c.leaves(cond):
+                try:
+                    if c.evaluate(leaf, facts):
+                        partly.append(rule_id)
+                        break
+                except c.MissingFact:
+                    pass
+        if "303" in str(exc):
+            shown = ", ".join(partly[:5]) + (", …" if len(partly) > 5 else "")
+            culprit = partly[limits.MAX_MATCHING] if len(partly) > limits.MAX_MATCHING else None
+            return StageLimitError(f"{len(partly)} rules of stage {self.label} match these facts wholly or in part "
+                                   f"({shown}); the rule engine handles at most {limits.MAX_MATCHING}"
+                                   + (f" (rule '{culprit}' is the {limits.MAX_MATCHING + 1}th)" if culprit else ""),
+                                   culprit)
         return StageLimitError(f"the rule engine refused the facts of stage {self.label} ({exc})", None)
 
 

@@ -126,7 +126,7 @@ def _vulnerability(value: Any) -> Any:
 
 
 class Board(_Strict):
-    number: int | None = Field(default=None, ge=1)
+    number: int | None = Field(default=None, ge=1, strict=True)    # true is no board number
     vulnerability: Annotated[bridge.Vulnerability, BeforeValidator(_vulnerability)]
 
 

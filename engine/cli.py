@@ -252,15 +252,48 @@ def cmd_lint(args: argparse.Namespace) -> int:
     reports, failed = [], False
     for name in names:
         try:
-            reports.append(lint.lint(rulebooks.get(name, path_ok=True)))
+            book = rulebooks.get(name, path_ok=True)
+            reports.append(lint.lint(book))
         except BridgelawError as exc:
             print(one_line(f"bridgelaw: error: {name}: does not load: {exc}"), file=sys.stderr)
+            failed = True
+            continue
+        try:
+            _engine_holds(book)
+        except BridgelawError as exc:
+            print(one_line(f"bridgelaw: error: {exc}"), file=sys.stderr)
             failed = True
     for report in reports:
         sys.stdout.write(lint.text(report))
     if failed:
         return 2
     return 0 if all(r.ok for r in reports) else 1
+
+
+def _engine_holds(book: rulebooks.Rulebook) -> None:
+    """Put the lint's inputs through durable_rules itself, stage by stage and date by date: a
+    rulebook beyond the engine's limits (docs/limits.md) is reported before it is used."""
+    from .adapter import StageLimitError
+    from .stages import STAGES
+    for day in lint._days(book):
+        view = book.at(day)
+        for stage in STAGES.values():
+            if not view.rules_for(stage.id):
+                continue
+            try:
+                evaluator = view.evaluator(stage.id)
+                for facts in lint.inputs(stage, view):
+                    evaluator.applicable({**view.parameters, **facts})
+            except StageLimitError as exc:
+                message = (f"{book.id}: the rule engine cannot hold it: {exc.message}"
+                           + (f" (on {day.isoformat()})" if len(lint._days(book)) > 1 else ""))
+                rule = next((r for r in book.all_rules if r.id == exc.rule_id), None)
+                place = rule.places[-1] if rule is not None and rule.places else None
+                if place is not None and place.doc is not None:
+                    raise place.doc.error(list(place.path), message) from None
+                raise BridgelawError(message) from None
+            except ValueError:
+                continue                # numbers too fine for one sample: not a limit of the engine
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

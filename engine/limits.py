@@ -21,14 +21,14 @@ from pathlib import Path
 from .errors import BridgelawError
 
 # --- files ----------------------------------------------------------------------------------
-MAX_FILE_BYTES = 4 * 1024 * 1024      # a 5,000-table traveller is about 250 KB
+MAX_FILE_BYTES = 2 * 1024 * 1024      # a 5,000-table traveller is about 250 KB
 MAX_NAME_CHARS = 255                  # one path component (most file systems' limit)
 MAX_PATH_CHARS = 4096
 
 # --- YAML -----------------------------------------------------------------------------------
 MAX_DEPTH = 64                        # nested mappings and lists
 MAX_ALIAS_NODES = 10_000              # nodes that aliases (*name) add when expanded
-MAX_ITEMS = 10_000                    # entries in one list or one mapping
+MAX_ITEMS = 5_000                     # entries in one list or one mapping
 MAX_DIGITS = 30                       # digits in one number (integer, decimal or fraction part)
 MAX_EXPONENT = 30                     # |exponent| of a number written 1.5e30
 

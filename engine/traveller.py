@@ -397,6 +397,10 @@ class _Builder:
         session = None
         if m.session is not None:
             session = {s: getattr(m.session, s) for s in SIDES if getattr(m.session, s) is not None} or None
+            for s, value in (session or {}).items():       # as a case refuses it (issue 14 item 6)
+                if self.unit_scoring == "matchpoints" and not 0 <= value <= 1:
+                    raise self.error(path + ["session", s], f"session score {format_mixed(value * 100)}% is outside "
+                                     "0% to 100%", expected="a percentage from 0% to 100%")
         boards = None
         if m.boards is not None:
             boards = {s: getattr(m.boards, s) for s in SIDES if getattr(m.boards, s) is not None} or None
