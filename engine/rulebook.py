@@ -691,7 +691,7 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
         if problem:
             raise BridgelawError(f"--rulebook: {problem}")
         path = Path(name)
-        if not path.is_file():
+        if not path.exists():
             raise BridgelawError(f"no such rulebook file: {name}")
     if path is None:
         shown = name if len(name) <= 60 else name[:60] + "…"

@@ -473,7 +473,7 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
     doc = load_yaml(path, text=text)
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
-        if Path(model.pbn).name != model.pbn or model.pbn in (".", ".."):
+        if Path(model.pbn).name != model.pbn or model.pbn in (".", "..") or len(model.pbn) > 255:
             raise doc.error(["pbn"], "pbn: names a PBN file beside the adjustments file, not a path",
                             expected="a file name such as board-09.pbn in the same folder")
         pbn_path = Path(doc.file).parent / model.pbn
