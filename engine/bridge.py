@@ -191,7 +191,7 @@ def parse_result(text: str | int) -> PlayedResult | Score:
         raise NotationError(f"not a result: {text!r}")
 
     original = text
-    if len(text) > 100:
+    if len(text) > 100 and not _SCORE.fullmatch(text.strip().upper()):
         raise NotationError(f"not a result: {short(original)} is too long")
     text = text.strip().upper()
     for minus in _MINUS_SIGNS:

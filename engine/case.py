@@ -30,6 +30,7 @@ from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Fie
 from . import bridge
 from .errors import InvalidValue
 from .exact import NumberError, format_mixed, parse_exact
+from .limits import short
 from .yamlio import Document, load_yaml
 
 Side = Literal["NS", "EW"]
@@ -70,18 +71,18 @@ def parse_outcome(value: Any) -> Outcome:
     if value is None:
         raise InvalidValue("a result is missing (the value is empty)", expected=bridge.RESULT_HINT)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InvalidValue(f"expected a result, got {value!r}", expected=bridge.RESULT_HINT)
+        raise InvalidValue(f"expected a result, got {short(value)}", expected=bridge.RESULT_HINT)
     if isinstance(value, str) and (m := _UNIT.match(value)):
         unit = m["unit"].upper().rstrip("S")
         try:
             number = parse_exact(m["number"])
         except NumberError as exc:
-            raise InvalidValue(f"'{value}': {exc}", expected=UNIT_HINT) from None
+            raise InvalidValue(f"{short(value)}: {exc}", expected=UNIT_HINT) from None
         return UnitScore(number, "%" if unit == "%" else unit, (m["side"] or "NS").upper())
     try:
         return bridge.parse_result(value)
     except bridge.NotationError as exc:
-        raise InvalidValue(f"'{value}': {exc.message}", expected=exc.hint) from None
+        raise InvalidValue(f"{short(value)}: {exc.message}", expected=exc.hint) from None
 
 
 def outcome_text(outcome: Outcome) -> str:

@@ -634,7 +634,8 @@ def _check_award(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
             parsed = formula.parse(text)
         except formula.FormulaError as exc:
             line, col = doc.text_position(here + ["award", key], exc.column - 1)
-            raise BridgelawError(f"rule '{rm.id}': formula '{text}': {exc.message}", file=doc.file, line=line,
+            shown = str(text) if len(str(text)) <= 80 else str(text)[:80] + "…"
+            raise BridgelawError(f"rule '{rm.id}': formula '{shown}': {exc.message}", file=doc.file, line=line,
                                  column=col,
                                  expected="arithmetic (+ - * / parentheses) over names such as A, B, C, B'") from None
         for name in sorted(parsed.names - allowed):
