@@ -9,7 +9,8 @@ butler) one run measures, on one core:
 
   * score — ``score_traveller`` on the loaded traveller (grouped frequencies, every table's NS
             and EW score, the worked arithmetic of each adjusted table);
-  * load  — ``load_traveller`` from the YAML text (parse, validate, check);
+  * load  — ``load_traveller`` from the YAML text (parse, validate, check, and rule each adjusted
+            table through ``ruling.rule_case``: twice, as no table names a non-offending side);
   * text  — the text report (``bridgelaw score``'s default output);
   * total — load + score + text: the command's work after start-up.
 

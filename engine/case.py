@@ -472,6 +472,8 @@ def _poll_components(doc: Document, poll: Poll) -> list[Component]:
 
 
 def _components(doc: Document, value: Any, path: list) -> list[Component]:
+    """One outcome or a weighted list (as validated by the models) as components, each with its
+    path in `doc`; an empty list, or weights not summing to 1, is an error at `path`."""
     if not isinstance(value, list):
         return [Component(value, Fraction(1), True, tuple(path))]
     if not value:
@@ -482,6 +484,20 @@ def _components(doc: Document, value: Any, path: list) -> list[Component]:
         raise doc.error(path, f"the weights sum to {format_mixed(total)}, not 1",
                         expected="weights that add up to exactly 1 (e.g. 2/3 and 1/3, or 60% and 40%)")
     return comps
+
+
+weighted_components = _components
+
+
+def assigned_case(doc: Document, *, title: str, scoring: Literal["imps", "matchpoints"], board: Board,
+                  non_offending: Side, without: dict[Side, list[Component]], split: bool,
+                  field: list[Outcome] | None = None, other_table: Outcome | None = None,
+                  date: dt.date | None = None) -> Case:
+    """A case for an assigned adjusted score whose possible outcomes are already checked
+    components (a traveller's adjusted table), to be ruled by ``ruling.rule_case``."""
+    m = CaseModel.model_construct(title=title, scoring=scoring, board=board, non_offending=non_offending,
+                                  field=field, other_table=other_table, date=date)
+    return Case(model=m, doc=doc, without=without, split=split, instead=None, session={})
 
 
 def _check_scoring(doc: Document, m: CaseModel, without: dict, instead: list | None) -> None:

@@ -2,9 +2,11 @@
 cross-IMPs and butler, with weighted and split adjusted scores — exact, and grouped by score.
 
 Everything here works on one direction at a time. A direction's field is a list with one entry
-per table: an ``int`` (the table's result, in points from that direction's view), a sequence of
-``(points, weight)`` pairs whose weights sum to 1 (a weighted adjusted score), or ``None`` (no
-result: an artificial score, left out of the field). A split adjustment simply gives the two
+per table: an ``int`` (the table's result, in points from that direction's view), a list of
+:class:`bridgelaw.case.Component` whose weights sum to 1 (a weighted adjusted score: the one
+weighted-outcome type of cases, rulings and travellers; ``points`` turns a component's outcome
+into points from that direction's view, and without it the outcomes are points already), or
+``None`` (no result: an artificial score, left out of the field). A split adjustment simply gives the two
 directions different weightings; balanced scores give the EW field the NS field's points negated.
 
 Nothing compares table with table. The field is grouped into ``{points: frequency}``; weights
@@ -30,13 +32,14 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
-from typing import Union
+from typing import Any, Union
 
 from .bridge import IMP_SCALE
+from .case import Component
 
 __all__ = [
     "Weighting",
@@ -53,8 +56,14 @@ __all__ = [
     "butler",
 ]
 
-Weighting = Sequence[tuple[int, Fraction]]
+Weighting = Sequence[Component]
 FieldEntry = Union[int, Weighting, None]
+Points = Callable[[Any], int]            # a component's outcome → points from the direction's view
+_Pairs = tuple[tuple[int, Fraction], ...]   # a weighting as (points, weight), inside this module only
+
+
+def _as_points(outcome: Any) -> int:
+    return outcome
 
 _ONE = Fraction(1)
 
@@ -105,18 +114,25 @@ class Field:
 
     ``scale`` is L, the lcm of the weights' denominators; ``counts[k]`` is L × the frequency of
     ``scores[k]`` (ascending); ``results`` is the number of tables with a result (each weighted
-    table counts once: its weights sum to 1).
+    table counts once: its weights sum to 1); ``entries`` the entries with each weighting as
+    (points, weight) pairs.
     """
 
-    def __init__(self, entries: Sequence[FieldEntry]) -> None:
+    def __init__(self, entries: Sequence[FieldEntry], points: Points | None = None) -> None:
+        self.points = value = points or _as_points
         scale = 1
         results = 0
+        normal: list[int | _Pairs | None] = []
+        add = normal.append
         for entry in entries:
-            if entry is None:
+            if entry is None or isinstance(entry, int):
+                add(entry)
+                if entry is not None:
+                    results += 1
                 continue
             results += 1
-            if isinstance(entry, int):
-                continue
+            entry = tuple((value(c.outcome), c.weight) for c in entry)
+            add(entry)
             total = Fraction(0)
             for points, weight in entry:
                 if weight < 0:
@@ -127,6 +143,7 @@ class Field:
                 raise ValueError(f"a weighting's weights must sum to 1, got {total}")
         self.scale = scale
         self.results = results
+        self.entries = entries = normal
         freq: dict[int, int] = {}
         get = freq.get
         for entry in entries:
@@ -196,7 +213,7 @@ class Field:
         return Fraction(sum(s * c for s, c in zip(self.scores, kept)), weight), drop
 
 
-def _weighted(entry: Weighting, value_units, scale: int) -> Fraction:
+def _weighted(entry: _Pairs, value_units, scale: int) -> Fraction:
     """Σ w_i × value(c_i) with value in units of 1/scale: one Fraction at the end."""
     num = 0
     for points, weight in entry:
@@ -220,6 +237,7 @@ class MatchpointResult:
 def matchpoints(
     entries: Sequence[FieldEntry],
     *,
+    points: Points | None = None,
     expected: int | None = None,
     form: str = "ebu",
     round_to: Fraction | int = 0,
@@ -228,7 +246,7 @@ def matchpoints(
     frequencies possibly fractional). When fewer results than `expected` (default: one per
     entry) took part and `form` is ``ebu``, scores are factored up by Neuberg's formula and,
     if `round_to` is not 0, rounded to that step, halves toward average."""
-    field = Field(entries)
+    field = Field(entries, points)
     a = field.results
     e = len(entries) if expected is None else expected
     if e < a:
@@ -251,7 +269,7 @@ def matchpoints(
     cache: dict[int, Fraction] = {}
     values: list[Fraction | None] = []
     append = values.append
-    for entry in entries:
+    for entry in field.entries:
         if entry is None:
             append(None)
         elif isinstance(entry, int):
@@ -268,6 +286,7 @@ def matchpoints_as_if(field: Field, entry: Weighting) -> list[Fraction]:
     """Each component's matchpoints "as if obtained" against the other tables only (its own
     table's weights taken out of the field): what a TD computes by hand, and what
     ``bridgelaw rule`` shows for B."""
+    entry = [(field.points(c.outcome), c.weight) for c in entry]
     out = []
     for points, _ in entry:
         own_below = sum((w for p, w in entry if p < points), Fraction(0))
@@ -292,12 +311,13 @@ def cross_divisor(divisor: str, results: int) -> int:
     raise ValueError(f"unknown cross-IMP divisor {divisor!r}")
 
 
-def cross_imps(entries: Sequence[FieldEntry], *, divisor: str = "comparisons") -> tuple[list[Fraction | None], Field, int]:
+def cross_imps(entries: Sequence[FieldEntry], *, points: Points | None = None,
+               divisor: str = "comparisons") -> tuple[list[Fraction | None], Field, int]:
     """Cross-IMPs of every table of one direction: each result IMPed against every other,
     weighted tables entering each comparison with their weights; the total divided by 1
     (``none``), the number of comparisons (``comparisons``, A − 1) or of results (``results``).
     Returns the values, the field and the divisor used."""
-    field = Field(entries)
+    field = Field(entries, points)
     scale = field.scale
     by = cross_divisor(divisor, field.results)
     units: dict[int, int] = {}
@@ -311,7 +331,7 @@ def cross_imps(entries: Sequence[FieldEntry], *, divisor: str = "comparisons") -
     cache: dict[int, Fraction] = {}
     values: list[Fraction | None] = []
     append = values.append
-    for entry in entries:
+    for entry in field.entries:
         if entry is None:
             append(None)
         elif isinstance(entry, int):
@@ -326,6 +346,7 @@ def cross_imps(entries: Sequence[FieldEntry], *, divisor: str = "comparisons") -
 
 def cross_imps_as_if(field: Field, entry: Weighting) -> list[Fraction]:
     """Each component's IMP total against the other tables only (before the divisor)."""
+    entry = [(field.points(c.outcome), c.weight) for c in entry]
     out = []
     for points, _ in entry:
         own = sum((w * imps_exact(points - p) for p, w in entry), Fraction(0))
@@ -344,11 +365,12 @@ class ButlerResult:
     field: Field
 
 
-def butler(entries: Sequence[FieldEntry], *, drop: int = 1, round_datum_to: Fraction | int = 0) -> ButlerResult:
+def butler(entries: Sequence[FieldEntry], *, points: Points | None = None, drop: int = 1,
+           round_datum_to: Fraction | int = 0) -> ButlerResult:
     """Butler IMPs of every table of one direction: each result IMPed against a datum, the mean
     of the field after dropping `drop` results at each end (weights count as fractions of a
     result), rounded to `round_datum_to` if not 0 (halves to even)."""
-    field = Field(entries)
+    field = Field(entries, points)
     if field.results == 0:
         return ButlerResult([None] * len(entries), None, None, 0, field)
     mean, dropped = field.trimmed_mean(int(drop))
@@ -363,7 +385,7 @@ def butler(entries: Sequence[FieldEntry], *, drop: int = 1, round_datum_to: Frac
 
     values: list[Fraction | None] = []
     append = values.append
-    for entry in entries:
+    for entry in field.entries:
         if entry is None:
             append(None)
         elif isinstance(entry, int):

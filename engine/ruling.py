@@ -57,6 +57,9 @@ class Ruling:
     players: dict[str, Fraction | None] | None = None
     vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
+    # an assigned adjusted score: per side, the (weight, outcome) pairs its score was formed from
+    # after the expectation stage (legal-only, poll, most-favourable-likely); None when artificial
+    assigned: dict[Side, list[tuple[Fraction, Any]]] | None = None
 
     @property
     def sides(self) -> dict[Side, SideScore]:
@@ -92,6 +95,7 @@ class _Builder:
         self.warnings: list[str] = []
         self.param_cites: list[str] = []
         self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
+        self.used: dict[Side, list[tuple[Fraction, Any]]] = {}              # (weight, outcome) behind B and B'
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
 
     def say(self, text: str) -> None:
@@ -120,16 +124,19 @@ class _Builder:
             self.warnings.append(
                 f"outcomes marked legal: false are included: rule {rule.id} of {self.book.id} does not exclude them")
         if rule.apply["method"] == "most-favourable-likely":
-            return self.likely(used, side, name, role), rule
+            value, chosen = self.likely(used, side, name, role)
+            self.used[side] = [(Fraction(1), chosen.outcome)]
+            return value, rule
         if rule.apply["method"] == "poll":
             used = self.benefit_of_doubt(used, side)
+        self.used[side] = [(c.weight, c.outcome) for c in used]
         value = self.weighted(used, side, name)
         self.weighting[side] = [(c.weight, self.scorer.score(c.outcome, side).value) for c in used]
         if len(used) > 1:
             value = self.round_weighted(value, name)
         return value, rule
 
-    def likely(self, comps: list[Component], side: Side, name: str, role: str) -> Fraction:
+    def likely(self, comps: list[Component], side: Side, name: str, role: str) -> tuple[Fraction, Component]:
         """2007 12C1(e): the most favourable result that was likely (for the non-offending side) or
         the most unfavourable result that was at all probable (for the offending side)."""
         key = "likely.threshold" if role == "nos" else "probable.threshold"
@@ -146,7 +153,7 @@ class _Builder:
                 self.say(f"  {name} = the {what} result, where the cumulative probability from the "
                          f"{'most favourable' if role == 'nos' else 'least favourable'} end first reaches "
                          f"{format_mixed(threshold)}: {c.outcome.text} = {format_mixed(s.value)}")
-                return s.value
+                return s.value, c
         raise BridgelawError(f"{self.case.file}: the probabilities never reach {format_mixed(threshold)} ({key})")
 
     def round_weighted(self, value: Fraction, name: str) -> Fraction:
@@ -236,6 +243,7 @@ class _Builder:
             env["B'"], _ = self.expectation(case.without[os], os, "B' (for the offending side)", "os")
         else:
             env["B'"] = scorer.complement(q["B"])
+            self.used[os] = self.used[nos]
             if nos in self.weighting:
                 self.weighting[os] = [(w, scorer.complement(v)) for w, v in self.weighting[nos]]
             self.say(f"B' = {scorer.complement_text('B')} = {format_mixed(env[_B_PRIME])} ({os}'s score for the same outcomes)")
@@ -402,6 +410,7 @@ class _Builder:
             top=self.scorer.top if self.scorer.unit != "IMP" else None,
             scores=scores, quantities=self.quantities, steps=self.steps, rules=self.rules,
             citations=citations, rulebook=book, event=self.case.event, players=players, vp=vp, warnings=self.warnings,
+            assigned=self.used if kind == "assigned" else None,
         )
 
 

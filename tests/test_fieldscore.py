@@ -15,9 +15,55 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bridgelaw import fieldscore as fs
 from bridgelaw.bridge import imps, matchpoint_table, top
-from bridgelaw.fieldscore import (Field, butler, cross_imps, cross_imps_as_if, imps_exact, matchpoints,
-                               matchpoints_as_if, neuberg, round_half_even, round_toward)
+from bridgelaw.case import Component
+from bridgelaw.fieldscore import imps_exact, neuberg, round_half_even, round_toward
+
+# The data below writes a weighted table as (points, weight) pairs, as the sources print them;
+# fieldscore takes the one weighted-outcome type, Component, whose outcomes here are points.
+
+
+def _weighting(entry):
+    return [Component(points, weight) for points, weight in entry]
+
+
+def _entries(entries):
+    return [e if e is None or isinstance(e, int) else _weighting(e) for e in entries]
+
+
+def Field(entries):
+    return fs.Field(_entries(entries))
+
+
+def matchpoints(entries, **kw):
+    return fs.matchpoints(_entries(entries), **kw)
+
+
+def cross_imps(entries, **kw):
+    return fs.cross_imps(_entries(entries), **kw)
+
+
+def butler(entries, **kw):
+    return fs.butler(_entries(entries), **kw)
+
+
+def matchpoints_as_if(field, entry):
+    return fs.matchpoints_as_if(field, _weighting(entry))
+
+
+def cross_imps_as_if(field, entry):
+    return fs.cross_imps_as_if(field, _weighting(entry))
+
+
+def test_outcomes_are_scored_by_the_points_function() -> None:
+    # a Component's outcome is any result; `points` gives its points from the direction's view
+    from bridgelaw.bridge import ns_score, parse_result
+    outcome = {text: parse_result(text) for text in ("4H= S", "4H-1 S", "3NT= S")}
+    ew = fs.matchpoints([-420, -400, [Component(outcome["4H= S"], F(1, 2)), Component(outcome["4H-1 S"], F(1, 2))]],
+                        points=lambda o: -ns_score(o, "None"))
+    assert ew.values == matchpoints([-420, -400, [(-420, F(1, 2)), (50, F(1, 2))]]).values
+    assert ew.values[2] == F(1, 2) * 1 + F(1, 2) * 4      # -420 ties one (1), +50 beats both (4)
 
 # --------------------------------------------------------------------------- published examples
 

@@ -48,6 +48,13 @@ def test_wheel_installs_bridgelaw_and_nothing_named_engine(wheel):
     assert "bridgelaw = bridgelaw.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
 
 
+def test_wheel_carries_every_subpackage(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    engine = ROOT / "engine"
+    modules = {"bridgelaw/" + p.relative_to(engine).as_posix() for p in engine.rglob("*.py")}
+    assert modules and modules <= names, sorted(modules - names)   # a new subpackage not listed in pyproject.toml
+
+
 def test_editable_checkout_imports_bridgelaw_not_engine():
     code = "import bridgelaw.cli, importlib.util; print(importlib.util.find_spec('engine') is None)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", timeout=60)

@@ -646,7 +646,7 @@ def test_every_outcome_illegal(tmp_path: Path) -> None:
     text = variant("adjusted: [{result: 3NT= S, weight: 1/3}, {result: 3NT-1 S, weight: 2/3}]",
                    "adjusted: [{result: 3NT= S, weight: 1, legal: false}]")
     err = yaml_error(tmp_path, text)
-    assert (err.line, err.column) == (7, 41) and "every outcome is marked legal: false" in err.message
+    assert (err.line, err.column) == (7, 41) and "every possible outcome is marked not legal" in err.message  # the ruling's own message
 
 
 def test_bad_input_through_the_command(tmp_path: Path, capsys) -> None:
@@ -808,3 +808,222 @@ def test_pair_numbers_by_direction_or_unique(tmp_path: Path) -> None:
     assert len(load_traveller("t.yaml", text=mitchell).tables) == 3
     err = yaml_error(tmp_path, variant("tables:", "pair_numbers: unique\ntables:", mitchell))
     assert (err.line, err.column) == (9, 27) and "pair 1 plays the board twice (tables 1 and 3)" in err.message
+
+
+# --------------------------------------------------------------------------- one ruling path: rule_case
+
+LIKELY_OTHERS = ["{table: 1, ns: 1, ew: 11, result: 4H= S}", "{table: 2, ns: 2, ew: 12, result: 3NT= S}",
+                 "{table: 3, ns: 3, ew: 13, result: 4H-1 S}", "{table: 4, ns: 4, ew: 14, result: 2S+2 N}"]
+LIKELY_WEIGHTS = "[{result: 4H= S, weight: 1/2}, {result: 4H-1 S, weight: 1/4}, {result: 4H+1 S, weight: 1/4}]"
+
+
+def likely_traveller(rulebook: str = "acbl-2007", date: str | None = "2014-06-01", nos: str | None = "NS") -> str:
+    adjusted = f"{{table: 5, ns: 5, ew: 15, {f'non_offending: {nos}, ' if nos else ''}adjusted: {LIKELY_WEIGHTS}}}"
+    return traveller_text([*LIKELY_OTHERS, adjusted], rulebook, extra=f"date: {date}\n" if date else "")
+
+
+def likely_case(rulebook: str = "acbl-2007", date: str = "2014-06-01") -> str:
+    return (f"title: same facts\nrulebook: {rulebook}\ndate: {date}\nscoring: matchpoints\n"
+            "board: {vulnerability: NS}\nnon_offending: NS\nfield: [4H= S, 3NT= S, 4H-1 S, 2S+2 N]\n"
+            f"without_infraction: {LIKELY_WEIGHTS}\n")
+
+
+def test_most_favourable_likely_gives_that_methods_scores_equal_to_rule(tmp_path: Path, capsys) -> None:
+    # ACBL before 2016 (its 12C1(e) election): NS, non-offending, gets the most favourable likely
+    # result (4H= S, +620: 3/4 reach it, the +650 only 1/4 < 1/3); EW the most unfavourable at all
+    # probable (4H+1 S, +650: 1/4 ≥ 1/6). Not a weighted average.
+    trav = load_traveller("t.yaml", text=likely_traveller())
+    line = trav.tables[4]
+    assert line.expectation == {"NS": "most-favourable-likely", "EW": "most-favourable-likely"}
+    assert [(c.outcome.text, c.weight) for c in line.parts["NS"]] == [("4H= S", 1)]
+    assert [(c.outcome.text, c.weight) for c in line.parts["EW"]] == [("4H+1 S", 1)]
+    board = score_traveller(trav)
+    assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(7), F(0))   # beats 3, ties 1; beaten by none
+    assert scores(board) == {1: F(7), 2: F(4), 3: F(0), 4: F(2), 5: F(7)}
+    assert scores(board, "EW") == {1: F(2), 2: F(4), 3: F(8), 4: F(6), 5: F(0)}
+    report = traveller_cli.text(board)
+    assert not board.balanced and "adjusted: NS 4H= S, EW 4H+1 S" in report and "as in force on 2014-06-01" in report
+    # `bridgelaw rule` on the same facts
+    case = tmp_path / "same.yaml"
+    case.write_text(likely_case(), encoding="utf-8")
+    assert cli.main(["rule", str(case), "--format", "json"]) == 0
+    ruled = json.loads(capsys.readouterr().out)
+    assert (F(ruled["sides"]["NS"]["exact"]), F(ruled["sides"]["EW"]["exact"])) == (F(7), F(0))
+
+
+def test_the_same_board_after_the_acbl_revocation_is_weighted() -> None:
+    trav = load_traveller("t.yaml", text=likely_traveller(date="2016-06-01"))
+    line = trav.tables[4]
+    assert line.expectation["NS"] == "weighted-average" and line.balanced
+    assert [c.weight for c in line.parts["NS"]] == [F(1, 2), F(1, 4), F(1, 4)]
+    board = score_traveller(trav)
+    # 1/2 × 7 (+620) + 1/4 × 1 (-100 ties one) + 1/4 × 8 (+650 beats all)
+    assert board.tables[4].NS.value == F(1, 2) * 7 + F(1, 4) * 1 + F(1, 4) * 8
+    case = load_case("same.yaml", text=likely_case(date="2016-06-01"))
+    assert rule_case(case, rulebooks.get("acbl-2007")).sides["NS"].value == board.tables[4].NS.value
+
+
+def test_as_of_overrides_the_date_and_a_date_before_the_rulebook_is_an_error(tmp_path: Path) -> None:
+    after = load_traveller("t.yaml", text=likely_traveller(), as_of=__import__("datetime").date(2016, 6, 1))
+    assert after.tables[4].expectation["NS"] == "weighted-average" and after.book.as_of.isoformat() == "2016-06-01"
+    with pytest.raises(BridgelawError) as info:
+        load_traveller("t.yaml", text=likely_traveller(date="2005-01-01"))
+    err = info.value
+    assert (err.line, err.column) == (5, 7) and "in force from 2008-01-01" in err.message
+
+
+def test_undated_acbl_traveller_is_ruled_as_of_today() -> None:
+    # no date: today, clamped to the rulebook's last day (2017-08-31): after the revocation
+    trav = load_traveller("t.yaml", text=likely_traveller(date=None))
+    assert trav.tables[4].expectation["NS"] == "weighted-average" and trav.book.as_of.isoformat() == "2017-08-31"
+
+
+def test_a_method_that_depends_on_the_non_offending_side_needs_it() -> None:
+    with pytest.raises(BridgelawError) as info:
+        load_traveller("t.yaml", text=likely_traveller(nos=None))
+    err = info.value
+    assert err.line == 11 and "which side is non-offending decides this adjusted score" in err.message
+    assert "most-favourable-likely" in err.message and "non_offending: NS or EW" in str(err)
+    # under a weighted average it does not matter, and none is needed
+    assert load_traveller("t.yaml", text=likely_traveller(date="2016-06-01", nos=None)).tables[4].non_offending is None
+    with pytest.raises(BridgelawError) as info:
+        load_traveller("t.yaml", text=traveller_text(
+            ["{table: 1, ns: 1, ew: 11, non_offending: NS, result: 4H= S}"]))
+    assert "non_offending goes with an adjusted score" in info.value.message
+
+
+def test_ew_non_offending_swaps_the_choice() -> None:
+    trav = load_traveller("t.yaml", text=likely_traveller(nos="EW"))
+    line = trav.tables[4]
+    # EW non-offending: EW's most favourable likely is NS's worst reached by 1/3 from below: 4H-1 S then 4H= S
+    assert [c.outcome.text for c in line.parts["EW"]] == ["4H= S"]
+    assert [c.outcome.text for c in line.parts["NS"]] == ["4H-1 S"]
+    case = load_case("same.yaml", text=likely_case().replace("non_offending: NS", "non_offending: EW"))
+    ruling = rule_case(case, rulebooks.get("acbl-2007"))
+    board = score_traveller(trav)
+    assert (ruling.sides["NS"].value, ruling.sides["EW"].value) == (board.tables[4].NS.value, board.tables[4].EW.value)
+
+
+def test_overlay_electing_most_favourable_likely(tmp_path: Path, capsys) -> None:
+    overlay = tmp_path / "elect.yaml"
+    overlay.write_text(
+        "parameters:\n  likely: {threshold: {value: 1/3}}\n  probable: {threshold: {value: 1/6}}\n"
+        "rules:\n  - id: elect-likely\n    stage: expectation\n    when: {is: [weighted, true]}\n"
+        "    apply: {method: most-favourable-likely, outcomes: all}\n"
+        "    overrides: [weighted-average, legal-outcomes-only]\n    explain: a proposed 12C1(e) election\n"
+        "    cites: [12C1(e)]\n", encoding="utf-8")
+    path = tmp_path / "t.yaml"
+    path.write_text(likely_traveller(rulebook="wbf-2017", date=None), encoding="utf-8")
+    code, out, err = run(["score", str(path), "--overlay", str(overlay), "--format", "json"], capsys)
+    assert code == 0, err
+    data = json.loads(out)
+    table = data["tables"][4]
+    assert table["expectation_rule"] == {"NS": "elect-likely", "EW": "elect-likely"}
+    assert (F(table["NS"]["score"]["exact"]), F(table["EW"]["score"]["exact"])) == (F(7), F(0))
+    code, out, _ = run(["score", str(path), "--format", "json"], capsys)
+    assert json.loads(out)["tables"][4]["expectation_rule"]["NS"] == "weighted-average"
+
+
+def test_set_and_as_of_on_the_command_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(traveller_text([*LIKELY_OTHERS, "{table: 5, ns: 5, ew: 15, artificial: {NS: avg-plus, EW: avg-minus}}"]),
+                    encoding="utf-8")
+    code, out, _ = run(["score", str(path), "--set", "artificial.pairs.avg_plus=65%", "--format", "json"], capsys)
+    assert code == 0
+    assert F(json.loads(out)["tables"][4]["NS"]["score"]["exact"]) == F(65, 100) * 8
+    code, out, err = run(["score", str(path), "--as-of", "2016-13-01"], capsys)
+    assert code == 2 and "--as-of '2016-13-01' is not a date" in err
+    path.write_text(likely_traveller(), encoding="utf-8")
+    code, out, _ = run(["score", str(path), "--as-of", "2016-06-01", "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["tables"][4]["expectation_rule"]["NS"] == "weighted-average"
+    assert json.loads(out)["date"] == "2014-06-01"
+
+
+def test_pbn_adjustments_take_a_date(tmp_path: Path) -> None:
+    adj = tmp_path / "adj.yaml"
+    adj.write_text(BOARD_9_ADJ.read_text(encoding="utf-8").replace("rulebook: wbf-2017", "rulebook: wbf-2017\ndate: 2010-01-01"),
+                   encoding="utf-8")
+    with pytest.raises(BridgelawError) as info:
+        load_pbn_traveller(BOARD_9_PBN, adjustments=adj)
+    assert info.value.file == str(adj) and "in force from 2017-09-01" in info.value.message
+
+
+def test_artificial_words_come_from_the_rulebook() -> None:
+    trav = load_traveller("t.yaml", text=traveller_text(
+        [*LIKELY_OTHERS, "{table: 5, ns: 5, ew: 15, artificial: {NS: avg-plus, EW: directly-at-fault}}"]))
+    line = trav.tables[4]
+    assert line.responsibility == {"NS": "in-no-way-at-fault", "EW": "directly-at-fault"}
+    assert line.artificial_words == {"NS": "avg-plus", "EW": "avg-minus"}
+
+
+ACBL_2014 = ROOT / "cases" / "jurisdictions" / "acbl-likely-probable-2014.yaml"
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_acbl_corpus_case_as_a_two_table_cross_imp_board(reverse: bool) -> None:
+    # the corpus case (seven possible results, acbl-2007 in 2014) as teams: the adjusted table and
+    # the other table (4H= S). NS, non-offending, get 4H= S (0 IMPs), EW 5H= S (-1), as the case
+    # expects — whatever the order the outcomes are listed in (5H= and 4H= differ by one IMP against
+    # 4H=, tie at none: the choice never rests on the listing).
+    case = load_case(ACBL_2014)
+    ruling = rule_case(case, rulebooks.get("acbl-2007"))
+    comps = case.without["NS"][::-1] if reverse else case.without["NS"]
+    listed = "[" + ", ".join(f"{{result: {c.outcome.text}, weight: {c.weight}}}" for c in comps) + "]"
+    text = ("title: teams\nrulebook: acbl-2007\ndate: 2014-03-01\nscoring: cross-imps\n"
+            "board: {number: 11, vulnerability: None}\ntables:\n"
+            f"  - {{table: 1, ns: 1, ew: 2, non_offending: NS, adjusted: {listed}}}\n"
+            "  - {table: 2, ns: 2, ew: 1, result: 4H= S}\n")
+    board = score_traveller(load_traveller("teams.yaml", text=text, ))
+    got = (board.tables[0].NS.value, board.tables[0].EW.value)
+    assert got == (ruling.sides["NS"].value, ruling.sides["EW"].value) == (F(0), F(-1))
+    assert [c.outcome.text for c in board.tables[0].line.parts["EW"]] == ["5H= S"]
+    assert (board.tables[1].NS.value, board.tables[1].EW.value) == (F(0), F(1))
+
+
+def test_most_favourable_choice_does_not_rest_on_an_imp_tie(capsys, tmp_path: Path) -> None:
+    # +620 and +650 are both 12 IMPs against a passed-out board; against the other table (+600) they
+    # are 1 and 2. Likely (≥ 1/3) from the top: +650 has 1/4, +620 brings 1/2: NS get +620.
+    weights = "[{result: 4H= S, weight: 1/4}, {result: 4H+1 S, weight: 1/4}, {result: 4H-1 S, weight: 1/2}]"
+    text = ("title: teams\nrulebook: acbl-2007\ndate: 2014-03-01\nscoring: cross-imps\n"
+            "board: {number: 1, vulnerability: NS}\ntables:\n"
+            f"  - {{table: 1, ns: 1, ew: 2, non_offending: NS, adjusted: {weights}}}\n"
+            "  - {table: 2, ns: 2, ew: 1, result: 3NT= S}\n")
+    board = score_traveller(load_traveller("teams.yaml", text=text))
+    assert [c.outcome.text for c in board.tables[0].line.parts["NS"]] == ["4H= S"]
+    case = tmp_path / "case.yaml"
+    case.write_text("title: same facts\nrulebook: acbl-2007\ndate: 2014-03-01\nscoring: imps\n"
+                    "board: {vulnerability: NS}\nnon_offending: NS\nother_table: 3NT= S\n"
+                    f"without_infraction: {weights}\n", encoding="utf-8")
+    assert cli.main(["rule", str(case), "--format", "json"]) == 0
+    ruled = json.loads(capsys.readouterr().out)["sides"]
+    assert (F(ruled["NS"]["exact"]), F(ruled["EW"]["exact"])) == (board.tables[0].NS.value, board.tables[0].EW.value)
+    assert board.tables[0].NS.value == 1
+
+
+def test_outcome_words_that_the_rulebook_does_not_pin_down_are_refused() -> None:
+    # EBU: both sides partly at fault get 40% each (avg-minus), as do two sides directly at fault;
+    # nobody gets average when both are at fault. The responsibility words always work.
+    def load(words: str):
+        return load_traveller("t.yaml", text=traveller_text(
+            [*LIKELY_OTHERS, f"{{table: 5, ns: 5, ew: 15, artificial: {words}}}"], "ebu"))
+    with pytest.raises(BridgelawError) as info:
+        load("{NS: avg-minus, EW: avg-minus}")
+    assert info.value.message == ("NS avg-minus, EW avg-minus is ambiguous in ebu: NS partly-at-fault, EW "
+                                  "partly-at-fault or NS directly-at-fault, EW directly-at-fault")
+    assert (info.value.line, info.value.column) == (10, 43)
+    with pytest.raises(BridgelawError) as info:
+        load("{NS: average, EW: average}")
+    assert info.value.message == "no responsibilities give NS average, EW average in ebu"
+    board = score_traveller(load("{NS: partly-at-fault, EW: partly-at-fault}"))
+    assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(2, 5) * 8, F(2, 5) * 8)
+    assert board.tables[4].line.artificial_words == {"NS": "avg-minus", "EW": "avg-minus"}
+
+
+def test_tables_of_the_same_shape_share_a_ruling_but_keep_their_outcomes() -> None:
+    # the same order, weights and flags: one ruling, each table its own results
+    other = "[{result: 3NT= S, weight: 1/2}, {result: 3NT-1 S, weight: 1/4}, {result: 3NT+1 S, weight: 1/4}]"
+    text = likely_traveller().rstrip("\n") + f"\n  - {{table: 6, ns: 6, ew: 16, non_offending: NS, adjusted: {other}}}\n"
+    trav = load_traveller("t.yaml", text=text)
+    assert [c.outcome.text for c in trav.tables[4].parts["NS"]] == ["4H= S"]
+    assert [c.outcome.text for c in trav.tables[5].parts["NS"]] == ["3NT= S"]
+    assert [c.outcome.text for c in trav.tables[5].parts["EW"]] == ["3NT+1 S"]
