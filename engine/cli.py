@@ -62,7 +62,10 @@ def _as_of(text: str | None) -> dt.date | None:
 
 def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:
     if override:
-        return rulebooks.get(override, path_ok=True)
+        book = rulebooks.get(override, path_ok=True)
+        if override not in rulebooks.available():           # a file: its ruling says so
+            render.NAMED_FILES.add(book.path.resolve())
+        return book
     name = case.model.rulebook
     if name is None:
         raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id> in the case, or --rulebook",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from .exact import exact_json, format_decimal, format_mixed
@@ -69,13 +70,16 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     return rows
 
 
+NAMED_FILES: set[Path] = set()    # rulebook files named by --rulebook PATH on the command line (cli adds them)
+
+
 def _shipped(book: Any) -> bool:
-    """Whether `book` was loaded from the shipped rules folder (not a file named by --rulebook)."""
-    from .rulebook import rules_dir
+    """False for a rulebook read from a file the command line named (``--rulebook PATH``): its
+    ruling says so, with the file and the full sha256."""
     try:
-        return book.path.resolve().parent == rules_dir().resolve()
+        return book.path.resolve() not in NAMED_FILES
     except (OSError, AttributeError):
-        return False
+        return True
 
 
 def text(r: Ruling, case: Any) -> str:
