@@ -64,8 +64,8 @@ def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
         info = os.stat(name)
     except FileNotFoundError:
         raise BridgelawError("no such file", file=name) from None
-    except OSError as exc:
-        raise BridgelawError(f"cannot read it: {exc.strerror or exc}", file=name) from None
+    except (OSError, ValueError) as exc:        # ValueError: a NUL in the name
+        raise BridgelawError(f"cannot read it: {getattr(exc, 'strerror', None) or exc}", file=name) from None
     if stat.S_ISDIR(info.st_mode):
         raise BridgelawError(f"this is a folder, expected a {what}", file=name)
     if not stat.S_ISREG(info.st_mode):
