@@ -82,6 +82,23 @@ def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
     return data
 
 
+def check_readable(path: str | Path, *, what: str = "file") -> None:
+    """For a reader with its own messages for missing files and folders: refuse a name that is
+    too long, a special file (device, FIFO, socket) and a file over MAX_FILE_BYTES, unopened."""
+    name = str(path)
+    problem = too_long_name(name)
+    if problem:
+        raise BridgelawError(problem, file=_shorten(name))
+    try:
+        info = os.stat(name)
+    except (OSError, ValueError):
+        return
+    if not stat.S_ISDIR(info.st_mode) and not stat.S_ISREG(info.st_mode):
+        raise BridgelawError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
+    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+        raise BridgelawError(too_big(info.st_size), file=name)
+
+
 def too_big(size: int) -> str:
     return f"the file is too large ({size:,} bytes; at most {MAX_FILE_BYTES:,})"
 

@@ -258,6 +258,10 @@ def test_14_6_large_and_special_files(tmp_path):
     assert error("rule", fifo).startswith(f"{fifo}: this is not a regular file")
     assert error("score", fifo).startswith(f"{fifo}: this is not a regular file")
     assert error("rule", CASE, "--overlay", fifo).startswith(f"{fifo}: this is not a regular file")
+    pbn_fifo = tmp_path / "board.pbn"
+    os.mkfifo(pbn_fifo)
+    assert error("score", pbn_fifo, "--rulebook", "wbf-2017") == (
+        f"{pbn_fifo}: this is not a regular file (a device, pipe or socket), expected a PBN file")
 
 
 # --- issue 14 item 7: messages that keep the promise -------------------------------------------------------
