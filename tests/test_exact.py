@@ -222,7 +222,7 @@ def test_format_decimal_negative_places() -> None:
         format_decimal(F(1), -1)
 
 
-@given(st.fractions(max_denominator=10**6), st.integers(min_value=0, max_value=6))
+@given(st.fractions(min_value=-10**20, max_value=10**20, max_denominator=10**6), st.integers(min_value=0, max_value=6))
 def test_format_decimal_is_within_half_a_unit(value: F, places: int) -> None:
     text = format_decimal(value, places)
     shown = parse_exact(text)
