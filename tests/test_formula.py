@@ -355,7 +355,7 @@ def test_substituted_text_reads_back_to_the_value(text, a, b, c):
     env = {"A": a, "B": b, "C": c, "B'": -b}
     try:
         parse(text).evaluate(env)
-    except ZeroDivisionError:
+    except BridgelawError:          # a division by zero with these values: one line, no traceback
         return
     assert reads_back(text, env), substitute(parse(text), env)
 
