@@ -45,7 +45,7 @@ DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
 VULNERABILITIES: tuple[Vulnerability, ...] = get_args(Vulnerability)
 STRAINS = ("C", "D", "H", "S", "NT")
 
-RESULT_HINT = "write a result as 4SX-2 W, 3NT= S, PASS, or a score as NS +620"
+RESULT_HINT = "a result such as 4SX-2 W, 3NT= S, 4♠= N or PASS, or a score such as NS +620"
 
 
 class NotationError(ValueError):
@@ -96,10 +96,10 @@ class PlayedResult:
             if self.declarer is not None:
                 raise NotationError(
                     f"a passed-out board has no declarer, got declarer {self.declarer}",
-                    hint="write a passed-out board as PASS",
+                    hint="PASS for a passed-out board",
                 )
             if self.tricks != 0:
-                raise NotationError("a passed-out board has no tricks", hint="write PASS")
+                raise NotationError("a passed-out board has no tricks", hint="PASS")
             return
         if self.declarer not in DIRECTIONS:
             raise NotationError(
@@ -152,7 +152,7 @@ class Score:
         if self.ns % 10 != 0:
             raise NotationError(
                 f"bridge scores are multiples of 10, got {self.ns}",
-                hint="write a score as NS +620, EW 100, +500 or -50",
+                hint="a score such as NS +620, EW 100, +500 or -50",
             )
 
     @property
@@ -165,6 +165,7 @@ class Score:
 
 
 _MINUS_SIGNS = "\u2212\u2013"
+_SUITS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"})
 _PASS = re.compile(r"PASS(ED)?(\s+OUT)?|ALL\s+PASS", re.ASCII)
 _CONTRACT = re.compile(
     r"""
@@ -193,7 +194,7 @@ def parse_result(text: str | int) -> PlayedResult | Score:
     original = text
     if len(text) > 100 and not _SCORE.fullmatch(text.strip().upper()):
         raise NotationError(f"not a result: {short(original)} is too long")
-    text = text.strip().upper()
+    text = text.translate(_SUITS).strip().upper()
     for minus in _MINUS_SIGNS:
         text = text.replace(minus, "-")
     if not text:
@@ -204,7 +205,7 @@ def parse_result(text: str | int) -> PlayedResult | Score:
     if _PASS_WITH_DECLARER.fullmatch(text):
         raise NotationError(
             f"a passed-out board has no declarer, got {original!r}",
-            hint="write a passed-out board as PASS",
+            hint="PASS for a passed-out board",
         )
 
     match = _CONTRACT.fullmatch(text)

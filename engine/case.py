@@ -119,11 +119,42 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
 
 
-VULNERABILITY_WORDS = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All"}
+VULNERABILITY_WORDS = {
+    "none": "None", "neither": "None", "nil": "None", "love": "None", "love all": "None", "-": "None",
+    "ns": "NS", "n-s": "NS", "n/s": "NS", "ew": "EW", "e-w": "EW", "e/w": "EW",
+    "all": "All", "both": "All", "game all": "All",
+}
 
 
 def _vulnerability(value: Any) -> Any:
-    return VULNERABILITY_WORDS.get(str(value).strip().lower(), value) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    return VULNERABILITY_WORDS.get(" ".join(value.strip().lower().split()), value)
+
+
+SCORING_WORDS = {"imps": "imps", "imp": "imps", "matchpoints": "matchpoints", "matchpoint": "matchpoints",
+                 "match points": "matchpoints", "match-points": "matchpoints", "mps": "matchpoints",
+                 "mp": "matchpoints"}
+
+
+def _scoring(value: Any) -> Any:
+    """``IMPs``, ``IMP``, ``Matchpoints``, ``MPs``, ``match points``: the case of a word does not matter."""
+    if not isinstance(value, str):
+        return value
+    return SCORING_WORDS.get(" ".join(value.strip().lower().split()), value)
+
+
+def _text_value(value: Any) -> Any:
+    """A record field is text; a number or date written bare (``table: 7``) is read as its text."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float, dt.date, dt.time)):
+        return value.isoformat() if isinstance(value, (dt.date, dt.time)) else str(value)
+    return value
+
+
+Text = Annotated[str, BeforeValidator(_text_value), _TEXT]
+ScoringField = Annotated[Literal["imps", "matchpoints"], BeforeValidator(_scoring)]
 
 
 class Board(_Strict):
@@ -251,12 +282,38 @@ class Published(_Strict):
     why: str
 
 
+class Record(_Strict):
+    """Who, where and when: what a TD writes at the top of a ruling form. All optional."""
+    event: Text | None = None           # the event's name: "County Pairs Championship"
+    session: Text | None = None         # "Saturday evening", "2 of 3"
+    time: Text | None = None            # time of the ruling, "21:40"
+    table: Text | None = None
+    pairs: dict[Side, Text] | None = None                # pair numbers (and names): {NS: "3", EW: "12 Lee–Moss"}
+    players: dict[Direction, Text] | None = None         # names by seat
+    director: Text | None = None        # the TD who ruled
+    facts: Text | None = None           # what happened, in the TD's words
+
+
+AppealDecision = Literal["upheld", "changed", "withdrawn", "pending"]
+
+
+class Appeal(_Strict):
+    """An appeal against the ruling (Law 92): who lodged it and when, the committee, its decision."""
+    lodged: Text | None = None          # when: "22:05"
+    by: Side | None = None
+    committee: Text | None = None
+    decision: AppealDecision
+    reasons: Text | None = None
+    changed_to: Text | None = None      # the ruling as the committee changed it
+    deposit: Literal["returned", "forfeited"] | None = None
+
+
 class CaseModel(_Strict):
     title: str
     source: str | None = None
-    rulebook: str | None = None
+    rulebook: Text | None = None
     date: dt.date | None = None
-    scoring: Literal["imps", "matchpoints"]
+    scoring: ScoringField
     event: Literal["pairs", "teams", "individual", "knockout"] | None = None
     board: Board
     non_offending: Side | None = None
@@ -278,6 +335,8 @@ class CaseModel(_Strict):
     expect: ExpectField | None = None
     published: Published | None = None
     notes: str | None = None
+    record: Record | None = None
+    appeal: Appeal | None = None
 
 
 # --- the checked case ------------------------------------------------------------------------
@@ -338,8 +397,19 @@ class Case:
                    (key == "event" and self.event in values) for key, values in scope.items())
 
 
+TRAVELLER_KEYS = ("tables", "pbn", "expected_results", "pair_numbers")
+
+
 def load_case(path: str | Path, *, text: str | None = None) -> Case:
     doc = load_yaml(path, text=text)
+    tree = doc.tree if isinstance(doc.tree, dict) else {}
+    if "non_offending" not in tree and (key := next((k for k in TRAVELLER_KEYS if k in tree), None)):
+        raise doc.error([key], f"this is a traveller (it has {key}:), not a case file", key=True,
+                        suggestion=f"score it with `bridgelaw score {doc.file}`")
+    if "top" in tree:
+        raise doc.error(["top"], "unknown key 'top': the top is not given, it comes from the field "
+                        "(2 × the number of other results at matchpoints)", key=True,
+                        expected="field: [<result>, ...] or results_on_board: <n>")
     return check_case(doc, doc.validate(CaseModel))
 
 
@@ -360,6 +430,13 @@ def check_case(doc: Document, m: CaseModel) -> Case:
                         expected="event: individual")
     if m.players is not None and (m.event or "") != "individual":
         raise doc.error(["players"], "players are named for individual events", key=True, expected="event: individual")
+    if m.appeal is not None:
+        if m.appeal.decision == "changed" and not m.appeal.changed_to:
+            raise doc.error(["appeal", "decision"], "an appeal that changed the ruling says what it changed it to",
+                            expected="appeal: {decision: changed, changed_to: <the new ruling>}")
+        if m.appeal.changed_to and m.appeal.decision != "changed":
+            raise doc.error(["appeal", "changed_to"], f"changed_to goes with decision: changed, not "
+                            f"{m.appeal.decision}", key=True, expected="decision: changed")
     if m.match is not None and m.scoring != "imps":
         raise doc.error(["match"], "match (victory points) is for teams at IMPs", key=True, expected="scoring: imps")
     if m.penalty is not None:
@@ -375,11 +452,15 @@ def check_case(doc: Document, m: CaseModel) -> Case:
             raise doc.error([key], f"{key} goes with an artificial adjusted score", key=True,
                             expected="artificial: {NS: <responsibility>, EW: <responsibility>}")
     if m.non_offending is None:
-        raise doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+        err = doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
+        err.path = ("non_offending",)
+        raise err
     if (m.without_infraction is None) == (m.poll is None):
-        raise doc.error(["poll"] if m.poll is not None else [],
+        err = doc.error(["poll"] if m.poll is not None else [],
                         "give exactly one of without_infraction (the outcome or weighted outcomes) and poll",
                         expected="without_infraction: <result or weighted list>, or poll: {polled: …, choices: […]}")
+        err.path = ("poll",) if m.poll is not None else ("without_infraction",)
+        raise err
     w = m.without_infraction
     if m.poll is not None:
         comps = _poll_components(doc, m.poll)

@@ -4,6 +4,7 @@
     bridgelaw check [PATHS…] [--rulebook ID|all] [--as-of DATE] [--set P=V]… [--overlay FILE]
     bridgelaw compare --rulebooks A,B,… [CASES…] [--set P=V]… [--overlay FILE] [--format …]
     bridgelaw score TRAVELLER …                   (whole-field rescoring: docs/travellers.md)
+    bridgelaw casebook CASES… --out DIR           (a printable casebook: docs/casebook.md)
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
     bridgelaw rulebooks | explain NAME | diff A B | lint [RULEBOOK…] | schema KIND
 
@@ -27,7 +28,7 @@ from typing import Any, Sequence
 
 from . import __version__, render
 from . import compare as comparing
-from . import explain as explaining, lint, traveller_cli
+from . import casebook, explain as explaining, lint, traveller_cli
 from . import rulebook as rulebooks
 from .case import Case, load_case
 from .errors import BridgelawError, one_line
@@ -90,7 +91,7 @@ def rule_file(path: str, override: str | None = None, args: argparse.Namespace |
 def cmd_rule(args: argparse.Namespace) -> int:
     case, ruling = rule_file(args.case, args.rulebook, args)
     if args.format == "json":
-        sys.stdout.write(render.as_json(ruling))
+        sys.stdout.write(render.as_json(ruling, case))
     else:
         sys.stdout.write(render.RENDERERS[args.format](ruling, case))
     return 0
@@ -242,8 +243,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
     books = [rulebooks.get(n, path_ok=True) for n in names]
     if args.name is None:
         if len(books) != 1:
-            raise BridgelawError("explain without NAME lists one rulebook's rules and parameters",
-                                 expected="--rulebook ID")
+            raise BridgelawError("explain without NAME lists the rules and parameters of the rulebook given "
+                                 "by --rulebook", expected="--rulebook ID, ID one of " + ", ".join(names),
+                                 suggestion="or name a rule or parameter: bridgelaw explain NAME")
         sys.stdout.write(explaining.listing(books[0]))
         return 0
     sys.stdout.write(explaining.explain(books, args.name))
@@ -376,6 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_compare)
 
     traveller_cli.add_parser(sub)
+    casebook.add_parser(sub)
     add_serve_parser(sub)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
@@ -385,9 +388,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="explain a rule or a parameter",
                        description="A rule's explanation, condition, award, cited paragraphs and where it was defined "
                                    "or replaced along the extends chain; or a parameter's values and sources. Without "
-                                   "NAME, list a rulebook's rules and parameters.")
-    p.add_argument("name", nargs="?", metavar="NAME", help="rule id or parameter name")
-    p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has it)")
+                                   "NAME, list the rules and parameters of the rulebook given by --rulebook (which "
+                                   "is then required).")
+    p.add_argument("name", nargs="?", metavar="NAME", help="rule id or parameter name (omit it, with --rulebook, "
+                   "to list them)")
+    p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has NAME; "
+                   "required without NAME)")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("diff", help="the structural difference between two rulebooks",

@@ -35,6 +35,7 @@ class Cell:
     error: str | None = None
     out_of_scope: bool = False
     differs: bool = False
+    reason: str = ""               # why the rulebook does not cover the case (out of scope)
 
     @property
     def scores(self) -> tuple[Fraction | None, Fraction | None]:
@@ -65,18 +66,26 @@ class Matrix:
         for i, col in enumerate(self.columns):
             if col.reference is None:
                 continue
-            changed, favour, total = 0, {"non-offending": 0, "offending": 0, "unclear": 0}, Fraction(0)
+            changed, favour = 0, {"non-offending": 0, "offending": 0, "unclear": 0}
+            total: dict[str, Fraction] = {}          # by unit: IMPs and matchpoints are never added together
+            compared = 0
             for _, cells in self.rows:
                 cell, ref = cells[i], cells[col.reference]
+                if cell.out_of_scope or ref.out_of_scope:
+                    continue
+                compared += 1
                 if not cell.differs:
                     continue
                 changed += 1
                 nos, os = _deltas(cell, ref)
-                total += abs(nos or 0) + abs(os or 0)
+                if cell.ruling is not None and (nos or os):
+                    unit = cell.ruling.unit
+                    total[unit] = total.get(unit, Fraction(0)) + abs(nos or 0) + abs(os or 0)
                 gain = (nos or 0) - (os or 0)
                 favour["non-offending" if gain > 0 else "offending" if gain < 0 else "unclear"] += 1
             out.append({"rulebook": col.book.id, "against": self.columns[col.reference].book.id,
-                        "changed": changed, "of": len(self.rows), "favour": favour, "total_change": total})
+                        "changed": changed, "of": compared, "out_of_scope": len(self.rows) - compared,
+                        "favour": favour, "total_change": total})
         return out
 
 
@@ -97,7 +106,7 @@ def cells(columns: list[Column], case: Case, as_of=None) -> list[Cell]:
     out = []
     for col in columns:
         if not case.in_scope(col.book):
-            out.append(Cell(out_of_scope=True))
+            out.append(Cell(out_of_scope=True, reason=scope_reason(case, col.book)))
             continue
         try:
             out.append(Cell(ruling=rule_case(case, col.book, as_of)))
@@ -107,6 +116,71 @@ def cells(columns: list[Column], case: Case, as_of=None) -> list[Cell]:
         if col.reference is not None and not cell.out_of_scope and not out[col.reference].out_of_scope:
             cell.differs = cell.key() != out[col.reference].key()
     return out
+
+
+def scope_reason(case: Case, book: Rulebook) -> str:
+    """Why `book` does not cover `case`: its dates, or its declared scope."""
+    day = case.model.date
+    until = f" to {book.effective_until.isoformat()}" if book.effective_until else ""
+    if day is not None and (day < book.effective_from or (book.effective_until and day > book.effective_until)):
+        return (f"{book.id} is in force from {book.effective_from.isoformat()}{until}; the case is dated "
+                f"{day.isoformat()}")
+    scope = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in (book.scope or {}).items())
+    return f"{book.id} applies only to {scope}"
+
+
+UNIT_WORDS = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent"}
+
+
+def _units(total: dict[str, Fraction]) -> str:
+    """'3 IMPs and 2 1/2 matchpoints': one figure a unit, never a sum across units."""
+    def word(u: str, v: Fraction) -> str:
+        return UNIT_WORDS[u].rstrip("s") if v == 1 and u != "%" else UNIT_WORDS[u]
+    return " and ".join(f"{format_mixed(v)} {word(u, v)}" for u, v in sorted(total.items())) or "0"
+
+
+@dataclass
+class Row:
+    label: str
+    cells: list[str]
+    differs: bool
+    paragraph: bool = False
+
+
+def table(cells_: list[Cell]) -> list[Row]:
+    """One case side by side (the web page's table): a row per figure, each with its unit; a row
+    differs when the rulings of the rulebooks in scope disagree (out-of-scope columns say so and
+    are not compared)."""
+    from . import render
+
+    def row(label: str, get, compared: bool = True) -> Row:
+        texts = [("out of scope" if c.out_of_scope else "—") if c.ruling is None else get(c.ruling) for c in cells_]
+        ruled = [t for t, c in zip(texts, cells_) if c.ruling is not None]
+        return Row(label, texts, compared and len(set(ruled)) > 1)
+
+    def side(r: Ruling, name: str) -> str:
+        s = r.sides[name]
+        role = {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
+        return f"{render.amount(r, s.value)}{role}"
+
+    rows = [Row("In force for this case", ["out of scope: " + c.reason if c.out_of_scope else
+                                           ("could not rule: " + c.error if c.ruling is None else "yes")
+                                           for c in cells_], False),
+            row("Edition", lambda r: f"{r.rulebook.version}, {r.rulebook.authority}", False),
+            row("Outcome", lambda r: r.outcome)]
+    for name in ("NS", "EW"):
+        rows.append(row(f"{name} score", lambda r, n=name: side(r, n)))
+    for q in ("A", "B", "C"):
+        rows.append(row(q, lambda r, q=q: "—" if r.quantities.get(q) is None else render.amount(r, r.quantities[q])))
+    rows.append(row("Rules applied", lambda r: ", ".join(x.id for x in r.rules)))
+    rows.append(row("Paragraphs cited", lambda r: ", ".join(p.ref for p in r.citations)))
+    rows.append(row("Warnings", lambda r: "; ".join(r.warnings) or "none"))
+    refs = list(dict.fromkeys(p.ref for c in cells_ if c.ruling for p in c.ruling.citations))
+    for ref in refs:
+        r = row(ref, lambda x, ref=ref: next((p.text for p in x.citations if p.ref == ref), "— not cited"))
+        r.paragraph = True
+        rows.append(r)
+    return rows
 
 
 def build(columns: list[Column], paths: list[Path], as_of=None) -> Matrix:
@@ -130,7 +204,8 @@ def _cell_text(cell: Cell, unit_sign: bool = True) -> str:
         return f"error: {cell.error}"
     r = cell.ruling
     ns, ew = cell.scores
-    show = (lambda v: "—" if v is None else format_mixed(v, signed=r.unit == "IMP"))
+    unit = {"IMP": " IMPs", "MP": " MP", "%": "%"}[r.unit]
+    show = (lambda v: "not scored" if v is None else format_mixed(v, signed=r.unit == "IMP") + unit)
     mark = "* " if cell.differs else ""
     return f"{mark}{r.outcome} NS {show(ns)} EW {show(ew)} [{', '.join(cell.deciding)}]"
 
@@ -152,10 +227,11 @@ def _summary_lines(m: Matrix) -> list[str]:
     lines = []
     for s in m.summary():
         f = s["favour"]
-        lines.append(f"{s['rulebook']} vs {s['against']}: {s['changed']} of {s['of']} rulings change"
+        scope = f" ({s['out_of_scope']} out of scope, not compared)" if s["out_of_scope"] else ""
+        lines.append(f"{s['rulebook']} vs {s['against']}: {s['changed']} of {s['of']} rulings change{scope}"
                      + (f" — {f['non-offending']} in the non-offending side's favour, {f['offending']} in the "
-                        f"offending side's, {f['unclear']} unclear; scores move by {format_mixed(s['total_change'])} "
-                        "in all (each in its event's unit)" if s["changed"] else ""))
+                        f"offending side's, {f['unclear']} unclear; scores move by {_units(s['total_change'])} "
+                        "in all" if s["changed"] else ""))
     return lines
 
 
@@ -179,14 +255,14 @@ def as_csv(m: Matrix) -> str:
             writer.writerow([path, col.book.id, cell.ruling.outcome if cell.ruling else "",
                              "" if ns is None else str(ns), "" if ew is None else str(ew),
                              cell.ruling.unit if cell.ruling else "", " ".join(cell.deciding),
-                             "yes" if cell.differs else "", "out of scope" if cell.out_of_scope else cell.error or ""])
+                             "yes" if cell.differs else "", f"out of scope: {cell.reason}" if cell.out_of_scope else cell.error or ""])
     return buffer.getvalue()
 
 
 def as_json(m: Matrix) -> str:
     def cell(c: Cell) -> dict[str, Any]:
         if c.out_of_scope:
-            return {"out_of_scope": True}
+            return {"out_of_scope": True, "reason": c.reason}
         if c.ruling is None:
             return {"error": c.error}
         ns, ew = c.scores
@@ -199,7 +275,8 @@ def as_json(m: Matrix) -> str:
                       for c in m.columns],
         "cases": [{"path": path, "rulings": {col.book.id: cell(c) for col, c in zip(m.columns, cells)}}
                   for path, cells in m.rows],
-        "summary": [{**s, "total_change": exact_json(s["total_change"])} for s in m.summary()],
+        "summary": [{**s, "total_change": {u: exact_json(v) for u, v in s["total_change"].items()}}
+                    for s in m.summary()],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 

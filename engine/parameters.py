@@ -49,6 +49,9 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
+    # Law 92B: the players' right to appeal a ruling
+    "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
+                                  "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
     "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),

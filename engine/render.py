@@ -8,10 +8,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from . import record
 from .exact import exact_json, format_decimal, format_mixed
 from .ruling import UNIT_NAMES, Ruling, SideScore
 
-EVENT = {"IMP": "teams, IMPs", "MP": "pairs, matchpoints", "%": "pairs, matchpoints (percent)"}
+EVENT = {"IMP": "IMPs", "MP": "matchpoints", "%": "matchpoints, in percent"}
 
 
 def amount(r: Ruling, value: Fraction | None) -> str:
@@ -28,8 +29,9 @@ def amount(r: Ruling, value: Fraction | None) -> str:
 
 def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     m = case.model
-    rows = [("Board", f"{m.board.number if m.board.number is not None else '—'}, vulnerability {m.board.vulnerability}"),
-            ("Event", f"{r.event} ({EVENT[r.unit]})")]
+    rows = [("Vulnerability", m.board.vulnerability if m.board.number is None
+             else f"{m.board.vulnerability} (board {m.board.number})"),
+            ("Form of event", f"{r.event} ({EVENT[r.unit]})")]
     if case.nos:
         rows.append(("Non-offending side", case.nos))
     if m.artificial is not None:
@@ -53,12 +55,15 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
         rows.append(("Field", ", ".join(o.text for o in m.field)))
     for side in (("NS", "EW") if case.split else ("NS",) if case.without else ()):
         comps = case.without[side]
-        label = "Without the infraction" + (f" ({side})" if case.split else "")
+        label = "Without the infraction" + (f" ({side})" if case.split else "") + (" (as polled)" if m.poll else "")
         rows.append((label, "; ".join(
             c.outcome.text + ("" if len(comps) == 1 else f" × {format_mixed(c.weight)}") + ("" if c.legal else " (not legal)")
             for c in comps)))
     if m.poll is not None:
         rows.append(("Poll", f"{m.poll.polled} polled: " + "; ".join(f"{c.action} {c.votes}" for c in m.poll.choices)))
+        used = (r.assigned or {}).get(case.nos or "NS")
+        if used:      # the weights the ruling used (benefit of doubt applied), not the raw ones above
+            rows.append(("Weights used", "; ".join(f"{o.text} × {format_mixed(w)}" for w, o in used)))
     if m.penalty is not None:
         p = m.penalty
         rows.append(("Procedural penalty", f"{p.amount.text} on {p.player}"
@@ -91,6 +96,8 @@ def text(r: Ruling, case: Any) -> str:
                f"Rulebook: {b.id} {b.version}, {b.authority} — NOT A SHIPPED RULEBOOK: from {b.path} "
                f"(sha256 {b.sha256})")
     out.append("")
+    if record.head(case):
+        out += record.text_lines(record.head(case)) + [""]
     width = max(len(k) for k, _ in facts(r, case))
     out += [f"  {k:<{width}}  {v}" for k, v in facts(r, case)]
     out += ["", "Arithmetic"]
@@ -102,7 +109,7 @@ def text(r: Ruling, case: Any) -> str:
     if r.vp:
         out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
     if r.players:
-        names = case.model.players or {}
+        names = record.players(case)
         out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {amount(r, v)}"
                                   for d, v in r.players.items()]
     out += ["", "Law"]
@@ -113,6 +120,10 @@ def text(r: Ruling, case: Any) -> str:
         out += [f"  {'':<{ref_width}}  {line}" for line in body[1:]]
     if r.warnings:
         out += ["", "Warnings"] + [f"  ! {w}" for w in r.warnings]
+    for title, rows in (("Narrative and reasons", record.story(case)), ("Appeal", record.appeal(case)),
+                        ("Published figures", record.published(case, r))):
+        if rows:
+            out += ["", title] + record.text_lines(rows)
     return "\n".join(out) + "\n"
 
 
@@ -123,8 +134,10 @@ def markdown(r: Ruling, case: Any) -> str:
         out += [f"*Source:* {r.source}  "]
     out += [f"*Rulebook:* `{b.id}` {b.version}, {b.authority} (sha256 `{b.sha256[:16]}`)" if _shipped(b) else
             f"*Rulebook:* `{b.id}` {b.version}, {b.authority} — **not a shipped rulebook: from `{b.path}`** "
-            f"(sha256 `{b.sha256}`)", "", "## Facts", "",
-            "| | |", "|---|---|"]
+            f"(sha256 `{b.sha256}`)", ""]
+    if record.head(case):
+        out += ["## Record", ""] + record.markdown_rows(record.head(case)) + [""]
+    out += ["## Facts", "", "| | |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in facts(r, case)]
     out += ["", "## Arithmetic", ""] + [f"- {s}" for s in r.steps]
     out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
@@ -135,6 +148,10 @@ def markdown(r: Ruling, case: Any) -> str:
     out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
     if r.warnings:
         out += ["", "## Warnings", ""] + [f"- {w}" for w in r.warnings]
+    for title, rows in (("Narrative and reasons", record.story(case)), ("Appeal", record.appeal(case)),
+                        ("Published figures", record.published(case, r))):
+        if rows:
+            out += ["", f"## {title}", ""] + [f"**{k}.** {v.strip()}" + "  " for k, v in rows]
     return "\n".join(out) + "\n"
 
 
@@ -158,7 +175,14 @@ def _side(r: Ruling, s: SideScore | None) -> dict[str, Any] | None:
     return {"side": s.side, "formula": s.formula, **_value(r, s.value)}
 
 
-def as_dict(r: Ruling) -> dict[str, Any]:
+def as_dict(r: Ruling, case: Any = None) -> dict[str, Any]:
+    data = _as_dict(r)
+    if case is not None:
+        data["record"] = record.as_json(case, r)
+    return data
+
+
+def _as_dict(r: Ruling) -> dict[str, Any]:
     return {
         "title": r.title,
         "source": r.source,
@@ -181,8 +205,8 @@ def as_dict(r: Ruling) -> dict[str, Any]:
     }
 
 
-def as_json(r: Ruling) -> str:
-    return json.dumps(as_dict(r), indent=2, ensure_ascii=False) + "\n"
+def as_json(r: Ruling, case: Any = None) -> str:
+    return json.dumps(as_dict(r, case), indent=2, ensure_ascii=False) + "\n"
 
 
 RENDERERS = {"text": text, "markdown": markdown}

@@ -89,6 +89,7 @@ class Ruling:
 class _Builder:
     def __init__(self, case: Case, book: Rulebook) -> None:
         self.case, self.book, self.m = case, book, case.model
+        self.asked: dt.date | None = None          # --as-of, when given
         self.scorer = Scorer(case)
         self.steps: list[str] = []
         self.rules: list[Rule] = []
@@ -380,9 +381,12 @@ class _Builder:
     def build(self) -> Ruling:
         m, book = self.m, self.book
         dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
-        when = "the case's date" if m.date else "today"
-        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when}"
-                 + (", clamped to its last day" if (m.date or dt.date.today()) > book.as_of else "") + ")"
+        asked = self.asked or m.date or dt.date.today()
+        when = f"the date asked for, {asked.isoformat()}" if self.asked else "the case's date" if m.date else \
+            f"today, {asked.isoformat()}"
+        if asked > book.as_of:
+            when += f", clamped to the rulebook's last day"
+        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when})"
                  + (f"; dated values in force: {dated}" if dated else "") + ".")
         self.say(self.scorer.describe_basis())
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
@@ -424,4 +428,6 @@ def _paren(x: Fraction) -> str:
 
 def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Ruling:
     """The ruling on `case` under `book` as in force on `as_of` (default: the case's date, else today)."""
-    return _Builder(case, book.at(as_of or case.model.date)).build()
+    builder = _Builder(case, book.at(as_of or case.model.date))
+    builder.asked = as_of
+    return builder.build()

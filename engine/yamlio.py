@@ -115,7 +115,9 @@ class Document:
             )
         if kind == "missing" and loc:
             name = _key_text(str(loc[-1]))
-            return self.error(loc[:-1], f"missing required key '{name}'")
+            err = self.error(loc[:-1], f"missing required key '{name}'")
+            err.path = tuple(loc)           # the key that is missing, where the error points at its parent
+            return err
         where = _key_text(".".join(str(p) for p in loc)) or "document"
         if kind in ("value_error", "assertion_error"):
             cause = err.get("ctx", {}).get("error")

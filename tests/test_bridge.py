@@ -168,7 +168,7 @@ def test_rejects_unit_scores(text: str) -> None:
 def test_rejects_garbage(value: object) -> None:
     with pytest.raises(NotationError) as info:
         parse_result(value)  # type: ignore[arg-type]
-    assert info.value.hint == "write a result as 4SX-2 W, 3NT= S, PASS, or a score as NS +620"
+    assert info.value.hint == "a result such as 4SX-2 W, 3NT= S, 4♠= N or PASS, or a score such as NS +620"
     assert "\n" not in info.value.message
 
 

@@ -255,8 +255,8 @@ def test_impossible_result_in_the_field(tmp_path):
 @pytest.mark.parametrize(("old", "new", "line", "column", "expected", "suggestion"), [
     ("vulnerability: NS}", "vulnerability: Non}", 4, 35, ("'None', 'NS', 'EW' or 'All'",), "did you mean 'None'?"),
     ("vulnerability: NS}", "vulnerability: Al}", 4, 35, ("'All'",), "did you mean 'All'?"),
-    ("scoring: imps", "scoring: imp", 3, 10, ("'imps' or 'matchpoints'",), "did you mean 'imps'?"),
-    ("scoring: imps", "scoring: matchpoint", 3, 10, ("'imps' or 'matchpoints'",), "did you mean 'matchpoints'?"),
+    ("scoring: imps", "scoring: impz", 3, 10, ("'imps' or 'matchpoints'",), "did you mean 'imps'?"),
+    ("scoring: imps", "scoring: matchpont", 3, 10, ("'imps' or 'matchpoints'",), "did you mean 'matchpoints'?"),
     ("non_offending: NS", "non_offending: N", 5, 16, ("'NS' or 'EW'",), "did you mean 'NS'?"),
 ], ids=["vulnerability-none", "vulnerability-all", "scoring-imp", "scoring-matchpoint", "non-offending-N"])
 def test_unknown_enumerated_value(tmp_path, old, new, line, column, expected, suggestion):
@@ -530,8 +530,8 @@ def test_impossible_date_is_a_bridgelaw_error(tmp_path):
 
 
 def test_trailing_tab_then_an_error(tmp_path):
-    err, path = case_error(tmp_path, variant(IMPS, "scoring: imps", "scoring: imp\t"))
-    assert_error(err, path, 3, 10, message=("'imp' is not allowed",), suggestion="did you mean 'imps'?")
+    err, path = case_error(tmp_path, variant(IMPS, "scoring: imps", "scoring: impz\t"))
+    assert_error(err, path, 3, 10, message=("'impz' is not allowed",), suggestion="did you mean 'imps'?")
 
 
 def test_trailing_tab_alone_is_fine(tmp_path):

@@ -26,11 +26,11 @@ EXAMPLE_07 = CASES / "wbf-commentary-2017" / "example-07.yaml"
 JSON_KEYS = {"title", "source", "outcome", "unit", "top", "sides", "nos", "os", "quantities", "steps",
              "rules", "citations", "rulebook", "warnings"}
 
-# a case whose line 3 is wrong: scoring: imp (did you mean 'imps'?)
+# a case whose line 3 is wrong: scoring: impz (did you mean 'imps'?)
 BAD_CASE = """\
 title: Bad scoring
 rulebook: wbf-2017
-scoring: imp
+scoring: impz
 board: {vulnerability: NS}
 non_offending: NS
 table_result: 5HX-2 N
@@ -115,7 +115,7 @@ def test_rule_markdown(capsys):
     lines = out.splitlines()
     assert lines[0] == "# Ruling: WBF commentary on Law 12, example 7 (gambling 5H, split damage)"
     headings = [line for line in lines if line.startswith("## ")]
-    assert headings == ["## Facts", "## Arithmetic", "## Ruling: split", "## Law"]
+    assert headings == ["## Facts", "## Arithmetic", "## Ruling: split", "## Law", "## Narrative and reasons"]
     assert "| NS | non-offending | 0 IMPs | `A + B - C` |" in lines
     assert any(line.startswith("- **12C1(e)(ii)** ") for line in lines)
 
@@ -189,7 +189,7 @@ def test_check_with_an_unreadable_case_exits_2(capsys, tmp_path):
     lines = out.splitlines()
     assert f"ERROR {bad}" in lines
     detail = lines[lines.index(f"ERROR {bad}") + 1].strip()
-    assert detail.startswith(f"{bad}:3:10: scoring: 'imp' is not allowed")
+    assert detail.startswith(f"{bad}:3:10: scoring: 'impz' is not allowed")
     assert detail.endswith("did you mean 'imps'?")
     assert f"PASS  {tmp_path / 'good.yaml'}  split  NS 0  EW -2 IMP" in lines
     assert lines[-1] == "1 passed, 1 failed"
@@ -291,7 +291,7 @@ def test_invalid_case_is_one_line_on_stderr(capsys, tmp_path):
     code, out, err = run(capsys, "rule", str(case))
     assert (code, out) == (2, "")
     line = assert_one_line_error(err, f"bridgelaw: error: {case}:3:10: ")
-    assert line == (f"bridgelaw: error: {case}:3:10: scoring: 'imp' is not allowed "
+    assert line == (f"bridgelaw: error: {case}:3:10: scoring: 'impz' is not allowed "
                     "(expected 'imps' or 'matchpoints'); did you mean 'imps'?")
 
 
@@ -342,7 +342,7 @@ def test_broken_rulebook_file_option(capsys, tmp_path):
 
 def test_error_with_line_break_in_value_stays_one_line(capsys, tmp_path):
     case = tmp_path / "case.yaml"
-    case.write_text(BAD_CASE.replace("scoring: imp\n", "scoring: imps\n").replace("5HX-2 N", '"4Z\\n= N"'),
+    case.write_text(BAD_CASE.replace("scoring: impz\n", "scoring: imps\n").replace("5HX-2 N", '"4Z\\n= N"'),
                     encoding="utf-8")
     code, out, err = run(capsys, "rule", str(case))
     assert (code, out) == (2, "")
@@ -368,12 +368,12 @@ def test_subprocess_bad_input_exit_2_without_traceback(tmp_path):
     proc = subprocess.run([*script(), "rule", str(case)], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert_one_line_error(proc.stderr, f"bridgelaw: error: {case}:3:10: scoring: 'imp' is not allowed")
+    assert_one_line_error(proc.stderr, f"bridgelaw: error: {case}:3:10: scoring: 'impz' is not allowed")
 
 
 def test_trailing_tab_keeps_the_position(capsys, tmp_path):
     case = tmp_path / "bad.yaml"
-    case.write_text(BAD_CASE.replace("scoring: imp\n", "scoring: imp\t\n"), encoding="utf-8")
+    case.write_text(BAD_CASE.replace("scoring: impz\n", "scoring: impz\t\n"), encoding="utf-8")
     code, out, err = run(capsys, "rule", str(case))
     assert (code, out) == (2, "")
     assert_one_line_error(err, f"bridgelaw: error: {case}:3:10: ")
@@ -381,7 +381,7 @@ def test_trailing_tab_keeps_the_position(capsys, tmp_path):
 
 def test_impossible_date_no_traceback(capsys, tmp_path):
     case = tmp_path / "bad.yaml"
-    case.write_text(BAD_CASE.replace("scoring: imp\n", "scoring: imps\ndate: 2017-02-30\n"), encoding="utf-8")
+    case.write_text(BAD_CASE.replace("scoring: impz\n", "scoring: imps\ndate: 2017-02-30\n"), encoding="utf-8")
     code, out, err = run(capsys, "rule", str(case))
     assert (code, out) == (2, "")
     line = assert_one_line_error(err, f"bridgelaw: error: {case}:4:7: ")

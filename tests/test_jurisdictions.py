@@ -260,10 +260,10 @@ def test_compare_matrix_and_summary(capsys):
                        str(CASES / "law12-provisions/session-percentage-2017.yaml"),
                        str(CASES / "law12-provisions/average-plus-second-board.yaml"))
     assert code == 0
-    assert "  wbf-2017               * artificial NS 14 8/25 EW 7 [12C2(c)]" in out
-    assert "  wbf-2007               artificial NS +3 EW -3 [12C2(a), 12C2(b)]" in out
+    assert "  wbf-2017               * artificial NS 14 8/25 MP EW 7 MP [12C2(c)]" in out
+    assert "  wbf-2007               artificial NS +3 IMPs EW -3 IMPs [12C2(a), 12C2(b)]" in out
     assert ("wbf-2017 vs wbf-2007: 1 of 2 rulings change — 1 in the non-offending side's favour, 0 in the "
-            "offending side's, 0 unclear; scores move by 1 in all") in out
+            "offending side's, 0 unclear; scores move by 1 matchpoint in all") in out
 
 
 def test_compare_json_and_csv(capsys):
@@ -272,7 +272,8 @@ def test_compare_json_and_csv(capsys):
     data = json.loads(out)
     cell = data["cases"][0]["rulings"]
     assert cell["acbl-2007"]["NS"]["exact"] == "0" and cell["acbl-2007"]["EW"]["exact"] == "-1"
-    assert cell["acbl-2007"]["differs"] is True and cell["wbf-2017"] == {"out_of_scope": True}
+    assert cell["acbl-2007"]["differs"] is True and cell["wbf-2017"] == {
+        "out_of_scope": True, "reason": "wbf-2017 is in force from 2017-09-01; the case is dated 2014-03-01"}
     code, out, _ = run(capsys, "compare", "--rulebooks", "wbf-2007,acbl-2007", case, "--format", "csv")
     assert out.splitlines()[2].split(",")[1:5] == ["acbl-2007", "assigned", "0", "-1"]
 

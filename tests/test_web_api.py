@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from fractions import Fraction
 import shutil
 from html import unescape
 from pathlib import Path
@@ -266,7 +267,7 @@ def test_api_compare_query_and_default(client):
     ({"case": WEIGHTED_CASE, "rulebooks": [1, 2]}, 400, "must be a list"),
     ({"case": WEIGHTED_CASE, "rulebooks": []}, 400, "names no rulebook"),
     ({"case": WEIGHTED_CASE, "rulebooks": ["wbf-2017", "../etc/passwd"]}, 422, "unknown rulebook '../etc/passwd'"),
-    ({"case": {**WEIGHTED_CASE, "scoring": "imp"}}, 422, "'imp' is not allowed"),
+    ({"case": {**WEIGHTED_CASE, "scoring": "impz"}}, 422, "'impz' is not allowed"),
 ])
 def test_api_compare_bad_input(client, payload, status, words):
     r = client.post("/api/compare", json=payload)
@@ -327,7 +328,7 @@ def test_form_and_cli_agree_on_every_corpus_case(client, capsys):
     ({"se_instead": "4S+7 W"}, "se_instead", "4S+7"),
     ({"rulebook": "../../etc/passwd"}, "rulebook", "Unknown rulebook '../../etc/passwd'"),
     ({"date": "2010-05-01"}, "date", "in force from 2017-09-01"),
-    ({"b_mode": "one", "b_result": ""}, "general", "exactly one of without_infraction"),
+    ({"b_mode": "one", "b_result": ""}, "b_result", "exactly one of without_infraction"),
 ])
 def test_form_errors_appear_beside_their_field(client, change, name, words):
     r = client.post("/", data={**FORM, **change})
@@ -381,18 +382,27 @@ def test_download_then_upload_round_trip(client):
     assert 'name="wi_weight_0" value="2/3"' in back.text
 
 
-def test_upload_keeps_what_the_form_cannot_show(client, capsys):
+def test_upload_fills_the_poll_and_keeps_what_the_form_cannot_show(client, capsys):
     poll = REPO / "docs" / "cases.md"
     text = re.search(r"```yaml\n(title: Poll.*?)```", poll.read_text(), re.S)[1]
     r = client.post("/upload", files={"case_file": ("poll.yaml", text.encode(), "application/yaml")})
     assert r.status_code == 200
-    assert "Kept from the opened file" in r.text and "polled: 6" in unescape(r.text)
+    html = unescape(r.text)
+    assert 'id="b_mode-poll" value="poll" checked' in html and 'name="poll_polled" value="6"' in html
+    assert 'name="poll_result_1" value="3NT+2 S"' in html
+    assert "Kept from the opened file" in html and "outcome: none-self-inflicted" in html
     assert scores(r.text) == {"NS": "+7 IMPs", "EW": "-7 IMPs"}
     extra = unescape(re.search(r'name="extra" value="([^"]*)"', r.text)[1])
     again = client.post("/case.yaml", data={"rulebook": "wbf-2017", "title": "Poll", "scoring": "imps",
                                             "vulnerability": "None", "non_offending": "NS", "table_result": "3NT-1 S",
-                                            "other_table": "5D+1 S", "extra": extra})
-    assert load_case("again.yaml", text=again.text).model.poll.polled == 6
+                                            "other_table": "5D+1 S", "b_mode": "poll", "poll_polled": "6",
+                                            "poll_action_0": "6D", "poll_votes_0": "3", "poll_result_0": "6D= S",
+                                            "poll_action_1": "3NT", "poll_votes_1": "3",
+                                            "poll_result_1": "3NT+2 S 1/2; 3NT+1 S 1/2", "extra": extra})
+    case = load_case("again.yaml", text=again.text)
+    assert case.model.poll.polled == 6 and case.model.expect.nos == 7
+    assert [(r.result.text, r.chance) for r in case.model.poll.choices[1].results] == [
+        ("3NT+2 S", Fraction(1, 2)), ("3NT+1 S", Fraction(1, 2))]
 
 
 @pytest.mark.parametrize("content, words, status", [
@@ -425,8 +435,10 @@ def test_slip(client):
     html = r.text
     assert "Director's ruling" in html
     assert re.search(r'id="slip-score-NS">\+3 2/3 IMPs', html) and re.search(r'id="slip-score-EW">-5 2/3 IMPs', html)
-    assert "<dt>12C1(e)(ii)</dt>" in html and 'id="slip-event">Spring Teams, session 2<' in html
-    assert "Director</th>" in html and "Time of ruling</th>" in html
+    assert "<dt>12C1(e)(ii)</dt>" in html and 'id="slip-head-board">7<' in html
+    assert "Director</th>" in html and "Players informed at</th>" in html
+    assert 'id="slip-bridge-EW">4H-1 N 66 2/3%, 4H= N 33 1/3%<' in html
+    assert "the right to appeal expires 30 minutes after the official score" in html
     assert service.Books().get("wbf-2017").sha256 in html
     bad = client.post("/slip", data={**FORM, "table_result": "nonsense"})
     assert bad.status_code == 422 and field_error(bad.text, "table_result")

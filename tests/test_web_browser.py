@@ -158,7 +158,9 @@ def submit_and_wait(driver, css: str, expect: str) -> None:
     wait(driver, expect)
 
 
-DOCS_SHOTS = {"web-ruling.png", "web-slip.png", "web-compare.png", "web-traveller.png"}   # used by docs/web.md
+DOCS_SHOTS = {"web-ruling.png", "web-slip.png", "web-compare.png", "web-traveller.png", "web-phone.png",
+              "web-slip-phone.png", "casebook-page.png"}
+DOCS_HEIGHT = 1800          # docs images show the top of a page (small PNGs); test-artifacts/ keep the whole   # used by docs/web.md
 
 
 def screenshot(driver, name: str, width: int = 1280) -> Path:
@@ -175,7 +177,11 @@ def screenshot(driver, name: str, width: int = 1280) -> Path:
     path.write_bytes(base64.b64decode(shot["data"]))
     if os.environ.get("BRIDGELAW_UPDATE_DOCS") and name in DOCS_SHOTS:
         DOCS_IMAGES.mkdir(exist_ok=True)
-        shutil.copy(path, DOCS_IMAGES / name)
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": max(size["width"], width),
+                     "height": min(size["height"], DOCS_HEIGHT), "scale": 1}})
+        (DOCS_IMAGES / name).write_bytes(base64.b64decode(shot["data"]))
     return path
 
 
@@ -185,7 +191,7 @@ def fill_teams_case(driver, server: str) -> None:
     wait(driver, "#case-form")
     Select(field(driver, "rulebook")).select_by_value("wbf-2017")
     type_into(driver, "title", "Board 7: 5H doubled after a slow 4S")
-    type_into(driver, "source", "Spring Teams, session 2")
+    type_into(driver, "source", "County casebook 2025, case 4")
     type_into(driver, "board_number", "7")
     Select(field(driver, "vulnerability")).select_by_value("NS")
     click(driver, "#scoring-imps")
@@ -266,25 +272,105 @@ def test_download_and_upload_again(page, server, downloads):
     assert field(page, "title").get_attribute("value") == "Board 7: 5H doubled after a slow 4S"
 
 
+RECORD = {"rec_event": "Spring Teams", "rec_session": "2 (evening)", "rec_time": "21:40", "rec_table": "4",
+          "rec_pair_ns": "Amber", "rec_pair_ew": "Blue", "rec_n": "Ann Smith", "rec_e": "Carl Lee",
+          "rec_s": "Bob Jones", "rec_w": "Dora Moss", "rec_director": "Eve Stone",
+          "rec_facts": "West bid 4S after a slow pass by East; North-South then bid 5H.",
+          "notes": "Pass was a logical alternative for West; the hesitation suggested bidding on. 5H was a gamble."}
+
+
+def fill_record(driver) -> None:
+    for name, text in RECORD.items():
+        type_into(driver, name, text)
+
+
+def pdf_pages(data: bytes) -> list[str]:
+    from io import BytesIO
+    from pypdf import PdfReader
+    from unicodedata import normalize
+    return [" ".join(normalize("NFKC", p.extract_text() or "").split()) for p in PdfReader(BytesIO(data)).pages]
+
+
+# A4 and US Letter, in inches, with Chromium's default margins (the slip's @page sets its own)
+PAPERS = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
+
+
 def test_print_view(page, server):
     fill_teams_case(page, server)
+    fill_record(page)
     submit_and_wait(page, "#slip-button", "#slip")
     slip = page.find_element(By.ID, "slip")
     assert page.find_element(By.ID, "slip-score-NS").text == NS_SCORE
     assert page.find_element(By.ID, "slip-score-EW").text == EW_SCORE
-    assert page.find_element(By.ID, "slip-event").text == "Spring Teams, session 2"
-    assert page.find_element(By.ID, "slip-board").text == "7"
-    assert "12C1(e)(ii)" in page.find_element(By.ID, "slip-law").text
-    assert "Director" in slip.text and "Time of ruling" in slip.text
+    assert page.find_element(By.ID, "slip-head-event").text == "Spring Teams"
+    assert page.find_element(By.ID, "slip-head-board").text == "7"
+    assert page.find_element(By.ID, "slip-head-north-south").text == "Amber; N Ann Smith, S Bob Jones"
+    assert page.find_element(By.ID, "slip-bridge-EW").text == "4H-1 N 50%, 4H= N 33 1/3%, 4H-2 N 16 2/3%"
+    assert page.find_element(By.ID, "slip-headline").text.startswith("Score adjusted: the offending side gets")
+    laws = [dt.text for dt in page.find_elements(By.CSS_SELECTOR, "#slip-law dt")]
+    assert laws == sorted(laws, key=lambda ref: (ref[:2], ref)) and "12C1(e)(ii)" in laws
+    assert "Eve Stone" in slip.text and "Players informed at" in slip.text
     assert service.Books().get("wbf-2017").sha256 in slip.text
     page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     assert not page.find_element(By.CSS_SELECTOR, ".slip-tools").is_displayed()
+    assert not page.find_element(By.ID, "slip-trace").is_displayed()        # the full trace only on request
     assert slip.is_displayed()
     screenshot(page, "web-slip.png", width=820)
-    pdf = page.execute_cdp_cmd("Page.printToPDF", {"printBackground": False, "preferCSSPageSize": True})
-    data = base64.b64decode(pdf["data"])
-    assert data.startswith(b"%PDF")
-    (ARTIFACTS / "web-slip.pdf").write_bytes(data)
+    for paper, (width, height) in PAPERS.items():
+        pdf = page.execute_cdp_cmd("Page.printToPDF", {"printBackground": False, "paperWidth": width,
+                                                       "paperHeight": height})
+        data = base64.b64decode(pdf["data"])
+        assert data.startswith(b"%PDF")
+        (ARTIFACTS / f"web-slip-{paper}.pdf").write_bytes(data)
+        pages = pdf_pages(data)
+        assert len(pages) == 1, f"the slip prints on {len(pages)} {paper} pages"
+        text = pages[0]
+        for words in ("Pass was a logical alternative for West", "West bid 4S after a slow pass by East",
+                      "Amber; N Ann Smith, S Bob Jones", "Blue; E Carl Lee, W Dora Moss", "Eve Stone", "21:40",
+                      "the right to appeal expires 30 minutes after the official score",
+                      "+3 1/6 IMPs", "-5 1/6 IMPs", "12C1(e)(ii)"):
+            assert words in text, f"{words!r} is not on the {paper} page"
+
+
+def test_every_new_form_field(page, server):
+    """The record, a split weighting, a weighted instead, victory points and an appeal, typed into the
+    form: the ruling and the saved case say what was typed."""
+    fill_teams_case(page, server)
+    fill_record(page)
+    click(page, "#b_mode-split")
+    assert field(page, "ew_result_0").is_displayed() and field(page, "wi_result_0").is_displayed()
+    for name, text in (("ew_result_0", "4H-1 N"), ("ew_weight_0", "1/2"), ("ew_result_1", "4H= N"),
+                       ("ew_weight_1", "1/2")):
+        type_into(page, name, text)
+    type_into(page, "se_instead", "4S= W 1/2; 4S-1 W 1/2")
+    for name, text in (("match_boards", "16"), ("match_imps_ns", "20"), ("match_imps_ew", "5"),
+                       ("ap_lodged", "22:05"), ("ap_committee", "A. Chair, B. Member, C. Member"),
+                       ("ap_changed_to", "5HX-2 N for both sides"), ("ap_reasons", "5H was not a gamble.")):
+        type_into(page, name, text)
+    Select(field(page, "ap_decision")).select_by_value("changed")
+    Select(field(page, "ap_by")).select_by_value("NS")
+    Select(field(page, "ap_deposit")).select_by_value("returned")
+    submit_and_wait(page, "#rule-button", "#ruling")
+    record = page.find_element(By.ID, "record").text
+    for words in ("Spring Teams", "Eve Stone", "changed: the ruling was changed", "5HX-2 N for both sides",
+                  "by NS at 22:05"):
+        assert words in record, words
+    steps = page.find_element(By.ID, "steps").text
+    assert "The two sides have different weightings" in steps and "Match of 16 boards" in steps
+    assert "C = 1/2 × (-6) + 1/2 × 5 = -1/2" in " ".join(steps.split()) or "C = " in steps
+    screenshot(page, "web-form-full.png")
+    # a poll, then a board not scheduled
+    click(page, "#b_mode-poll")
+    type_into(page, "poll_polled", "6")
+    for name, text in (("poll_action_0", "4H"), ("poll_votes_0", "4"), ("poll_result_0", "4H-1 N"),
+                       ("poll_action_1", "Pass"), ("poll_votes_1", "2"), ("poll_result_1", "4H= N 1/2; 4H-1 N 1/2")):
+        type_into(page, name, text)
+    submit_and_wait(page, "#rule-button", "#ruling")
+    assert "Weights used" in page.find_element(By.ID, "facts").text
+    click(page, "#kind-not-scheduled")
+    assert not field(page, "table_result").is_displayed()
+    submit_and_wait(page, "#rule-button", "#ruling")
+    assert page.find_element(By.ID, "score-NS").text == "not scored"
 
 
 def test_compare_rulebooks(page, server):
@@ -308,7 +394,23 @@ def test_phone_sized_screen(page, server):
     ruling_top = page.find_element(By.ID, "ruling").location["y"]
     form_top = page.find_element(By.ID, "case-form").location["y"]
     assert ruling_top < form_top                                  # on a phone the ruling comes first
+    type_into(page, "wi_result_0", "3NT-1 S")
+    for name in ("wi_result_0", "wi_weight_0", "se_instead", "rec_event", "rec_pair_ns"):
+        el = field(page, name)
+        clipped = page.execute_script("return arguments[0].scrollWidth - arguments[0].clientWidth", el)
+        assert clipped <= 0 and el.size["width"] >= 120, f"{name} is {el.size['width']}px wide, text clipped by {clipped}px"
     screenshot(page, "web-phone.png", width=390)
+    # "Add a result" keeps the place: the page comes back at the weighted list, not at the top
+    submit_and_wait(page, "#add-row", "#f-wi_result_2")
+    assert page.execute_script("return location.hash") == "#f-wi"
+    assert page.execute_script("return window.scrollY") > 200
+    page.set_window_size(390, 844)
+    submit_and_wait(page, "#slip-button", "#slip")
+    overflow = page.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    wide = page.execute_script("""return [...document.querySelectorAll('#slip *')].filter(e => e.getBoundingClientRect().right
+        > document.documentElement.clientWidth + 1).map(e => e.tagName + '.' + e.className + ' ' + e.id).slice(0, 5)""")
+    assert overflow <= 0, f"the slip is {overflow}px wider than a phone screen: {wide}"
+    screenshot(page, "web-slip-phone.png", width=390)
 
 
 @pytest.mark.skipif(not (REPO / "travellers" / "wbf-2017-example-09.yaml").exists(), reason="no travellers/")
@@ -324,3 +426,34 @@ def test_traveller_pasted(page, server):
     assert row.find_element(By.CSS_SELECTOR, ".score-ew").text == "13 1/2 (13.5) = 61.36%"
     assert "(adjusted)" in row.text
     screenshot(page, "web-traveller.png")
+    page.set_window_size(390, 844)
+    overflow = page.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the traveller page is {overflow}px wider than a phone screen"
+    first = page.find_element(By.CSS_SELECTOR, "#table-2 td:first-child")
+    page.execute_script("document.querySelector('.scroll').scrollLeft = 10000;")
+    assert first.location["x"] - page.execute_script("return document.querySelector('.scroll').getBoundingClientRect().left") < 5
+    screenshot(page, "web-traveller-phone.png", width=390)
+
+
+def test_casebook_page(page, tmp_path, monkeypatch):
+    """A casebook page (the record example of docs/cases.md, with its appeal) opened and printed."""
+    import re
+    from bridgelaw.cli import main
+    text = re.search(r"```yaml\n(title: Slow pass, then 4S.*?)```", (REPO / "docs" / "cases.md").read_text(), re.S)[1]
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "slow-pass.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["casebook", "cases", "--out", "book", "--title", "County casebook 2025"]) == 0
+    page.get((tmp_path / "book" / "cases" / "slow-pass.html").as_uri())
+    wait(page, "#slip")
+    assert page.find_element(By.ID, "slip-head-director").text == "Eve Stone"
+    assert "upheld: the ruling stands" in page.find_element(By.ID, "slip-appeal").text
+    screenshot(page, "casebook-page.png", width=820)
+    pdf = page.execute_cdp_cmd("Page.printToPDF", {"printBackground": False, "paperWidth": 8.5, "paperHeight": 11.0})
+    pages = pdf_pages(base64.b64decode(pdf["data"]))
+    assert len(pages) == 1
+    assert "Pass was a logical alternative for West" in pages[0] and "upheld: the ruling stands" in pages[0]
+    page.get((tmp_path / "book" / "index.html").as_uri())
+    wait(page, "#summary-table")
+    screenshot(page, "casebook-index.png", width=820)

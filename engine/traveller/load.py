@@ -112,6 +112,11 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
                     as_of: dt.date | None, what_if: WhatIf | None) -> Traveller:
     from .source_pbn import pbn_traveller
     doc = load_yaml(path, text=text)
+    case_key = next((k for k in ("non_offending", "without_infraction", "artificial", "not_scheduled", "poll")
+                     if isinstance(doc.tree, dict) and k in doc.tree and "tables" not in doc.tree), None)
+    if case_key:
+        raise doc.error([case_key], f"this is a case file (it has {case_key}:), not a traveller", key=True,
+                        suggestion=f"rule it with `bridgelaw rule {doc.file}`")
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
         if Path(model.pbn).name != model.pbn or model.pbn in (".", "..") or len(model.pbn) > 255:

@@ -380,7 +380,7 @@ _PLACEHOLDER = "\u0000tables\u0000"
 # --- csv -----------------------------------------------------------------------------------------------
 
 CSV_HEADER = ["table", "ns_pair", "ew_pair", "kind", "result", "ns_points", "unit",
-              "ns_exact", "ns_decimal", "ns_percent", "ew_exact", "ew_decimal", "ew_percent"]
+              "ns_exact", "ns_decimal", "ns_percent", "ew_exact", "ew_decimal", "ew_percent", "scored_as"]
 
 
 def as_csv(board: ScoredBoard) -> str:
@@ -396,6 +396,7 @@ def as_csv(board: ScoredBoard) -> str:
         for side in SIDES:
             s = t.side(side)
             row += [f.text(s.value), f.fixed(s.value), f.fixed(s.percent)]
+        row.append("" if line.kind == "result" else f.what(t))     # an adjusted line says so, beside its played result
         w.writerow(row)
     return buf.getvalue()
 
@@ -418,6 +419,7 @@ def pbn_output(board: ScoredBoard) -> str:
         if has_pct.get(side):
             values[f"Percentage_{side}"] = []
     f = _Formats(board)
+    values["Scored_As"] = []          # an adjusted line says so: its Result is the one played, its score is not
     for line in lines:
         t = by_table[line.table]
         for side in SIDES:
@@ -425,4 +427,6 @@ def pbn_output(board: ScoredBoard) -> str:
             values[f"{prefix}_{side}"].append(f.fixed(s.value) or "-")
             if has_pct.get(side):
                 values[f"Percentage_{side}"].append(f.fixed(s.percent) or "-")
+        values["Scored_As"].append("-" if line.kind == "result" else "adjusted" if line.kind != "artificial"
+                                   else "artificial")
     return rewrite(trav.pbn, trav.game, values)

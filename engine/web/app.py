@@ -56,19 +56,7 @@ SECURITY_HEADERS = [
 ]
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
-FIELD_LABELS = {
-    "rulebook": "Rulebook", "title": "Case title", "source": "Event", "date": "Date", "scoring": "Scoring",
-    "event": "Form of event", "board_number": "Board number", "vulnerability": "Vulnerability",
-    "non_offending": "Non-offending side", "table_result": "Table result (A)", "other_table": "Other table",
-    "field": "Results at the other tables", "results_on_board": "Results on the board",
-    "b_result": "Result without the infraction (B)", "wi": "Weighted list (B)", "se_kind": "Serious error or gamble",
-    "se_instead": "What the non-offending side would have scored without it (C)",
-    "art_ns": "North-South at fault?", "art_ew": "East-West at fault?", "numerous": "Possibilities numerous",
-    "session_ns": "Session score NS", "session_ew": "Session score EW", "boards_ns": "Boards without result NS",
-    "boards_ew": "Boards without result EW", "notes": "Notes", "extra": "Kept from the opened file",
-    "general": "The case", "compare": "Rulebooks to compare", "traveller": "Traveller",
-    "adjustments": "Adjustments",
-}
+FIELD_LABELS = {**forms.LABELS, "traveller": "Traveller", "adjustments": "Adjustments"}
 
 
 class TooLarge(Exception):
@@ -306,6 +294,8 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         except BridgelawError as exc:
             return page(request, "traveller.html", 422, tform=tform, scoring_words=travel.SCORING_WORDS,
                         errors={travel.field_for(exc, tform): _err(str(exc))})
+        if data.get("download") in ("csv", "pbn"):
+            return rescored_download(scored, tform, data.get("download"))
         return page(request, "traveller.html", tform=tform, scoring_words=travel.SCORING_WORDS,
                     board=travel.view(scored))
 
@@ -323,7 +313,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             case, ruling = service.rule_text(text, "request", books, override)
         except BridgelawError as exc:
             return api_bridgelaw_error(exc, text, source)
-        return Response(render.as_json(ruling), media_type="application/json")
+        return Response(render.as_json(ruling, case), media_type="application/json")
 
     async def api_compare(request: Request) -> Response:
         text, source, wrapper = await api_case(request)
@@ -475,14 +465,19 @@ def general(message: str) -> dict:
 
 
 def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> dict[str, dict]:
-    """The error as {form field: message}, the field found from the YAML position it points at."""
-    path = forms.error_path(text, exc)
-    name = forms.field_for_path(path, f, rowmap)
-    beside = name not in ("general", "extra")
-    message = forms.friendly(exc.message, beside_field=beside)
-    if not beside and exc.line is not None and name == "general":
-        message = forms.friendly(exc.message, beside_field=False)
-    return {name: _err(message, exc.expected, exc.suggestion)}
+    """The error as {form field: message}, the field found from the error's key path."""
+    return forms.form_errors(text, exc, f, rowmap)
+
+
+def rescored_download(scored: Any, tform: Any, kind: str) -> Response:
+    """The rescored board as `bridgelaw score` writes it: CSV (--format csv) or, for a PBN traveller, PBN (--output)."""
+    from .. import traveller_cli
+    stem = re.sub(r"[^\w.-]+", "-", tform.name.rsplit(".", 1)[0])[:60] or "traveller"
+    if kind == "pbn" and tform.pbn:
+        text, media, name = traveller_cli.pbn_output(scored), "application/x-pbn; charset=utf-8", f"{stem}.scored.pbn"
+    else:
+        text, media, name = traveller_cli.as_csv(scored), "text/csv; charset=utf-8", f"{stem}.scored.csv"
+    return Response(text, media_type=media, headers={"content-disposition": f'attachment; filename="{name}"'})
 
 
 def case_filename(f: CaseForm) -> str:

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import compare as comparing
-from .. import render
+from .. import record, render
+from .. import slip as slips
 from .. import rulebook as rulebooks
 from ..case import Case, load_case
 from ..errors import BridgelawError, did_you_mean
@@ -152,6 +153,8 @@ class RulingView:
     players: list[tuple[str, str]] = field(default_factory=list)
     date: str | None = None
     board: str = ""
+    record: list[tuple[str, str]] = field(default_factory=list)    # the case record (bridgelaw.record.rows)
+    slip: str = ""                                                   # the slip, HTML (bridgelaw.slip.html)
 
 
 def view(ruling: Ruling, case: Case) -> RulingView:
@@ -160,7 +163,7 @@ def view(ruling: Ruling, case: Case) -> RulingView:
                       render.amount(ruling, s.value), s.formula, s.label) for s in ruling.sides.values()]
     players = []
     if ruling.players:
-        names = case.model.players or {}
+        names = record.players(case)
         players = [(f"{d} {names.get(d, '')}".strip(), render.amount(ruling, v)) for d, v in ruling.players.items()]
     as_of = getattr(b, "as_of", None)
     book = {"id": b.id, "title": b.title, "authority": b.authority, "version": b.version,
@@ -175,6 +178,7 @@ def view(ruling: Ruling, case: Case) -> RulingView:
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
         board=str(m.board.number) if m.board.number is not None else "",
+        record=record.rows(case, ruling), slip=slips.html(slips.build(ruling, case)),
     )
 
 
@@ -186,46 +190,31 @@ class Column:
     ruling: Ruling | None = None
     view: RulingView | None = None
     error: BridgelawError | None = None
+    cell: comparing.Cell | None = None      # the cell bridgelaw.compare gives (one compare path)
 
 
-@dataclass
-class CompareRow:
-    label: str
-    cells: list[str]
-    differs: bool
-    paragraph: bool = False
+CompareRow = comparing.Row
 
 
 def compare(text: str, file: str, books: Books, ids: list[str]) -> tuple[Case, list[Column]]:
-    """The case ruled under each rulebook of `ids` (an error in one column does not stop the
-    others; a rulebook whose dates or scope do not cover the case is out of scope, as in
-    `bridgelaw compare`)."""
+    """The case ruled under each rulebook of `ids` by bridgelaw.compare.cells, as `bridgelaw compare`
+    rules it: a rulebook whose dates or scope do not cover the case is out of scope and not compared;
+    an error in one column does not stop the others."""
     case = load(text, file)
     if not ids:
         raise BridgelawError("choose at least one rulebook to compare", expected="one or more of "
                              + ", ".join(books.ids()))
+    names = list(dict.fromkeys(ids))
+    cells = comparing.cells([comparing.Column(books.get(n), None if i == 0 else 0) for i, n in enumerate(names)], case)
     columns = []
-    for name in dict.fromkeys(ids):
-        col = Column(name)
-        try:
-            book = books.get(name)
-            in_scope = getattr(case, "in_scope", None)
-            if in_scope is not None and not in_scope(book):
-                until = f" to {book.effective_until.isoformat()}" if book.effective_until else ""
-                raise BridgelawError(f"out of scope: {book.id} is in force from {book.effective_from.isoformat()}"
-                                     f"{until}" + (f"; the case is dated {case.model.date.isoformat()}"
-                                                   if case.model.date else "") + (
-                                         f"; it applies only to {_scope_text(book.scope)}" if book.scope else ""))
-            col.ruling = rule_case(case, book)
-            col.view = view(col.ruling, case)
-        except BridgelawError as exc:
-            col.error = exc
+    for name, cell in zip(names, cells):
+        col = Column(name, cell=cell, ruling=cell.ruling)
+        if cell.ruling is not None:
+            col.view = view(cell.ruling, case)
+        elif not cell.out_of_scope:
+            col.error = BridgelawError(cell.error or "could not rule")
         columns.append(col)
     return case, columns
-
-
-def _scope_text(scope: dict) -> str:
-    return "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in scope.items())
 
 
 def compare_cli_json(text: str, books: Books, ids: list[str]) -> str:
@@ -238,37 +227,6 @@ def compare_cli_json(text: str, books: Books, ids: list[str]) -> str:
 
 
 def compare_rows(columns: list[Column]) -> list[CompareRow]:
-    """Rows of the side-by-side table; `differs` marks a row whose cells are not all equal."""
-    def cells(get) -> list[str]:
-        return [get(c) if c.ruling else "—" for c in columns]
-
-    rows: list[tuple[str, list[str], bool]] = [
-        ("Edition", cells(lambda c: f"{c.ruling.rulebook.version}, {c.ruling.rulebook.authority}"), False),
-        ("Outcome", cells(lambda c: c.ruling.outcome), True),
-    ]
-    for side in ("NS", "EW"):
-        rows.append((f"{side} score", cells(lambda c, s=side: _side_text(c, s)), True))
-    for q in ("A", "B", "C"):
-        rows.append((q, cells(lambda c, q=q: _quantity(c.ruling.quantities.get(q))), True))
-    rows.append(("Rules applied", cells(lambda c: ", ".join(r.id for r in c.ruling.rules)), True))
-    rows.append(("Paragraphs cited", cells(lambda c: ", ".join(p.ref for p in c.ruling.citations)), True))
-    rows.append(("Warnings", cells(lambda c: "; ".join(c.ruling.warnings) or "none"), True))
-    out = [CompareRow(label, values, compared and len(set(values)) > 1) for label, values, compared in rows]
-    refs = list(dict.fromkeys(p.ref for c in columns if c.ruling for p in c.ruling.citations))
-    for ref in refs:
-        texts = [next((p.text for p in c.ruling.citations if p.ref == ref), "— not cited") if c.ruling else "—"
-                 for c in columns]
-        out.append(CompareRow(ref, texts, len(set(texts)) > 1, paragraph=True))
-    return out
-
-
-def _side_text(c: Column, side: str) -> str:
-    s = c.ruling.sides[side]
-    role = {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
-    return f"{render.amount(c.ruling, s.value)}{role}"
-
-
-def _quantity(value: Fraction | None) -> str:
-    return "—" if value is None else format_mixed(value)
-
-
+    """Rows of the side-by-side table (bridgelaw.compare.table): `differs` marks a row whose in-scope
+    rulings disagree; out-of-scope columns say so."""
+    return comparing.table([c.cell for c in columns])
