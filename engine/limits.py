@@ -46,6 +46,11 @@ MAX_FACT_FIELDS = 240                 # facts and distinct constants one stage c
 MAX_MATCHING = 64                     # rules of one stage that may hold at once (303 beyond)
 
 
+class LimitError(BridgelawError):
+    """The input goes beyond a bound (or is not text YAML can read). Nothing should re-parse
+    it — e.g. to position the error for a form — since that is the work the bound prevents."""
+
+
 def too_long_name(name: str) -> str | None:
     """Why `name` cannot be a file name here (too long), or None."""
     if len(name) > MAX_PATH_CHARS or any(len(part) > MAX_NAME_CHARS for part in name.split(os.sep)):
@@ -59,7 +64,7 @@ def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
     name = str(path)
     problem = too_long_name(name)
     if problem:
-        raise BridgelawError(problem, file=_shorten(name))
+        raise LimitError(problem, file=_shorten(name))
     try:
         info = os.stat(name)
     except FileNotFoundError:
@@ -69,16 +74,16 @@ def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
     if stat.S_ISDIR(info.st_mode):
         raise BridgelawError(f"this is a folder, expected a {what}", file=name)
     if not stat.S_ISREG(info.st_mode):
-        raise BridgelawError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
+        raise LimitError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
     if info.st_size > MAX_FILE_BYTES:
-        raise BridgelawError(too_big(info.st_size), file=name)
+        raise LimitError(too_big(info.st_size), file=name)
     try:
         with open(name, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise BridgelawError(f"cannot read it: {exc.strerror or exc}", file=name) from None
     if len(data) > MAX_FILE_BYTES:
-        raise BridgelawError(too_big(len(data)), file=name)
+        raise LimitError(too_big(len(data)), file=name)
     return data
 
 
@@ -88,15 +93,15 @@ def check_readable(path: str | Path, *, what: str = "file") -> None:
     name = str(path)
     problem = too_long_name(name)
     if problem:
-        raise BridgelawError(problem, file=_shorten(name))
+        raise LimitError(problem, file=_shorten(name))
     try:
         info = os.stat(name)
     except (OSError, ValueError):
         return
     if not stat.S_ISDIR(info.st_mode) and not stat.S_ISREG(info.st_mode):
-        raise BridgelawError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
+        raise LimitError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
     if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
-        raise BridgelawError(too_big(info.st_size), file=name)
+        raise LimitError(too_big(info.st_size), file=name)
 
 
 def too_big(size: int) -> str:

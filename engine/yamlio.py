@@ -334,7 +334,7 @@ def decode(data: bytes, name: str) -> str:
         start = exc.start
         line_start = data.rfind(b"\n", 0, start) + 1
         column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
-        raise BridgelawError(f"byte 0x{data[start]:02x} is not UTF-8 text", file=name,
+        raise limits.LimitError(f"byte 0x{data[start]:02x} is not UTF-8 text", file=name,
                              line=data.count(b"\n", 0, start) + 1, column=column,
                              expected="a text file saved as UTF-8") from None
 
@@ -345,7 +345,7 @@ def check_characters(text: str, name: str) -> None:
     if bad is not None:
         pos = bad.start()
         line_start = text.rfind("\n", 0, pos) + 1
-        raise BridgelawError(f"control character U+{ord(bad[0]):04X} is not allowed", file=name,
+        raise limits.LimitError(f"control character U+{ord(bad[0]):04X} is not allowed", file=name,
                              line=text.count("\n", 0, pos) + 1, column=pos - line_start + 1,
                              expected="printable text, tabs and line breaks")
 
@@ -362,7 +362,7 @@ _EXPONENT = re.compile(r"[eE]\s*([-+]?)\s*0*([0-9]+)")
 
 def _at(event: Any, name: str, message: str, expected: str | None = None) -> BridgelawError:
     mark = event.start_mark
-    return BridgelawError(message, file=name, line=mark.line + 1 if mark else None,
+    return limits.LimitError(message, file=name, line=mark.line + 1 if mark else None,
                           column=mark.column + 1 if mark else None, expected=expected)
 
 
@@ -452,7 +452,7 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
     if text is None:
         text = read_text(path)
     elif len(text) > limits.MAX_FILE_BYTES:
-        raise BridgelawError(limits.too_big(len(text.encode("utf-8", errors="replace"))), file=name)
+        raise limits.LimitError(limits.too_big(len(text.encode("utf-8", errors="replace"))), file=name)
     check_characters(text, name)
     try:
         try:
@@ -477,7 +477,7 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "malformed YAML"
         raise BridgelawError(f"malformed YAML: {first}", file=name, line=line, column=column) from None
     except RecursionError:
-        raise BridgelawError(f"nested too deeply (at most {limits.MAX_DEPTH} levels)", file=name) from None
+        raise limits.LimitError(f"nested too deeply (at most {limits.MAX_DEPTH} levels)", file=name) from None
     except (ValueError, TypeError, OverflowError) as exc:   # a scalar that does not construct, e.g. 2017-02-30
         line, col = _bad_date(text)
         if line is not None:

@@ -493,3 +493,13 @@ def test_limits_are_documented():
         assert f"{value:,}" in text, f"docs/limits.md does not give {name} = {value:,}"
     for status in ("| 0 |", "| 1 |", "| 2 |", "| 130 |"):
         assert status in text
+
+
+def test_bound_errors_are_limit_errors():
+    """A caller that would re-parse the text to place an error (the web form) can tell a bound
+    from an ordinary mistake: re-parsing is the work the bound prevents."""
+    from bridgelaw.limits import LimitError
+    from bridgelaw.yamlio import load_yaml
+    for text in ("title: " + DEEP, BOMB + "title: *a8\n", "title: " + "9" * 5000 + "\n", "title: a\x00b\n"):
+        with pytest.raises(LimitError):
+            load_yaml("request", text=text)
