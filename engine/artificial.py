@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .exact import format_mixed
 from .rulebook import Rule, Rulebook
-
-SIDES = ("NS", "EW")
+from .trace import Record, Trace
+from .vocab import SIDES
 
 
 @dataclass(frozen=True)
@@ -21,24 +20,28 @@ class ArtificialScore:
     label: str                    # the rule's outcome: avg-plus, average, avg-minus, session-score, not-scored
     rule_id: str
     formula: str                  # what the rule awards, e.g. artificial.pairs.avg_plus
-    steps: tuple[str, ...]
+    records: tuple[Record, ...] = field(default=(), repr=False)   # this side's part of the trace
+    book: Rulebook | None = field(default=None, repr=False, compare=False)
 
     @property
     def rule(self) -> str:
         return self.rule_id
 
-
-def shown(value: Fraction, scoring: str) -> str:
-    return f"{format_mixed(value * 100)}%" if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The explanation of this side's score, rendered from its trace records."""
+        from .render import record_lines
+        return tuple(record_lines(self.records, self.book))
 
 
 def artificial_scores(book: Rulebook, *, scoring: str, responsibility: dict[str, str],
                       session: dict[str, Fraction] | None = None,
                       boards: dict[str, int] | None = None,
-                      rules: list[Rule] | None = None) -> dict[str, ArtificialScore]:
+                      rules: list[Rule] | None = None, trace: Trace | None = None) -> dict[str, ArtificialScore]:
     """Each side's artificial adjusted score. `session`: 12C2(c) session scores (a share of the
     top at pairs, IMPs a board at teams); `boards`: 12C2(d) boards without a result this session,
-    this one included. Every rule that applied is appended to `rules` when given."""
+    this one included. The decisions are recorded in `trace` when given; every rule that applied
+    is appended to `rules` when given."""
     session, boards = session or {}, boards or {}
     out: dict[str, ArtificialScore] = {}
     for side in SIDES:
@@ -46,19 +49,20 @@ def artificial_scores(book: Rulebook, *, scoring: str, responsibility: dict[str,
         facts: dict[str, Any] = {"responsibility": responsibility[side], "other_responsibility": responsibility[other],
                                  "scoring": scoring, "session": session.get(side),
                                  "boards": Fraction(boards[side]) if boards.get(side) else None}
-        rule = book.decide("artificial", facts)
+        t = trace if trace is not None else Trace(book)
+        start = len(t.records)
+        rule = t.decide("artificial", facts, side=side, scoring=scoring)
         if rules is not None and rule not in rules:
             rules.append(rule)
-        extra = [f"session score {shown(session[side], scoring)}"] if side in session else []
-        extra += [f"board {boards[side]} without a result this session"] if boards.get(side) else []
-        steps = [f"{side}: {responsibility[side]}{' (' + ', '.join(extra) + ')' if extra else ''}: rule {rule.id} "
-                 f"({', '.join(rule.cites)}): {rule.explain}"]
         if rule.outcome == "not-scored":
-            steps.append(f"{side}: the board is not scored")
-            out[side] = ArtificialScore(side, responsibility[side], None, rule.outcome, rule.id, "not scored", tuple(steps))
+            t.add("not-scored", side=side)
+            out[side] = ArtificialScore(side, responsibility[side], None, rule.outcome, rule.id, "not scored",
+                                        tuple(t.records[start:]), book)
             continue
         f = rule.award["score"]
         value = f.evaluate({**book.parameters, "session": session.get(side)})
-        steps.append(f"{side} gets {f.text} = {shown(value, scoring)}")
-        out[side] = ArtificialScore(side, responsibility[side], value, rule.outcome, rule.id, f.text, tuple(steps))
+        t.add("artificial", side=side, formula=f, value=value, scoring=scoring)
+        out[side] = ArtificialScore(side, responsibility[side], value, rule.outcome, rule.id, f.text,
+                                    tuple(t.records[start:]), book)
     return out
+

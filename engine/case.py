@@ -31,14 +31,8 @@ from . import bridge
 from .errors import InvalidValue
 from .exact import NumberError, format_mixed, parse_exact
 from .limits import short
+from .vocab import SIDES, VULNERABILITY_WORDS, Direction, Event, Responsibility, Side, other
 from .yamlio import Document, load_yaml
-
-Side = Literal["NS", "EW"]
-SIDES: tuple[Side, Side] = ("NS", "EW")
-
-
-def other(side: Side) -> Side:
-    return "EW" if side == "NS" else "NS"
 
 
 # --- values -------------------------------------------------------------------------------
@@ -119,13 +113,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
 
 
-VULNERABILITY_WORDS = {
-    "none": "None", "neither": "None", "nil": "None", "love": "None", "love all": "None", "-": "None",
-    "ns": "NS", "n-s": "NS", "n/s": "NS", "ew": "EW", "e-w": "EW", "e/w": "EW",
-    "all": "All", "both": "All", "game all": "All",
-}
-
-
 def _vulnerability(value: Any) -> Any:
     if not isinstance(value, str):
         return value
@@ -201,10 +188,6 @@ class SeriousError(_Strict):
     note: str | None = None
 
 
-Responsibility = Literal["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]
-Direction = Literal["N", "E", "S", "W"]
-
-
 class Artificial(_Strict):
     NS: Responsibility
     EW: Responsibility
@@ -237,6 +220,7 @@ class PollChoice(_Strict):
 class Poll(_Strict):
     polled: int = Field(ge=1)
     choices: list[PollChoice] = Field(min_length=1)
+    benefit_of_doubt: ExactField | None = None     # the TD's factor (≥ 1), bounded by the rulebook's ceiling
 
 
 class MatchImps(_Strict):
@@ -254,6 +238,31 @@ class Penalty(_Strict):
     player: Direction
     amount: OutcomeField
     partner_blameless: bool
+
+
+class RevokeFacts(_Strict):
+    """One established revoke (Law 64): see engine/revoke.py."""
+    trick: int = Field(ge=1, le=13)
+    offender: Direction
+    offender_won: bool                  # the offending player won the revoke trick (dummy's trick is not declarer's)
+    side_won: bool                      # the offending side won the revoke trick
+    later_tricks: int = Field(ge=0, le=12)   # tricks the offending side won after the revoke trick
+    exception: Literal["subsequent-same-suit", "faced-card", "after-next-deal-call", "after-round",
+                       "both-sides"] | None = None
+
+
+class Infraction(_Strict):
+    """The irregularity and the law that empowers the adjustment: ``infraction: {law: 16B1, by: W}``.
+
+    ``law`` is looked up in the rulebook's ``infractions:`` (an unknown law is an error with a
+    "did you mean"); a revoke case (law 64…) lists its established revokes, and ``table_result`` is
+    then the result before the Law 64A trick transfer."""
+    law: Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v),
+                   Field(min_length=1)]          # 16B1, 21B3, "64", 23 …
+    by: Direction | None = None
+    note: str | None = None
+    findings: dict[str, bool] | None = None      # the Director's findings the law makes a condition of adjusting
+    revokes: list[RevokeFacts] | None = Field(default=None, min_length=1)
 
 
 class Expect(_Strict):
@@ -314,9 +323,9 @@ class CaseModel(_Strict):
     rulebook: Text | None = None
     date: dt.date | None = None
     scoring: ScoringField
-    event: Literal["pairs", "teams", "individual", "knockout"] | None = None
+    event: Event | None = None
     board: Board
-    non_offending: Side | None = None
+    non_offending: Side | Literal["both"] | None = None   # both: each side ruled from its own view (Law 82C)
     players: dict[Direction, str] | None = None
     table_result: OutcomeField | None = None
     other_table: OutcomeField | None = None
@@ -332,6 +341,7 @@ class CaseModel(_Strict):
     artificial_boards_this_session: BoardCount | None = None
     penalty: Penalty | None = None
     match: Match | None = None
+    infraction: Infraction | None = None
     expect: ExpectField | None = None
     published: Published | None = None
     notes: str | None = None
@@ -369,8 +379,15 @@ class Case:
         return self.model.event or ("teams" if self.model.scoring == "imps" else "pairs")
 
     @property
+    def both_non_offending(self) -> bool:
+        """Law 82C: both sides treated as non-offending, each side's score from its own view."""
+        return self.model.non_offending == "both"
+
+    @property
     def nos(self) -> Side | None:
-        """The non-offending side: as given, or the one side found in no way at fault."""
+        """The non-offending side: as given, or the one side found in no way at fault (NS when both are)."""
+        if self.both_non_offending:
+            return "NS"
         if self.model.non_offending or self.model.artificial is None:
             return self.model.non_offending
         clean = [s for s in SIDES if getattr(self.model.artificial, s) == "in-no-way-at-fault"]
@@ -425,9 +442,6 @@ def check_case(doc: Document, m: CaseModel) -> Case:
         if m.field is not None and m.results_on_board != len(m.field) + 1:
             raise doc.error(["results_on_board"], f"results_on_board is {m.results_on_board} but the field lists "
                             f"{len(m.field)} other results ({len(m.field) + 1} in all)")
-    if m.penalty is not None and (m.event or "") != "individual":
-        raise doc.error(["penalty"], "penalty is handled for individual events (12C3)", key=True,
-                        expected="event: individual")
     if m.players is not None and (m.event or "") != "individual":
         raise doc.error(["players"], "players are named for individual events", key=True, expected="event: individual")
     if m.appeal is not None:
@@ -455,6 +469,14 @@ def check_case(doc: Document, m: CaseModel) -> Case:
         err = doc.error([], "missing required key 'non_offending'", expected="non_offending: NS or EW")
         err.path = ("non_offending",)
         raise err
+    if m.non_offending == "both":
+        for key in ("table_result", "serious_error"):
+            if getattr(m, key) is not None:
+                raise doc.error([key], f"{key} does not go with non_offending: both: each side is assigned the "
+                                "score it would have had (Law 82C: the result obtained after the error is void)", key=True)
+    if m.infraction is not None and m.infraction.revokes is not None and not isinstance(m.table_result, bridge.PlayedResult):
+        raise doc.error(["infraction", "revokes"], "revokes need the table_result as played (before the Law 64A "
+                        "transfer)", expected="table_result: <contract, result and declarer>, e.g. 4S= S")
     if (m.without_infraction is None) == (m.poll is None):
         err = doc.error(["poll"] if m.poll is not None else [],
                         "give exactly one of without_infraction (the outcome or weighted outcomes) and poll",

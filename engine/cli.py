@@ -4,9 +4,10 @@
     bridgelaw check [PATHS…] [--rulebook ID|all] [--as-of DATE] [--set P=V]… [--overlay FILE]
     bridgelaw compare --rulebooks A,B,… [CASES…] [--set P=V]… [--overlay FILE] [--format …]
     bridgelaw score TRAVELLER …                   (whole-field rescoring: docs/travellers.md)
+    bridgelaw event EVENT [--rulings FILE] [--output FILE]…   (whole results files: docs/events.md)
     bridgelaw casebook CASES… --out DIR           (a printable casebook: docs/casebook.md)
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
-    bridgelaw rulebooks | explain NAME | diff A B | lint [RULEBOOK…] | schema KIND
+    bridgelaw rulebooks | explain NAME | explain --exceptions STAGE | diff A B | lint [RULEBOOK…] | schema KIND
 
 Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
 found a gap or an overlap; 2 bad input (the message says file:line:column, what was expected
@@ -29,7 +30,9 @@ from typing import Any, Sequence
 from . import __version__, render
 from . import compare as comparing
 from . import casebook, explain as explaining, lint, traveller_cli
+from .events import cli as events_cli
 from . import rulebook as rulebooks
+from . import sources
 from .case import Case, load_case
 from .errors import BridgelawError, one_line
 from .exact import format_mixed
@@ -241,6 +244,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     names = [args.rulebook] if args.rulebook else list(rulebooks.available())
     books = [rulebooks.get(n, path_ok=True) for n in names]
+    if args.exceptions:
+        sys.stdout.write("\n".join(explaining.exceptions(b, args.exceptions) for b in books))
+        return 0
     if args.name is None:
         if len(books) != 1:
             raise BridgelawError("explain without NAME lists the rules and parameters of the rulebook given "
@@ -321,10 +327,12 @@ def cmd_rulebooks(args: argparse.Namespace) -> int:
         data = [b.summary() for b in books]
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         return 0
+    width = max(len(b.id) for b in books)
     for b in books:
         until = b.effective_until.isoformat() if b.effective_until else "—"
         on = f"  (extends {b.extends})" if b.extends else ""
-        print(f"{b.id:<12} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
+        print(f"{b.id:<{width}} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
+        print(f"{'':<{width}} {sources.report(b).line}")
     return 0
 
 
@@ -379,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     traveller_cli.add_parser(sub)
     casebook.add_parser(sub)
+    events_cli.add_parser(sub)
     add_serve_parser(sub)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
@@ -394,6 +403,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "to list them)")
     p.add_argument("--rulebook", metavar="ID", help="only this rulebook (default: every rulebook that has NAME; "
                    "required without NAME)")
+    p.add_argument("--exceptions", metavar="STAGE", help="print the stage's rules as a tree of exceptions (the rules "
+                   "that override each rule, indented under it), per rulebook")
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("diff", help="the structural difference between two rulebooks",

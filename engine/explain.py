@@ -11,14 +11,15 @@ from .rulebook import Rule, Rulebook
 
 
 def _rule_lines(book: Rulebook, rule: Rule) -> list[str]:
-    out = [f"{rule.id}  ({book.id} {book.version}, stage {rule.stage})", f"  {rule.explain}", "",
+    out = [f"{rule.id}  ({book.id} {book.version}, stage {rule.stage})", f"  {rule.explain_for(book)}", "",
            f"  when      {rule.when_text}"]
     if rule.outcome:
         out.append(f"  outcome   {rule.outcome}")
     for key, f in rule.award.items():
         out.append(f"  award     {key} = {f.text}")
     for key, value in rule.apply.items():
-        out.append(f"  apply     {key}: {value}")
+        shown = f" = {params.show(book.parameters[value], value)}" if value in book.parameters else ""
+        out.append(f"  apply     {key}: {value}{shown}")
     if rule.overrides:
         out.append(f"  overrides {', '.join(rule.overrides)}")
     if rule.start or rule.end:
@@ -35,6 +36,8 @@ def _rule_lines(book: Rulebook, rule: Rule) -> list[str]:
 def _parameter_lines(book: Rulebook, name: str) -> list[str]:
     kind, summary = params.PARAMETERS[name]
     out = [f"{name}  ({book.id} {book.version}, parameter)", f"  {summary}", ""]
+    if name in book.bounds:
+        out += [f"  the Law: {book.bounds[name].text(name)}", ""]
     for d in book.dated.get(name, []):
         cites = f"; cites {', '.join(d.cites)}" if d.cites else ""
         out.append(f"  {params.show(d.value, name):<10} {d.period}  — {d.origin}{cites}")
@@ -62,7 +65,7 @@ def listing(book: Rulebook) -> str:
     out = [f"{book.id} {book.version} — {book.title}", "", "rules (stage: id — explanation)"]
     for r in book.all_rules:
         dated = f" [{r.start or '…'} to {r.end or '…'}]" if (r.start or r.end) else ""
-        out.append(f"  {r.stage}: {r.id}{dated} — {r.explain}")
+        out.append(f"  {r.stage}: {r.id}{dated} — {r.explain_for(book)}")
     out += ["", "parameters"]
     for name in book.dated:
         out.append(f"  {name} = " + "; ".join(f"{params.show(d.value, name)} ({d.period})" if len(book.dated[name]) > 1
@@ -95,7 +98,7 @@ def diff(a: Rulebook, b: Rulebook) -> dict[str, Any]:
         if old != new:
             out["parameters"].append({"name": name, "from": old, "to": new})
     ra, rb = {r.id: r for r in a.all_rules}, {r.id: r for r in b.all_rules}
-    out["rules"]["added"] = [{"id": i, "stage": rb[i].stage, "explain": rb[i].explain} for i in rb if i not in ra]
+    out["rules"]["added"] = [{"id": i, "stage": rb[i].stage, "explain": rb[i].explain_for(b)} for i in rb if i not in ra]
     out["rules"]["removed"] = [{"id": i, "stage": ra[i].stage} for i in ra if i not in rb]
     for i in ra:
         if i in rb:
@@ -140,3 +143,38 @@ def _show(value: Any) -> str:
 
 def diff_json(d: dict[str, Any]) -> str:
     return json.dumps(d, indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+# --- exceptions --------------------------------------------------------------------------------------
+
+def exceptions(book: Rulebook, stage: str) -> str:
+    """The rules of `stage` as a tree: each rule with, indented under it, the rules that override it
+    (its exceptions). ``overrides`` is transitive: an exception to an exception wins over both."""
+    from .stages import STAGES
+    if stage not in STAGES:
+        raise BridgelawError(f"unknown stage '{stage}'", expected="one of " + ", ".join(STAGES),
+                             suggestion=did_you_mean(stage, STAGES))
+    rules = [r for r in book.all_rules if r.stage == stage]      # every rule, whatever its dates
+    ids = {r.id for r in rules}
+    under: dict[str, list[str]] = {r.id: [] for r in rules}
+    for r in rules:
+        for target in r.overrides:
+            if target in under:
+                under[target].append(r.id)
+    roots = [r.id for r in rules if not any(t in ids for t in r.overrides)]
+    by_id = {r.id: r for r in rules}
+    out = [f"{book.id} {book.version}, stage {stage} ({STAGES[stage].hit}): "
+           f"{len(rules)} rules; exceptions are indented under the rule they override"]
+
+    def line(rule_id: str, depth: int) -> None:
+        r = by_id[rule_id]
+        what = r.outcome or ", ".join(f"{k}: {v}" for k, v in r.apply.items()) or \
+            ", ".join(f"{k} = {f.text}" for k, f in r.award.items())
+        dated = f"  (in force {r.start or '…'} to {r.end or '…'})" if r.start or r.end else ""
+        out.append(f"{'  ' * (depth + 1)}{'└ ' if depth else ''}{r.id}  [{', '.join(r.cites)}]  {what}{dated}")
+        for child in under[rule_id]:
+            line(child, depth + 1)
+
+    for root in roots:
+        line(root, 0)
+    return "\n".join(out) + "\n"

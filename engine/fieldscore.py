@@ -40,6 +40,7 @@ from typing import Any, Union
 
 from .bridge import IMP_SCALE
 from .case import Component
+from .rounding import round_half_away, round_half_even, round_toward
 
 __all__ = [
     "Weighting",
@@ -73,34 +74,6 @@ def imps_exact(difference: int | Fraction) -> int:
     need not be whole): the number of steps of the scale at or below ``|difference|``."""
     steps = bisect_right(IMP_SCALE, abs(difference))
     return steps if difference >= 0 else -steps
-
-
-def round_toward(x: Fraction, step: Fraction, centre: Fraction) -> Fraction:
-    """`x` rounded to the nearest multiple of `step`; a value exactly halfway goes toward
-    `centre` (EBU: factored matchpoints round toward average)."""
-    if step <= 0:
-        return x
-    q = x / step
-    low = math.floor(q)
-    high = low + 1
-    if q == low:
-        return x
-    below, above = q - low, high - q
-    if below < above:
-        n = low
-    elif above < below:
-        n = high
-    else:
-        n = low if abs(low * step - centre) <= abs(high * step - centre) else high
-    return n * step
-
-
-def round_half_even(x: Fraction, step: Fraction) -> Fraction:
-    """`x` rounded to the nearest multiple of `step`, halves to the even multiple (ACBL rounds a
-    butler datum to 10 this way); symmetric, so an EW datum is the negated NS datum."""
-    if step <= 0:
-        return x
-    return round(x / step) * step
 
 
 def neuberg(m: Fraction, results: int, expected: int) -> Fraction:
@@ -366,15 +339,21 @@ class ButlerResult:
 
 
 def butler(entries: Sequence[FieldEntry], *, points: Points | None = None, drop: int = 1,
-           round_datum_to: Fraction | int = 0) -> ButlerResult:
+           round_datum_to: Fraction | int = 0, round_half: str = "even") -> ButlerResult:
     """Butler IMPs of every table of one direction: each result IMPed against a datum, the mean
     of the field after dropping `drop` results at each end (weights count as fractions of a
-    result), rounded to `round_datum_to` if not 0 (halves to even)."""
+    result), rounded to `round_datum_to` if not 0 (halves to even, or away from zero with
+    ``round_half="away"`` as Compscore does)."""
     field = Field(entries, points)
     if field.results == 0:
         return ButlerResult([None] * len(entries), None, None, 0, field)
     mean, dropped = field.trimmed_mean(int(drop))
-    datum = round_half_even(mean, Fraction(round_datum_to))
+    if round_half == "away":
+        datum = round_half_away(mean, Fraction(round_datum_to))
+    elif round_half == "even":
+        datum = round_half_even(mean, Fraction(round_datum_to))
+    else:
+        raise ValueError(f"unknown rounding of halves {round_half!r}")
     cache: dict[int, Fraction] = {}
 
     def imp(points: int) -> Fraction:

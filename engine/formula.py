@@ -16,25 +16,23 @@ A number is ``3``, ``0.6``, ``3/5`` (as division) or ``60%``; a name is letters,
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Union
 
 from . import limits
+from . import rounding
 from .conditions import MissingFact
 from .errors import RulingError
 from .exact import format_mixed
 
 
 def _round_to(x: Fraction, step: Fraction) -> Fraction:
-    """Nearest multiple of `step`, halves away from zero."""
+    """Nearest multiple of `step`, halves away from zero (rounding mode half-up)."""
     if step <= 0:
         raise ValueError(f"round_to needs a positive step, got {format_mixed(step)}")
-    q = abs(x) / step
-    n = math.floor(q + Fraction(1, 2))
-    return (n * step) if x >= 0 else -(n * step)
+    return rounding.nearest(x, step, "half-up")
 
 
 FUNCTIONS: dict[str, tuple[int, Callable[..., Fraction]]] = {

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from . import conditions as c
 from .rulebook import Rulebook, facts_text
+from .rulebook.decide import resolve
 from .stages import STAGES, Stage
 
 DELTA = Fraction(1, 7)          # a step off each boundary value that hits no other constant
@@ -141,10 +142,9 @@ def lint(book: Rulebook, *, witnesses: int = 3) -> Report:
                             fired.append(rule.id)
                     except c.MissingFact:
                         missing.append(rule.id)
-                overridden = {o for rid in fired for o in view.rule(rid).overrides}
-                fired = [rid for rid in fired if rid not in overridden]
-                kind = ("missing" if missing else "gap" if not fired and stage.hit == "unique"
-                        else "overlap" if len(fired) > 1 else None)
+                res = resolve(stage, fired, view.beats)
+                fired = list(res.winners)
+                kind = "missing" if missing else res.problem
                 if kind is None:
                     continue
                 key = (kind, stage.id, tuple(missing or fired))
@@ -153,7 +153,8 @@ def lint(book: Rulebook, *, witnesses: int = 3) -> Report:
                     report.findings.append(Finding(kind, stage.id, day, facts, missing or fired))
             report.inputs[f"{stage.id}@{day}"] = count
     cited = {ref for r in book.all_rules for ref in r.cites} | \
-        {ref for values in book.dated.values() for v in values for ref in v.cites}
+        {ref for values in book.dated.values() for v in values for ref in v.cites} | \
+        {ref for e in book.infractions.values() for ref in e.cites}           # the empowering laws
     report.unused = [ref for ref in book.paragraphs if ref not in cited]
     return report
 

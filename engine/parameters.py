@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from .exact import NumberError, parse_exact
+from .rounding import MODES
 
 Kind = Union[str, tuple[str, ...]]
 
@@ -36,7 +37,10 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "multiple_boards.replacement": (("average", "not-scored"), "what a further board without a result scores"),
     # 12C1(c) and the commentary's benefit of doubt: weights from a poll
     "poll.minimum": ("count", "fewest players a poll should have (commentary: five)"),
-    "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS may be raised"),
+    "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS is raised, unless "
+                              "the case's poll gives the TD's own factor"),
+    "poll.benefit_of_doubt_ceiling": ("number", "the largest factor a TD may use (WBF Laws Committee: never deviate "
+                                      "by more than 0.2 from the poll, i.e. 1.2)"),
     # 2007 12C1(e), where a Regulating Authority elects it instead of weighting
     "likely.threshold": ("number", "a result is 'likely' once the outcomes at least as favourable to the "
                          "non-offending side reach this probability (ACBL: 1/3)"),
@@ -44,11 +48,13 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                            "to the offending side reach this probability (ACBL: 1/6)"),
     # weighted scores at IMPs
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
+    "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
     # teams scored in victory points
     "vp.scale": (("wbf-2013",), "the victory-point scale (wbf-2013: the WBF continuous 20-VP scale)"),
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
+    "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
     # Law 92B: the players' right to appeal a ruling
     "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
                                   "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
@@ -57,8 +63,13 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                                 "ebu = (M + 1) × E / A − 1; none = no factoring"),
     "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
     "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
+    "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
+                                         "the line's score as it is (flat), or counted once per comparison and "
+                                         "divided like the other lines (per-comparison)"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
+    "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
+                                     "the even step (ACBL) or away from zero (Compscore)"),
 }
 
 
@@ -92,7 +103,7 @@ def vocabulary_kind(name: str) -> Kind:
 
 def show(value: Any, name: str) -> str:
     kind = PARAMETERS[name][0]
-    if kind == "percent" and isinstance(value, Fraction):
+    if isinstance(value, Fraction):
         from .exact import format_mixed
-        return f"{format_mixed(value * 100)}%"
+        return f"{format_mixed(value * 100)}%" if kind == "percent" else format_mixed(value)
     return str(value)

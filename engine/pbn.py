@@ -20,11 +20,14 @@ from pathlib import Path
 from .errors import BridgelawError
 from .limits import check_readable
 
-__all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "rewrite"]
+__all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "decode_pbn", "rewrite",
+           "rewrite_tables", "check_row"]
 
 _TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s"]+)')
-_COLUMN = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\\(?P<width>\d+)(?P<align>[LRlr])?)?$")
+_COLUMN = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\\(?P<width>[0-9]+)(?P<align>[LRlr])?)?$")
+MAX_BYTES = 64 * 1024 * 1024   # a results file is a few MB at most
+MAX_WIDTH = 255             # a column wider than this is a mistake (10**8 would write a 200 MB file)
 
 
 def _unescape(text: str) -> str:
@@ -74,10 +77,12 @@ class ScoreTable:
     rows: list[Row] = field(default_factory=list)
 
     def index(self, name: str) -> int | None:
-        for k, column in enumerate(self.columns):
-            if column.name.lower() == name.lower():
-                return k
-        return None
+        lookup = self.__dict__.get("_lookup")
+        if lookup is None or len(lookup) != len(self.columns):
+            lookup = self.__dict__["_lookup"] = {}
+            for k, column in enumerate(self.columns):
+                lookup.setdefault(column.name.lower(), k)
+        return lookup.get(name.lower())
 
     @property
     def names(self) -> list[str]:
@@ -89,6 +94,7 @@ class Game:
     tags: dict[str, Token] = field(default_factory=dict)
     score_table: ScoreTable | None = None
     first_line: int = 1
+    tables: dict[str, ScoreTable] = field(default_factory=dict)   # ScoreTable, TotalScoreTable
 
     def tag(self, name: str) -> Token | None:
         for key, token in self.tags.items():
@@ -115,6 +121,15 @@ def load_pbn(path: str | Path) -> PbnFile:
     name = str(path)
     check_readable(path, what="PBN file")        # docs/limits.md: no devices or FIFOs, at most 2 MiB
     try:
+        import os
+        import stat as st
+        info = os.stat(path)
+        if st.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(name)
+        if not st.S_ISREG(info.st_mode):
+            raise BridgelawError(f"{name} is not a regular file", expected="a PBN file")
+        if info.st_size > MAX_BYTES:
+            raise BridgelawError(f"{name} is {info.st_size:,} bytes", expected=f"a PBN file of at most {MAX_BYTES:,} bytes")
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise BridgelawError(f"no such file: {name}") from None
@@ -122,6 +137,12 @@ def load_pbn(path: str | Path) -> PbnFile:
         raise BridgelawError(f"{name} is a directory, expected a PBN file") from None
     except OSError as exc:
         raise BridgelawError(f"cannot read {name}: {exc}") from None
+    text, encoding = decode_pbn(data)
+    return parse_pbn(text, name, encoding)
+
+
+def decode_pbn(data: bytes) -> tuple[str, str]:
+    """The text and its encoding: UTF-8 (with or without a BOM), else ISO-8859-1 as PBN 2.1 says."""
     try:
         text, encoding = data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -129,7 +150,7 @@ def load_pbn(path: str | Path) -> PbnFile:
     if text.startswith("\ufeff"):
         text = text[1:]
         encoding = "utf-8-sig"
-    return parse_pbn(text, name, encoding)
+    return text, encoding
 
 
 def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFile:
@@ -164,11 +185,15 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
             token = Token(m.group(0), _unescape(m["value"]), n, m.start("value") + 1)
             game.tags[m["name"]] = token
             table = None
-            if m["name"].lower() == "scoretable":
+            lower = m["name"].lower()
+            if lower == "scoretable":
                 if game.score_table is not None:
                     raise pbn.error(token, "a second ScoreTable in the same game",
                                     expected="one ScoreTable per board")
                 table = game.score_table = ScoreTable(i, token, _columns(pbn, token))
+                game.tables[m["name"]] = table
+            elif lower == "totalscoretable":
+                table = game.tables[m["name"]] = ScoreTable(i, token, _columns(pbn, token))
             continue
         if stripped.startswith("["):
             raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
@@ -193,12 +218,41 @@ def _columns(pbn: PbnFile, header: Token) -> list[Column]:
         if m["name"].lower() in seen:
             raise pbn.error(where, f"ScoreTable names column '{m['name']}' twice")
         seen.add(m["name"].lower())
+        if m["width"] and (len(m["width"]) > 3 or int(m["width"]) > MAX_WIDTH):
+            raise pbn.error(where, f"ScoreTable column '{m['name']}' is {m['width'][:12]} characters wide",
+                            expected=f"a width of at most {MAX_WIDTH}")
         columns.append(Column(m["name"], int(m["width"]) if m["width"] else None,
                               m["align"].upper() if m["align"] else None))
     return columns
 
 
+_BARE = re.compile(r"\S+")
+
+
+MAX_DIGITS = 12            # a number in a table row: scores, tables, pairs, member ids
+
+
 def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
+    tokens = _split(pbn, line, n)
+    for t in tokens:
+        v = t.value
+        if len(v) <= MAX_DIGITS and v.isascii() and "_" not in v:
+            continue                    # the common value
+        core = v.lstrip("+-").replace(".", "", 1)
+        if core and all(ch.isdigit() or ch == "_" for ch in core):
+            if not core.isascii():
+                raise pbn.error(t, f"'{v[:20]}' is not a number: only ASCII digits 0-9 are numbers in a PBN table",
+                                expected="digits 0-9")
+            if "_" in core:
+                raise pbn.error(t, f"'{v[:20]}' is not a number: no '_' inside a number", expected="digits 0-9")
+            if len(core) > MAX_DIGITS:
+                raise pbn.error(t, f"'{v[:12]}…' has {len(core):,} digits", expected=f"at most {MAX_DIGITS} digits")
+    return tokens
+
+
+def _split(pbn: PbnFile, line: str, n: int) -> list[Token]:
+    if '"' not in line:                 # the common row: no quoted values
+        return [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(line) for v in (m.group(0),)]
     tokens = []
     position = 0
     for m in _TOKEN.finditer(line):
@@ -223,6 +277,30 @@ def _stray(pbn: PbnFile, gap: str, position: int, n: int) -> None:
     raise pbn.error(Token(gap, gap, n, column), f"unreadable text {text!r} in a ScoreTable row")
 
 
+def _table_name(table: ScoreTable) -> str:
+    m = re.match(r"\s*\[\s*([A-Za-z0-9_]+)", table.header.raw)
+    return m.group(1) if m else "ScoreTable"
+
+
+def check_row(pbn: PbnFile, table: ScoreTable, row: Row) -> None:
+    """A row with as many values as its table has columns, or a one-line error at the first
+    value too many (or the end of the line, naming the missing column)."""
+    n, want = len(row.tokens), len(table.columns)
+    if n == want:
+        return
+    header = ", ".join(table.names)
+    if n > want:
+        token = row.tokens[want]
+        raise pbn.error(token, f"{_table_name(table)} row has {n} values for {want} columns; "
+                        f"'{token.value[:30]}' is one too many",
+                        expected=f"{want} values: {header}", suggestion="quote a value that contains spaces")
+    line_text = pbn.lines[row.index].rstrip("\r\n")
+    raise BridgelawError(f"{_table_name(table)} row has {n} values for {want} columns; "
+                         f"{table.columns[n].name} is missing", file=pbn.file, line=row.index + 1,
+                         column=len(line_text) + 1, expected=f"{want} values: {header}",
+                         suggestion="write - for a column without a value")
+
+
 # --- writing ------------------------------------------------------------------------------------
 
 def _cell(text: str, column: Column) -> str:
@@ -241,9 +319,21 @@ def rewrite(pbn: PbnFile, game: Game, values: dict[str, list[str]]) -> str:
     """The file's text with `game`'s ScoreTable carrying `values` (column name → one value per
     row, ``-`` for none): existing columns of those names are overwritten, new ones appended;
     every other line of the file is kept as it was."""
-    table = game.score_table
-    if table is None:
+    if game.score_table is None:
         raise ValueError("the game has no ScoreTable")
+    return rewrite_tables(pbn, [(game.score_table, values)])
+
+
+def rewrite_tables(pbn: PbnFile, changes: list[tuple[ScoreTable, dict[str, list[str]]]]) -> str:
+    """The file's text with each table's columns set as in :func:`rewrite` (any number of
+    ScoreTables and TotalScoreTables in one pass); other lines kept byte for byte."""
+    out = list(pbn.lines)
+    for table, values in changes:
+        _rewrite_table(out, pbn, table, values)
+    return "".join(out)
+
+
+def _rewrite_table(out: list[str], pbn: PbnFile, table: ScoreTable, values: dict[str, list[str]]) -> None:
     columns = [Column(c.name, c.width, c.align) for c in table.columns]
     cells = [[t.raw for t in row.tokens] for row in table.rows]
     for name, column_values in values.items():
@@ -251,7 +341,7 @@ def rewrite(pbn: PbnFile, game: Game, values: dict[str, list[str]]) -> str:
             raise ValueError(f"{name}: {len(column_values)} values for {len(table.rows)} rows")
         quoted = [_quote(v) for v in column_values]
         k = table.index(name)
-        width = max((len(v) for v in quoted), default=1)
+        width = min(max((len(v) for v in quoted), default=1), MAX_WIDTH)
         if k is None:
             columns.append(Column(name, width, "R"))
             for row_cells, v in zip(cells, quoted):
@@ -261,14 +351,14 @@ def rewrite(pbn: PbnFile, game: Game, values: dict[str, list[str]]) -> str:
             columns[k] = Column(old.name, max(old.width or 0, width), old.align or "R")
             for row_cells, v in zip(cells, quoted):
                 row_cells[k] = v
-    out = list(pbn.lines)
-    header = "[ScoreTable " + _quote_tag(";".join(c.spec for c in columns)) + "]"
     tag_line = pbn.lines[table.tag_index]
+    m = _TAG.match(tag_line)
+    tag_name = m["name"] if m else "ScoreTable"
+    header = f"[{tag_name} " + _quote_tag(";".join(c.spec for c in columns)) + "]"
     indent = tag_line[:len(tag_line) - len(tag_line.lstrip())]
     out[table.tag_index] = indent + header + _line_ending(tag_line)
     for row, row_cells in zip(table.rows, cells):
         out[row.index] = " ".join(_cell(c, col) for c, col in zip(row_cells, columns)).rstrip() + _line_ending(pbn.lines[row.index])
-    return "".join(out)
 
 
 def _quote_tag(value: str) -> str:

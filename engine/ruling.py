@@ -1,12 +1,14 @@
 """From a checked case and a rulebook to a ruling.
 
-    case ──kind──▶ assigned: A, B, C (exact, with steps) ──damage──▶ each side's score
+    case ──kind──▶ assigned: A, B, C (exact) ──damage──▶ each side's score
                └─▶ artificial: each side's responsibility ──artificial──▶ each side's score
          ──event──▶ 12C4 knockout averaging, 12C3 individual events ──penalty──▶ players
-         ──▶ Ruling: scores, outcome, steps, cited paragraphs, rulebook identity
+         ──▶ Ruling: scores, outcome, the trace, cited paragraphs, rulebook identity
 
 Python does the bridge arithmetic and follows what the rules that applied say; which rule
 applies, what it awards and what it cites come from the rulebook (see engine/stages.py).
+Every stage records what it saw and did in the ruling's trace (engine/trace.py); the
+explanation is rendered from the trace when it is shown (engine/render.py), never here.
 """
 
 from __future__ import annotations
@@ -14,21 +16,26 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
-from . import formula
-from . import parameters as params
-from .case import SIDES, Case, Component, Side
-from .errors import BridgelawError
+from . import rounding
 from . import vp as vp_scale
 from .artificial import artificial_scores
-from .exact import format_decimal, format_mixed
+from .case import Case, Component, Outcome
+from .errors import BridgelawError, did_you_mean
+from .bridge import PlayedResult
+from .exact import format_mixed
+from .formula import Formula
 from .rulebook import Paragraph, Rule, Rulebook
 from .scorer import Scorer
+from .infractions import Empowerment, UnknownLaw, resolve
+from .infractions import _key as _law_key
+from .revoke import Revoke, RevokeError, equity, rectify
+from .trace import Record, Trace
+from .vocab import PARTNER, SIDE_OF, SIDES, Side
 
 UNIT_NAMES = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent"}
-PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
-SIDE_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
 @dataclass
@@ -40,6 +47,9 @@ class SideScore:
     label: str = ""                   # the outcome for this side (artificial: avg-plus, …)
 
 
+Weighted = list[tuple[Fraction, Outcome]]
+
+
 @dataclass
 class Ruling:
     title: str
@@ -49,17 +59,35 @@ class Ruling:
     top: Fraction | None
     scores: dict[Side, SideScore]
     quantities: dict[str, Fraction | None]
-    steps: list[str]
-    rules: list[Rule]
-    citations: list[Paragraph]
+    trace: Trace
     rulebook: Rulebook
     event: str = "pairs"
     players: dict[str, Fraction | None] | None = None
     vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
-    # an assigned adjusted score: per side, the (weight, outcome) pairs its score was formed from
-    # after the expectation stage (legal-only, poll, most-favourable-likely); None when artificial
-    assigned: dict[Side, list[tuple[Fraction, Any]]] | None = None
+    # an assigned adjusted score: per side, the (weight, outcome) pairs its B (B') was formed from
+    # after the expectation stage (legal-only, favour, threshold); None when not assigned
+    assigned: dict[Side, Weighted] | None = None
+    case: Case | None = field(default=None, repr=False)
+    # the paragraphs of the law that empowers the adjustment (the case's infraction:), cited first
+    empowering: list[str] = field(default_factory=list)
+
+    @property
+    def rules(self) -> list[Rule]:
+        return self.trace.rules()
+
+    @cached_property
+    def citations(self) -> list[Paragraph]:
+        """The trace's citations, the empowering law's paragraphs first (before Law 12's)."""
+        refs = self.trace.citations()
+        first = [ref for ref in self.empowering if ref in refs]
+        return [self.rulebook.paragraphs[ref] for ref in first + [ref for ref in refs if ref not in first]]
+
+    @cached_property
+    def steps(self) -> list[str]:
+        """The explanation, one line a step, rendered from the trace."""
+        from .render import step_lines
+        return step_lines(self)
 
     @property
     def sides(self) -> dict[Side, SideScore]:
@@ -91,191 +119,306 @@ class _Builder:
         self.case, self.book, self.m = case, book, case.model
         self.asked: dt.date | None = None          # --as-of, when given
         self.scorer = Scorer(case)
-        self.steps: list[str] = []
-        self.rules: list[Rule] = []
+        self.trace = Trace(book)
+        self.add = self.trace.add
         self.warnings: list[str] = []
-        self.param_cites: list[str] = []
         self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
-        self.used: dict[Side, list[tuple[Fraction, Any]]] = {}              # (weight, outcome) behind B and B'
+        self.formed: dict[Side, Weighted] = {}                              # the outcomes behind B and B'
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
-
-    def say(self, text: str) -> None:
-        self.steps.append(text)
-
-    def decide(self, stage: str, facts: dict[str, Any]) -> Rule | None:
-        rule = self.book.decide(stage, facts)
-        if rule is not None and rule not in self.rules:
-            self.rules.append(rule)
-        return rule
+        self.empowering: list[str] = []     # the paragraphs of the empowering law (and Law 64's facts), cited first
+        self.empowered: Empowerment | None = None
+        self.not_empowered: tuple[Empowerment, str] | None = None   # a condition of the empowering law does not hold
 
     # --- assigned adjusted scores: A, B, C ---------------------------------------------------
 
     def expectation(self, comps: list[Component], side: Side, label: str, role: str = "nos") -> tuple[Fraction, Rule]:
-        """B (or B') for one side, formed as the expectation-stage rule says."""
+        """B (or B') for one side, formed as the expectation-stage rule says: which outcomes count
+        (apply.outcomes), whether the result best for the non-offending side is favoured
+        (apply.favour), and how the value is formed (apply.method: weighted-average, or threshold —
+        the result at which the cumulative probability from one end reaches a parameter)."""
         poll = self.m.poll is not None
         facts = {"weighted": len(comps) > 1, "illegal_outcomes": any(not c.legal for c in comps),
                  "poll": poll, "scoring": self.m.scoring}
-        rule = self.decide("expectation", facts)
-        self.say(f"{label}: rule {rule.id} ({', '.join(rule.cites)}): {rule.explain}")
+        rule = self.trace.decide("expectation", facts, quantity=label, side=side)
+        option = rule.option
         used = comps
         name = label.split(" ")[0]
-        if rule.apply["outcomes"] == "legal":
+        if option("outcomes") == "legal":
             used = self.legal_only(comps, rule)
         elif any(not c.legal for c in comps):
             self.warnings.append(
                 f"outcomes marked legal: false are included: rule {rule.id} of {self.book.id} does not exclude them")
-        if rule.apply["method"] == "most-favourable-likely":
-            value, chosen = self.likely(used, side, name, role)
-            self.used[side] = [(Fraction(1), chosen.outcome)]
-            return value, rule
-        if rule.apply["method"] == "poll":
-            used = self.benefit_of_doubt(used, side)
-        self.used[side] = [(c.weight, c.outcome) for c in used]
+        if option("favour") is not None:
+            used = self.favour(used, side, option("favour"), option("minimum_polled"))
+        if option("method") == "threshold":
+            return self.threshold(used, side, name, option(f"{role}_threshold"), option(f"{role}_from")), rule
         value = self.weighted(used, side, name)
         self.weighting[side] = [(c.weight, self.scorer.score(c.outcome, side).value) for c in used]
+        self.formed[side] = [(c.weight, c.outcome) for c in used]
         if len(used) > 1:
             value = self.round_weighted(value, name)
         return value, rule
 
-    def likely(self, comps: list[Component], side: Side, name: str, role: str) -> tuple[Fraction, Component]:
-        """2007 12C1(e): the most favourable result that was likely (for the non-offending side) or
-        the most unfavourable result that was at all probable (for the offending side)."""
-        key = "likely.threshold" if role == "nos" else "probable.threshold"
-        threshold = self.book.parameters[key]
-        self.cite_parameter(key)
+    def threshold(self, comps: list[Component], side: Side, name: str, key: str, start: str) -> Fraction:
+        """The outcome at which the cumulative probability, counted from the `start` end of the
+        side's own view, first reaches parameter `key` (2007 12C1(e) as the ACBL reads it:
+        "likely" for the non-offending side, "at all probable" for the offending side)."""
+        limit = self.trace.parameter(key)
         scored = sorted(((self.scorer.score(c.outcome, side), c) for c in comps),
-                        key=lambda sc: sc[0].value, reverse=role == "nos")
+                        key=lambda sc: sc[0].value, reverse=start == "most-favourable")
         cumulative = Fraction(0)
         for s, c in scored:
             cumulative += c.weight
-            self.say(f"  {format_mixed(c.weight)} × [{s.text}] (cumulative {format_mixed(cumulative)})")
-            if cumulative >= threshold:
-                what = "most favourable likely" if role == "nos" else "most unfavourable at all probable"
-                self.say(f"  {name} = the {what} result, where the cumulative probability from the "
-                         f"{'most favourable' if role == 'nos' else 'least favourable'} end first reaches "
-                         f"{format_mixed(threshold)}: {c.outcome.text} = {format_mixed(s.value)}")
-                return s.value, c
-        raise BridgelawError(f"{self.case.file}: the probabilities never reach {format_mixed(threshold)} ({key})")
+            self.add("cumulative", weight=c.weight, scored=s, cumulative=cumulative)
+            if cumulative >= limit:
+                self.add("selected", name=name, start=start, threshold=limit, parameter=key, outcome=c.outcome,
+                         value=s.value)
+                self.formed[side] = [(Fraction(1), c.outcome)]
+                return s.value
+        raise BridgelawError(f"{self.case.file}: the probabilities never reach {format_mixed(limit)} ({key})")
 
     def round_weighted(self, value: Fraction, name: str) -> Fraction:
-        step = self.book.parameters.get("weighted.imps.round_to") if self.scorer.unit == "IMP" else None
+        if self.scorer.unit != "IMP" or "weighted.imps.round_to" not in self.book.parameters:
+            return value
+        step = self.trace.parameter("weighted.imps.round_to")
         if not step:
             return value
-        rounded = formula.FUNCTIONS["round_to"][1](value, step)
-        self.cite_parameter("weighted.imps.round_to")
-        self.say(f"  {name} rounded to the nearest {format_mixed(step)} IMP (weighted.imps.round_to): "
-                 f"{format_mixed(value)} → {format_mixed(rounded)}")
+        mode = self.trace.parameter("weighted.imps.round_mode")
+        rounded = rounding.by_parameter(value, step, mode)
+        self.add("rounded", name=name, step=step, mode=mode, before=value, after=rounded, unit="IMP",
+                 parameter="weighted.imps.round_to")
         return rounded
-
-    def cite_parameter(self, name: str) -> None:
-        for dated in self.book.dated.get(name, []):
-            if dated.covers(self.book.as_of):
-                self.param_cites.extend(ref for ref in dated.cites if ref not in self.param_cites)
 
     def legal_only(self, comps: list[Component], rule: Rule) -> list[Component]:
         used = [c for c in comps if c.legal]
         for c in comps:
             if not c.legal:
-                self.say(f"  excluded, not achievable in a legal manner: {c.outcome.text} (weight {format_mixed(c.weight)})")
+                self.add("excluded", outcome=c.outcome, weight=c.weight)
         if not used:
             raise BridgelawError(f"{self.case.file}: every possible outcome is marked not legal; rule {rule.id} "
                                  "leaves nothing to assign", suggestion="add the outcome that could have been reached legally")
         kept = sum((c.weight for c in used), Fraction(0))
         if kept != 1:
-            self.say(f"  remaining weights scaled by 1 / {format_mixed(kept)} to sum to 1")
+            self.add("rescaled", kept=kept)
             used = [Component(c.outcome, c.weight / kept, c.legal, c.path) for c in used]
         return used
 
-    def benefit_of_doubt(self, comps: list[Component], side: Side) -> list[Component]:
-        """Raise the raw weight of the result most favourable to `side` by poll.benefit_of_doubt."""
-        polled, minimum = self.m.poll.polled, self.book.parameters["poll.minimum"]
-        factor = self.book.parameters["poll.benefit_of_doubt"]
-        if polled < minimum:
-            self.warnings.append(f"only {polled} players were polled; the commentary's minimum is {format_mixed(minimum)}")
-        self.say(f"  raw weights (votes / {polled} polled × chance): "
-                 + "; ".join(f"{c.outcome.text} {format_mixed(c.weight)}" for c in comps))
+    def favour(self, comps: list[Component], side: Side, factor_key: str, minimum_key: str | None) -> list[Component]:
+        """Raise the weight of the result most favourable to `side` by the TD's factor (the case's
+        poll.benefit_of_doubt) or else the factor parameter `factor_key` (the commentary's benefit of
+        doubt), at least 1 and at most the rulebook's poll.benefit_of_doubt_ceiling when it has one,
+        scaling the others down in proportion."""
+        given = self.m.poll.benefit_of_doubt if self.m.poll is not None else None
+        factor = given if given is not None else self.trace.parameter(factor_key)
+        where = "the case's poll.benefit_of_doubt" if given is not None else factor_key
+
+        def refuse(message: str, expected: str) -> BridgelawError:
+            if given is not None:                   # point at the case's key
+                return self.case.doc.error(["poll", "benefit_of_doubt"], message, expected=expected)
+            return BridgelawError(f"{self.case.file}: {message}", expected=expected)
+        if factor < 1:
+            raise refuse(f"{where} is {format_mixed(factor)}; a benefit of doubt cannot favour the offending side",
+                         "a factor of at least 1")
+        if "poll.benefit_of_doubt_ceiling" in self.book.parameters:
+            ceiling = self.trace.parameter("poll.benefit_of_doubt_ceiling")
+            if factor > ceiling:
+                raise refuse(f"{where} is {format_mixed(factor)}, above the ceiling {format_mixed(ceiling)} of "
+                             f"{self.book.id} (poll.benefit_of_doubt_ceiling)", f"a factor from 1 to {format_mixed(ceiling)}")
+        if self.m.poll is not None:
+            polled = self.m.poll.polled
+            if minimum_key is not None:
+                minimum = self.trace.parameter(minimum_key)
+                if polled < minimum:
+                    dated = self.book.in_force(minimum_key)
+                    why = f", cites {', '.join(dated.cites)}" if dated and dated.cites else ""
+                    self.warnings.append(f"only {polled} players were polled; the minimum is {format_mixed(minimum)} "
+                                         f"({minimum_key}, {dated.place.what if dated else self.book.id}{why})")
+            self.add("poll", polled=polled, comps=comps)
         values = [self.scorer.score(c.outcome, side).value for c in comps]
         best = max(values)
         group = [c for c, v in zip(comps, values) if v == best]
         raw = sum((c.weight for c in group), Fraction(0))
         raised = min(Fraction(1), raw * factor)
         if raised == raw:
-            self.say(f"  benefit of doubt: factor {format_mixed(factor)} leaves the weights as polled")
+            self.add("favour", side=side, factor=factor, group=group, raw=raw, raised=raised, scale=None, adjusted=comps)
             return comps
         scale = (1 - raised) / (1 - raw)
         adjusted = [Component(c.outcome, c.weight * raised / raw if v == best else c.weight * scale, c.legal, c.path)
                     for c, v in zip(comps, values)]
-        names = ", ".join(c.outcome.text for c in group)
-        self.say(f"  benefit of doubt to {side}: most favourable {names} raised {format_mixed(raw)} × "
-                 f"{format_mixed(factor)} = {format_mixed(raised)}; the others scaled by {format_mixed(scale)}: "
-                 + "; ".join(f"{c.outcome.text} {format_mixed(c.weight)}" for c in adjusted))
+        self.add("favour", side=side, factor=factor, group=group, raw=raw, raised=raised, scale=scale, adjusted=adjusted)
         return adjusted
 
     def weighted(self, comps: list[Component], side: Side, name: str) -> Fraction:
-        scored = [(c, self.scorer.score(c.outcome, side)) for c in comps]
-        if len(scored) == 1:
-            self.say(f"  {name} = {scored[0][1].text}")
-            return scored[0][1].value
-        total = Fraction(0)
-        for c, s in scored:
-            self.say(f"  {format_mixed(c.weight)} × [{s.text}]")
-            total += c.weight * s.value
-        terms = " + ".join(f"{format_mixed(c.weight)} × {_paren(s.value)}" for c, s in scored)
-        self.say(f"  {name} = {terms} = {format_mixed(total)}")
+        scored = [(c.weight, self.scorer.score(c.outcome, side)) for c in comps]
+        total = scored[0][1].value if len(scored) == 1 else sum((w * s.value for w, s in scored), Fraction(0))
+        self.add("weighted", name=name, side=side, terms=scored, total=total)
         return total
 
     def assigned(self) -> tuple[str, dict[Side, SideScore]]:
         case, m, scorer, q = self.case, self.m, self.scorer, self.quantities
         nos, os = case.nos, case.os
-        self.say(f"Non-offending side {nos}, offending side {os}; every quantity is from {nos}'s view, "
-                 f"primed ones (A', B') from {os}'s.")
+        if case.both_non_offending:
+            return self.both_non_offending()
+        self.add("sides", nos=nos, os=os)
         env: dict[str, Fraction] = {}
-        if m.table_result is not None:
-            a = scorer.score(m.table_result, nos)
+        table_result = self.after_revokes() if m.table_result is not None else None
+        if table_result is not None:
+            a = scorer.score(table_result, nos)
             q["A"], env["A'"] = a.value, scorer.complement(a.value)
-            self.say(f"A (table result) = {a.text}")
+            self.add("table", scored=a)
         else:
-            self.say("A: no table result given; only the assigned score is wanted.")
+            self.add("table", scored=None)
+        if self.not_empowered is not None:
+            return self.no_adjustment(env)
         q["B"], b_rule = self.expectation(case.without[nos], nos, "B (without the infraction)")
+        if self.empowered is not None and self.empowered.at_least is not None:
+            q["B"] = self.at_least(q["B"], self.empowered)
         if case.split:
-            self.say(f"The two sides have different weightings; {os}'s is scored separately.")
-            env["B'"], _ = self.expectation(case.without[os], os, "B' (without the infraction, offending side's weighting)", "os")
-        elif b_rule.apply["method"] == "most-favourable-likely":
+            self.add("split", os=os)
+            env["B'"], _ = self.expectation(case.without[os], os,
+                                            "B' (without the infraction, offending side's weighting)", "os")
+        elif b_rule.option("offending") == "own-view":
             env["B'"], _ = self.expectation(case.without[os], os, "B' (for the offending side)", "os")
         else:
             env["B'"] = scorer.complement(q["B"])
-            self.used[os] = self.used[nos]
             if nos in self.weighting:
                 self.weighting[os] = [(w, scorer.complement(v)) for w, v in self.weighting[nos]]
-            self.say(f"B' = {scorer.complement_text('B')} = {format_mixed(env[_B_PRIME])} ({os}'s score for the same outcomes)")
+                self.formed[os] = self.formed[nos]
+            self.add("complement", os=os, text=scorer.complement_text("B"), value=env["B'"])
         if q["A"] is not None:
+            here: dict[str, Fraction] = {"A": q["A"]}
             if case.instead is not None:
-                kind = "gambling action" if m.serious_error.kind == "gambling" else "extremely serious error"
-                self.say(f"C (what {nos} would have scored without its {kind}):")
-                q["C"] = self.weighted(case.instead, nos, "C")
-            else:
-                q["C"] = q["A"]
-                self.say("C = A: no extremely serious error or gambling action by the non-offending side.")
+                self.add("instead", nos=nos, error=m.serious_error.kind)
+                here["instead"] = self.weighted(case.instead, nos, "C")
+            rule = self.trace.decide("serious-error", {"serious_error": case.instead is not None, "scoring": m.scoring})
+            f = rule.award["C"]
+            q["C"] = f.evaluate(here)
+            self.add("quantity", name="C", formula=f, env=here, value=q["C"])
             env["C'"] = scorer.complement(q["C"])
             q["D"], q["DR"], q["DS"] = q["B"] - q["A"], q["B"] - q["C"], q["C"] - q["A"]
-            self.say(f"D = B − A = {format_mixed(q['D'])}; DR = B − C = {format_mixed(q['DR'])} (real damage); "
-                     f"DS = C − A = {format_mixed(q['DS'])} (self-inflicted damage)")
+            self.add("differences", D=q["D"], DR=q["DR"], DS=q["DS"])
         env.update({k: v for k, v in q.items() if v is not None})
         facts: dict[str, Any] = {**q, "serious_error": case.instead is not None, "scoring": m.scoring}
-        rule = self.decide("damage", facts)
-        self.say(f"Outcome: {rule.outcome} (rule {rule.id}: {rule.when_text}).")
+        rule = self.trace.decide("damage", facts)
         scores = {}
         for role, side in (("nos", nos), ("os", os)):
             scores[side] = self.award(rule.award[role], env, side, role, rule.outcome)
         return rule.outcome, scores
 
-    def award(self, f: formula.Formula, env: dict[str, Fraction], side: Side, role: str | None,
-              label: str) -> SideScore:
+    def both_non_offending(self) -> tuple[str, dict[Side, SideScore]]:
+        """Neither side treated as offending (Law 82C; 86B1): each side's assigned score is formed from
+        its own view — its own weighting, the benefit of doubt its own — and the two need not balance."""
+        case, q = self.case, self.quantities
+        self.add("law", text="Neither side is treated as offending (non_offending: both): each side's assigned score "
+                 "is formed from its own view, and the two need not balance.")
+        q["B"], _ = self.expectation(case.without["NS"], "NS", "B for NS (without the irregularity, NS's view)")
+        b_ew, _ = self.expectation(case.without["EW"], "EW", "B for EW (without the irregularity, EW's view)")
+        rule = self.trace.decide("damage", {**q, "serious_error": False, "scoring": self.m.scoring})
+        env = {"B": q["B"], "B'": b_ew}
+        return rule.outcome, {"NS": self.award(rule.award["nos"], env, "NS", "nos", rule.outcome),
+                              "EW": self.award(rule.award["os"], env, "EW", "nos", rule.outcome)}
+
+    # --- the law that empowers the adjustment ------------------------------------------------------
+
+    def empowerment(self) -> Empowerment | None:
+        """The rulebook's entry for the case's infraction (an unknown law is an error at its key)."""
+        inf = self.m.infraction
+        if inf is None:
+            return None
+        try:
+            e = resolve(self.book.infractions, inf.law, self.book.id)
+        except UnknownLaw as exc:
+            raise self.case.doc.error(["infraction", "law"], exc.message, suggestion=exc.suggestion) from None
+        if self.case.both_non_offending and not e.both_sides:
+            raise self.case.doc.error(["non_offending"], f"non_offending: both is for a law that rules each side from "
+                                      f"its own view (82C, 86B1); {e.law} ({e.title}) in {self.book.id} does not",
+                                      expected="non_offending: NS or EW")
+        if e.revoke and not inf.revokes:
+            raise self.case.doc.error(["infraction"], f"infraction {inf.law} ({e.title}) needs the established revokes",
+                                      expected="revokes: [{trick: …, offender: …, offender_won: …, side_won: …, "
+                                      "later_tricks: …}]")
+        findings = inf.findings or {}
+        needed = dict(e.requires)
+        known = {name for entry in self.book.infractions.values() for name, _ in entry.requires}
+        for name in findings:
+            if name not in known:               # a finding no law of this rulebook asks for: a typo?
+                raise self.case.doc.error(["infraction", "findings", name], f"no law in {self.book.id} makes "
+                                          f"'{name}' a condition of adjusting", key=True,
+                                          expected="one of " + (", ".join(sorted(known)) or "(none)"),
+                                          suggestion=did_you_mean(name, known))
+        for name, what in e.requires:
+            if name not in findings:
+                raise self.case.doc.error(["infraction"], f"Law {e.law} empowers an adjustment only if {what}: the "
+                                          f"case must give the Director's finding '{name}'",
+                                          expected=f"findings: {{{name}: true or false}}")
+            if not findings[name]:
+                self.not_empowered = (e, what)
+        other = "" if _law_key(inf.law).startswith(_law_key(e.law)) else f" (Law {e.law} in {self.book.id})"
+        self.add("law", cites=list(e.cites), text=f"Infraction: Law {inf.law}{other}, {e.title}"
+                 f"{f' (by {inf.by})' if inf.by else ''}; the adjustment is empowered by {', '.join(e.cites)}.")
+        self.empowering = list(e.cites)
+        return e
+
+    def no_adjustment(self, env: dict[str, Fraction]) -> tuple[str, dict[Side, SideScore]]:
+        """The law that would empower the adjustment does not, on the Director's findings: the table
+        result stands for both sides (B = A; the damage stage then finds no damage)."""
+        e, what = self.not_empowered
+        q = self.quantities
+        if q["A"] is None:
+            raise self.case.doc.error(["infraction"], f"Law {e.law} does not empower an adjustment on these findings, "
+                                      "so the table result stands: give it", expected="table_result: <result>")
+        self.add("law", cites=list(e.cites), text=f"Law {e.law} empowers an adjustment only if {what}; the Director "
+                 "finds that it does not hold: no adjustment, the table result stands (B = A).")
+        q["B"] = q["C"] = q["A"]
+        env.update({"A": q["A"], "B": q["A"], "B'": env["A'"], "C": q["A"], "C'": env["A'"]})
+        q["D"] = q["DR"] = q["DS"] = Fraction(0)
+        rule = self.trace.decide("damage", {**q, "serious_error": False, "scoring": self.m.scoring})
+        nos, os = self.case.nos, self.case.os
+        return rule.outcome, {nos: self.award(rule.award["nos"], env, nos, "nos", rule.outcome),
+                              os: self.award(rule.award["os"], env, os, "os", rule.outcome)}
+
+    def at_least(self, b: Fraction, e: Empowerment) -> Fraction:
+        """The non-offending side's assigned score, raised to the parameter the empowering law names when
+        that is more favourable (2017 Law 86B2(b): average plus or the assigned score, whichever is more)."""
+        floor = self.trace.parameter(e.at_least)
+        if self.scorer.unit != "IMP":
+            raise BridgelawError(f"{self.case.file}: Law {e.law} ({e.title}) is for team play at IMPs")
+        better = max(b, floor)
+        self.add("law", cites=list(e.cites), text=f"Law {e.law}: the non-offending side gets the more favourable of "
+                 f"the assigned score ({format_mixed(b)}) and {e.at_least} ({format_mixed(floor)}): B = {format_mixed(better)}; "
+                 "the offending side the complement.")
+        return better
+
+    def after_revokes(self) -> Any:
+        """The table result, after the Law 64A trick transfers when the case lists revokes."""
+        m = self.m
+        if m.infraction is None or not m.infraction.revokes:
+            return m.table_result
+        try:
+            revokes = [Revoke(**r.model_dump()) for r in m.infraction.revokes]
+            after, transfers = rectify(m.table_result, revokes)
+        except RevokeError as exc:
+            raise self.case.doc.error(["infraction", "revokes"], str(exc)) from None
+        for r, t in zip(revokes, transfers):
+            ref = t.paragraph if t.paragraph in self.book.paragraphs else t.paragraph[:3]
+            self.add("law", cites=[ref], text=f"Revoke by {r.offender} on trick {r.trick}: {t.reason}.")
+            self.empowering.append(ref)
+        self.add("law", text=f"Table result {m.table_result.text}, after the transfer {after.text} (this is A).")
+        subsequent = any(r.exception == "subsequent-same-suit" for r in revokes)
+        without = m.without_infraction
+        if isinstance(without, PlayedResult) and (without.contract, without.declarer) == (after.contract, after.declarer):
+            e = equity(after, without, revokes[0].offender, edition="2017" if "64C1" in self.book.paragraphs else "2007",
+                       subsequent_same_suit=subsequent)
+            cites = [e.paragraph] if e.paragraph in self.book.paragraphs else []
+            self.empowering += cites
+            self.add("law", cites=cites, text=f"Law {e.paragraph}: the non-offending side has {e.nos_tricks_after} tricks "
+                     f"after the transfer and would have had {e.nos_tricks_without} without the revoke"
+                     + (": it is insufficiently compensated." if e.adjust else ": the transfer compensates it."))
+        return after
+
+    def award(self, f: Formula, env: dict[str, Fraction], side: Side, role: str | None, label: str) -> SideScore:
         value = f.evaluate(env)
-        shown = formula.substitute(f, env)
-        arithmetic = "" if shown == format_mixed(value) else f" = {shown}"
-        who = {"nos": " (non-offending)", "os": " (offending)"}.get(role or "", "")
-        self.say(f"{side}{who} gets {f.text}{arithmetic} = {format_mixed(value)} {UNIT_NAMES[self.scorer.unit]}")
+        self.add("award", side=side, role=role, formula=f, env=dict(env), value=value, unit=self.scorer.unit)
         return SideScore(side, value, f.text, role, label)
 
     # --- artificial adjusted scores --------------------------------------------------------------
@@ -285,18 +428,17 @@ class _Builder:
         counts = m.artificial_boards_this_session
         awarded = artificial_scores(self.book, scoring=m.scoring,
                                     responsibility={side: getattr(m.artificial, side) for side in SIDES},
-                                    session=case.session, rules=self.rules,
+                                    session=case.session, trace=self.trace,
                                     boards={side: getattr(counts, side) for side in SIDES if counts and getattr(counts, side)})
         scores = {}
         for side, a in awarded.items():
-            for step in a.steps:
-                self.say(step)
             role = None if case.nos is None else ("nos" if side == case.nos else "os")
             value = a.value
             if value is not None and m.scoring == "matchpoints":
                 value = a.value * self.scorer.top
-                self.say(f"{side}: {format_mixed(a.value * 100)}% of the top {format_mixed(self.scorer.top)} = "
-                         f"{format_mixed(value)} {UNIT_NAMES[self.scorer.unit]}")
+                at = next(i for i, r in enumerate(self.trace.records) if r is a.records[-1]) + 1
+                self.trace.records.insert(at, Record("share", dict(side=side, share=a.value, top=self.scorer.top,
+                                                                   value=value, unit=self.scorer.unit)))
             scores[side] = SideScore(side, value, a.formula, role, a.label)
         return "artificial", scores
 
@@ -309,17 +451,15 @@ class _Builder:
         total = ns + ew
         balanced = total == 0 if self.scorer.unit == "IMP" else total == self.scorer.top
         facts = {"event": self.case.event, "scoring": self.m.scoring, "balanced": balanced}
-        rule = self.decide("event", facts)
+        rule = self.trace.decide("event", facts, event=self.case.event)
         if rule is None:
             return
-        self.say(f"Event ({self.case.event}): rule {rule.id} ({', '.join(rule.cites)}): {rule.explain}")
         env = {"NS": ns, "EW": ew, "top": self.scorer.top if self.scorer.unit != "IMP" else None}
         for side in SIDES:
             f = rule.award[side]
             if f.text == side:
                 continue
-            new = self.award(f, env, side, scores[side].role, scores[side].label)
-            scores[side] = new
+            scores[side] = self.award(f, env, side, scores[side].role, scores[side].label)
 
     def players(self, scores: dict[Side, SideScore]) -> dict[str, Fraction | None]:
         m = self.m
@@ -328,13 +468,13 @@ class _Builder:
             return players
         p = m.penalty
         amount = p.amount.value * self.scorer.top / 100 if p.amount.unit == "%" and self.scorer.unit == "MP" else p.amount.value
-        rule = self.decide("penalty", {"event": self.case.event, "partner_blameless": p.partner_blameless})
+        rule = self.trace.decide("penalty", {"event": self.case.event, "partner_blameless": p.partner_blameless},
+                                 amount=amount, player=p.player, unit=self.scorer.unit)
         if rule is None:
-            raise BridgelawError(f"{self.case.file}: rulebook {self.book.id} has no rule for a procedural penalty "
-                                 f"in a {self.case.event} event")
+            raise self.case.doc.error(["penalty"], f"rulebook {self.book.id} has no rule for a procedural penalty in a "
+                                      f"{self.case.event} event (stage penalty)", key=True,
+                                      expected="an event its penalty rules cover (12C3: event: individual)")
         bearers = [p.player] + ([PARTNER[p.player]] if rule.apply["to"] == "offender-and-partner" else [])
-        self.say(f"Procedural penalty {format_mixed(amount)} {UNIT_NAMES[self.scorer.unit]} on {p.player}: rule {rule.id} "
-                 f"({', '.join(rule.cites)}): {rule.explain}")
         for d in bearers:
             if players[d] is not None:
                 players[d] -= amount
@@ -342,12 +482,11 @@ class _Builder:
 
     def victory_points(self, scores: dict[Side, SideScore]) -> dict[Side, Fraction] | None:
         """The match in VPs, weighting the IMPs or the VPs as the rulebook's vp.method says."""
-        match, method = self.m.match, self.book.parameters["vp.method"]
-        self.cite_parameter("vp.method")
+        match = self.m.match
+        method = self.trace.parameter("vp.method")
+        scale = self.trace.parameter("vp.scale")
         lead = match.imps.NS - match.imps.EW
-        self.say(f"Match of {match.boards} boards, NS {format_mixed(match.imps.NS)} – EW {format_mixed(match.imps.EW)} IMPs "
-                 f"on the other boards; VPs on the WBF continuous 20-VP scale ({self.book.parameters['vp.scale']}), "
-                 f"method {method}.")
+        self.add("match", match=match, method=method, scale=scale)
         out: dict[Side, Fraction] = {}
         for side in SIDES:
             s = scores[side]
@@ -356,74 +495,50 @@ class _Builder:
             before = lead if side == "NS" else -lead
             comps = self.weighting.get(side, [])
             if method == "weight-vps" and len(comps) > 1 and s.formula in ("B", "B'"):
-                total = Fraction(0)
-                for w, imps in comps:
-                    points = vp_scale.victory_points(before + imps, match.boards)
-                    self.say(f"  {side}: {format_mixed(w)} × VP({format_mixed(before + imps, signed=True)}) = "
-                             f"{format_mixed(w)} × {format_decimal(points)}")
-                    total += w * points
-                step = self.book.parameters.get("vp.round_to")
-                value = formula.FUNCTIONS["round_to"][1](total, step) if step else total
-                if step:
-                    self.cite_parameter("vp.round_to")
-                self.say(f"  {side}: weighted VPs = {format_decimal(total, 4)}"
-                         + (f", rounded to the nearest {format_mixed(step)} VP = {format_decimal(value)}" if step else ""))
+                terms = [(w, before + imps, vp_scale.victory_points(before + imps, match.boards)) for w, imps in comps]
+                total = sum((w * points for w, _, points in terms), Fraction(0))
+                step = self.trace.parameter("vp.round_to") if "vp.round_to" in self.book.parameters else 0
+                mode = self.trace.parameter("vp.round_mode") if step else None
+                value = rounding.by_parameter(total, step, mode) if step else total
+                self.add("vp-weighted", side=side, terms=terms, total=total, step=step, value=value)
             else:
                 if method == "weight-vps" and len(comps) > 1:
                     self.warnings.append(f"{side}'s score is {s.formula}, not a weighted assigned score: its VPs come "
                                          "from its IMPs")
                 value = vp_scale.victory_points(before + s.value, match.boards)
-                self.say(f"  {side}: VP({format_mixed(before, signed=True)} {'+' if s.value >= 0 else '−'} "
-                         f"{format_mixed(abs(s.value))}) = {format_decimal(value)}")
+                self.add("vp", side=side, before=before, imps=s.value, value=value)
             out[side] = value
         return out
 
     def build(self) -> Ruling:
         m, book = self.m, self.book
-        dated = ", ".join(f"{name} = {params.show(d.value, name)} ({d.period})" for name, d in book.dated_in_use())
         asked = self.asked or m.date or dt.date.today()
-        when = f"the date asked for, {asked.isoformat()}" if self.asked else "the case's date" if m.date else \
-            f"today, {asked.isoformat()}"
-        if asked > book.as_of:
-            when += f", clamped to the rulebook's last day"
-        self.say(f"Rulebook {book.id} {book.version} as of {book.as_of.isoformat()} ({when})"
-                 + (f"; dated values in force: {dated}" if dated else "") + ".")
-        self.say(self.scorer.describe_basis())
+        self.add("rulebook", book=book, dated=book.dated_in_use(), asked=self.asked, given=m.date is not None,
+                 day=asked, clamped=asked > book.as_of)
+        self.add("basis", scorer=self.scorer)
+        self.empowered = self.empowerment()
         facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
                  "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
-        kind_rule = self.decide("kind", facts)
+        kind_rule = self.trace.decide("kind", facts, not_scheduled=m.not_scheduled)
         kind = kind_rule.apply["kind"]
-        self.say(f"Kind of adjustment: {kind} (rule {kind_rule.id}, {', '.join(kind_rule.cites)}).")
         if kind == "assigned":
             outcome, scores = self.assigned()
         elif kind == "artificial":
             outcome, scores = self.artificial()
         else:
-            self.say(f"{m.not_scheduled}: {kind_rule.explain}")
             outcome = "not-scored"
             scores = {s: SideScore(s, None, "not scored", None, "not-scored") for s in SIDES}
+        assigned = {side: self.formed[side] for side in SIDES if side in self.formed} if kind == "assigned" else None
         self.event(scores)
-        players = self.players(scores) if self.case.event == "individual" else None
+        players = self.players(scores) if self.case.event == "individual" or m.penalty is not None else None
         vp = self.victory_points(scores) if m.match is not None else None
-        citations: list[Paragraph] = []
-        for ref in [ref for r in self.rules for ref in r.cites] + self.param_cites:
-            if book.paragraphs[ref] not in citations:
-                citations.append(book.paragraphs[ref])
         return Ruling(
             title=m.title, source=m.source, outcome=outcome, unit=self.scorer.unit,
             top=self.scorer.top if self.scorer.unit != "IMP" else None,
-            scores=scores, quantities=self.quantities, steps=self.steps, rules=self.rules,
-            citations=citations, rulebook=book, event=self.case.event, players=players, vp=vp, warnings=self.warnings,
-            assigned=self.used if kind == "assigned" else None,
+            scores=scores, quantities=self.quantities, trace=self.trace, rulebook=book, event=self.case.event,
+            players=players, vp=vp, warnings=self.warnings, assigned=assigned, case=self.case,
+            empowering=[ref for i, ref in enumerate(self.empowering) if ref not in self.empowering[:i]],
         )
-
-
-_B_PRIME = "B'"
-
-
-def _paren(x: Fraction) -> str:
-    text = format_mixed(x)
-    return f"({text})" if x < 0 else text
 
 
 def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Ruling:

@@ -8,18 +8,28 @@ frequencies give (Law 78A; WBF commentary example 9).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import Callable
 
 from . import bridge
 from .case import Case, Outcome, Side, UnitScore
 from .exact import format_mixed
 
 
-@dataclass(frozen=True)
 class Scored:
-    value: Fraction
-    text: str            # e.g. "4H-1 N: NS -100 → IMP(−100 + 170) = +2"
+    """One outcome's score for one side, and the arithmetic as text — e.g. "4H-1 N: NS -100 →
+    IMP(−100 + 170) = +2" — written only when a rendering asks for it."""
+
+    __slots__ = ("value", "_text")
+
+    def __init__(self, value: Fraction, text: str | Callable[[], str]) -> None:
+        self.value, self._text = value, text
+
+    @property
+    def text(self) -> str:
+        if callable(self._text):
+            self._text = self._text()
+        return self._text
 
 
 def _points(p: int) -> str:
@@ -90,20 +100,19 @@ class Scorer:
             here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
             value = Fraction(bridge.imps(here - there))
             sign = "−" if there >= 0 else "+"
-            text = (f"{label}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
-                    f"= {format_mixed(value, signed=True)}")
-            return Scored(value, text)
-        below = sum((f for s, f in self.field.items() if s < ns), Fraction(0))
-        tied = self.field.get(ns, Fraction(0))
+            return Scored(value, lambda: f"{label}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
+                                         f"= {format_mixed(value, signed=True)}")
         mp_ns = bridge.matchpoints_against(ns, self.field)
         if side == "NS":
-            text = (f"{label}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + {format_mixed(tied)} tied "
-                    f"= {format_mixed(mp_ns)}")
+            def text() -> str:
+                below = sum((f for s, f in self.field.items() if s < ns), Fraction(0))
+                tied = self.field.get(ns, Fraction(0))
+                return (f"{label}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + "
+                        f"{format_mixed(tied)} tied = {format_mixed(mp_ns)}")
             return Scored(mp_ns, text)
         value = self.top - mp_ns
-        text = (f"{label}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS {format_mixed(mp_ns)} "
-                f"= {format_mixed(value)}")
-        return Scored(value, text)
+        return Scored(value, lambda: f"{label}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
+                                     f"{format_mixed(mp_ns)} = {format_mixed(value)}")
 
     def _unit_score(self, outcome: UnitScore, side: Side) -> Scored:
         if outcome.unit == "%":
@@ -111,8 +120,11 @@ class Scorer:
         else:
             given = outcome.value
         value = given if outcome.side == side else self.complement(given)
-        note = "" if outcome.side == side else f" for {outcome.side}, so {side} gets the complement"
-        shown = format_mixed(value, signed=self.unit == "IMP")
-        unit = "%" if self.unit == "%" else f" {self.unit}"
-        conv = f" of top {format_mixed(self.top)}" if outcome.unit == "%" and self.unit == "MP" else ""
-        return Scored(value, f"{outcome.text}{conv} (given in the event's unit){note}: {side} {shown}{unit}")
+
+        def text() -> str:
+            note = "" if outcome.side == side else f" for {outcome.side}, so {side} gets the complement"
+            shown = format_mixed(value, signed=self.unit == "IMP")
+            unit = "%" if self.unit == "%" else f" {self.unit}"
+            conv = f" of top {format_mixed(self.top)}" if outcome.unit == "%" and self.unit == "MP" else ""
+            return f"{outcome.text}{conv} (given in the event's unit){note}: {side} {shown}{unit}"
+        return Scored(value, text)

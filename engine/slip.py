@@ -154,7 +154,7 @@ def laws(r: Ruling, case: Any) -> list[tuple[str, str]]:
     known = getattr(r.rulebook, "paragraphs", {})
     first = [(ref, cited.pop(ref, None) or (known[ref].text if ref in known else
                                             "the law infringed (see the infraction above)"))
-             for ref in record.infraction_laws(case)]
+             for ref in (r.empowering or record.infraction_laws(case))]
     rest = sorted(cited.items(), key=lambda kv: paragraph_key(kv[0]))
     return first + rest
 

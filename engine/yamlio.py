@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,9 +42,11 @@ class Document:
         """The composed YAML node at `path` (its key node when `key`), or the deepest one found."""
         if self._marked is None:
             try:
-                self._marked = _fast.compose(self.text)
+                self._marked = _loaders.fast.compose(self.text)
             except (YAMLError, ValueError):
                 self._marked = False
+            finally:
+                _forget(_loaders.fast)
         node = self._marked
         if not node:
             return None
@@ -206,8 +209,26 @@ def _inner_model(annotation: Any) -> Any:
     return None
 
 
-_fast = YAML(typ="safe")
-_events = YAML(typ="safe")
+class _Loaders(threading.local):
+    """ruamel's loaders, one set per thread (a YAML object is not safe to share between threads)."""
+
+    def __init__(self) -> None:
+        self.fast = YAML(typ="safe")
+        self.events = YAML(typ="safe")
+
+
+_loaders = _Loaders()
+
+
+def _forget(yaml: YAML) -> None:
+    """Drop what a YAML object keeps after a document: ruamel appends a DocInfo to `doc_infos` on
+    every parse, and its constructor remembers every node it constructed outside a whole document.
+    Without this a long-running server grows by each document it reads."""
+    yaml.doc_infos.clear()
+    constructor = getattr(yaml, "_constructor", None)
+    if constructor is not None:
+        constructor.constructed_objects.clear()
+        constructor.recursive_objects.clear()
 
 
 class _Fallback(Exception):
@@ -228,7 +249,7 @@ def _fast_tree(text: str, name: str = "<text>") -> Any:
     or duplicate keys and several documents raise _Fallback (the safe loader then reads it).
     The bounds on depth, entries and numbers are checked on the way (as :func:`_scan` does).
     """
-    yaml = _events
+    yaml = _loaders.events
     resolver, constructor = yaml.resolver, yaml.constructor
     cache: dict[str, Any] = {}
 
@@ -391,7 +412,7 @@ def _scan(text: str, name: str) -> None:
     """Check a document against the bounds from the parser's events alone, before anything is
     composed or constructed (both recurse, and aliases multiply): nesting depth, entries per
     list or mapping, nodes added by aliases, digits and exponents of numbers, explicit tags."""
-    resolver = _events.resolver
+    resolver = _loaders.events.resolver
     frames: list[list[Any]] = []      # [size, anchor, entries] of each open container
     anchors: dict[str, int] = {}
     added = 0
@@ -404,7 +425,7 @@ def _scan(text: str, name: str) -> None:
             if frame[2] > 2 * limits.MAX_ITEMS:        # a mapping counts keys and values
                 raise _items_error(event, name)
 
-    for event in _events.parse(text):
+    for event in _loaders.events.parse(text):
         kind = type(event)
         if kind is ev.ScalarEvent:
             tag = event.tag
@@ -461,7 +482,10 @@ def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
             raise
         except Exception:               # noqa: BLE001 — anything unusual: check it, the safe loader reads it
             _scan(text, name)
-            tree = _fast.load(text)
+            tree = _loaders.fast.load(text)
+        finally:
+            _forget(_loaders.events)
+            _forget(_loaders.fast)
     except BridgelawError:
         raise
     except MarkedYAMLError as exc:

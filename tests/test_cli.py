@@ -39,6 +39,18 @@ without_infraction: 4H-1 N
 """
 
 
+def identity(book_id: str) -> str:
+    """A Laws edition's sha256: of its file, and with shared layers (include:) of that hash and each
+    layer's text, one a line."""
+    file = REPO / "rules" / f"{book_id}.yaml"
+    own = hashlib.sha256(file.read_bytes()).hexdigest()
+    shared = re.findall(r"^include: \[([^\]]*)\]", file.read_text(encoding="utf-8"), re.M)
+    if not shared:
+        return own
+    texts = [(REPO / "rules" / "shared" / f"{n.strip()}.yaml").read_text(encoding="utf-8") for n in shared[0].split(",")]
+    return hashlib.sha256("\n".join([own, *texts]).encode("utf-8")).hexdigest()
+
+
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -105,7 +117,7 @@ def test_rule_json(capsys):
     book = data["rulebook"]
     assert book["id"] == "wbf-2017"
     assert re.fullmatch(r"[0-9a-f]{64}", book["sha256"])
-    assert book["sha256"] == hashlib.sha256((REPO / "rules" / "wbf-2017.yaml").read_bytes()).hexdigest()
+    assert book["sha256"] == identity("wbf-2017")
     assert data["warnings"] == []
 
 
@@ -219,11 +231,14 @@ def test_check_a_missing_folder(capsys, tmp_path):
 def test_rulebooks_text(capsys):
     code, out, err = run(capsys, "rulebooks")
     assert (code, err) == (0, "")
-    rows = {line.split()[0]: line.split() for line in out.splitlines()}
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if not line.startswith(" ")}
     assert list(rows) == list(rulebooks.available())
     assert {"wbf-2007", "wbf-2017"} <= set(rows)
-    assert rows["wbf-2007"][1:5] == ["2007.1", "2008-01-01", "→", "2017-08-31"]
-    assert rows["wbf-2017"][1:5] == ["2017.1", "2017-09-01", "→", "—"]
+    assert rows["wbf-2007"][1:5] == ["2007.1", "2008-01-01", "→", "2017-02-28"]
+    assert rows["wbf-2017"][1:5] == ["2017.1", "2017-03-01", "→", "—"]
+    # each rulebook's sourced share on the line below it (rules/ and tests/test_law_sources.py)
+    shares = [line.split() for line in out.splitlines() if line.startswith(" ")]
+    assert len(shares) == len(rows) and all(s[:2] == ["sourced", "100%:"] for s in shares)
     assert re.search(r"^wbf-2007 .*Laws of Duplicate Bridge 2007 — Law 12", out, re.M)
     assert re.search(r"^wbf-2017 .*Laws of Duplicate Bridge 2017 — Law 12", out, re.M)
 
@@ -233,16 +248,17 @@ def test_rulebooks_json(capsys):
     assert (code, err) == (0, "")
     data = {b["id"]: b for b in json.loads(out)}
     assert list(data) == list(rulebooks.available())
-    data = {k: v for k, v in data.items() if k.startswith("wbf-")}
-    assert list(data) == ["wbf-2007", "wbf-2017"]
+    assert data["wbf-2017"]["sourced"]["paragraphs"] == [35, 35]
+    assert data["wbf-laws-committee-2017"]["sourced"]["by_kind"]["recommendation"] == 4
+    data = {k: v for k, v in data.items() if k in ("wbf-2007", "wbf-2017")}
     assert data["wbf-2007"]["version"] == "2007.1"
-    assert data["wbf-2007"]["effective"] == {"from": "2008-01-01", "until": "2017-08-31"}
+    assert data["wbf-2007"]["effective"] == {"from": "2008-01-01", "until": "2017-02-28"}
     assert data["wbf-2017"]["version"] == "2017.1"
-    assert data["wbf-2017"]["effective"] == {"from": "2017-09-01", "until": None}
+    assert data["wbf-2017"]["effective"] == {"from": "2017-03-01", "until": None}
     for book in data.values():
         assert book["authority"] == "World Bridge Federation"
         assert book["rules"] >= 8
-        assert book["sha256"] == hashlib.sha256((REPO / "rules" / f"{book['id']}.yaml").read_bytes()).hexdigest()
+        assert book["sha256"] == identity(book["id"])
 
 
 # --------------------------------------------------------------------------- help and usage

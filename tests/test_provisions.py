@@ -108,12 +108,21 @@ def test_session_modification_cites_12C2c_and_labels_it():
 # --- 12C2(d) several boards -----------------------------------------------------------------------
 
 def test_third_board_scores_average_2017_and_is_not_scored_2007():
+    # the Laws Committee's advice (2017) and its chairman's (2007), as layers on the Laws
     text = ARTIFICIAL + "artificial_boards_this_session: {NS: 3}\nsession: {NS: 70%}\n"
-    r17 = rule(text, "wbf-2017")
+    r17 = rule(text, "wbf-laws-committee-2017")
     assert r17.sides["NS"].value == 10 and r17.sides["NS"].label == "average"
-    r07 = rule(text, "wbf-2007")
+    assert [p.ref for p in r17.citations][-2:] == ["12C2(d)", "WBF-LC/average-plus"]
+    r07 = rule(text, "wbf-laws-committee-2007")
     assert r07.sides["NS"].value is None and r07.sides["NS"].label == "not-scored"
     assert r07.sides["EW"].value == 8
+
+
+def test_third_board_under_the_laws_alone_keeps_the_session_score():
+    text = ARTIFICIAL + "artificial_boards_this_session: {NS: 3}\nsession: {NS: 70%}\n"
+    for book in ("wbf-2007", "wbf-2017"):
+        r = rule(text, book)
+        assert (r.sides["NS"].value, r.sides["NS"].label) == (14, "session-score")     # 70% of 20
 
 
 def test_second_board_keeps_average_plus():
@@ -131,7 +140,7 @@ def test_bye_is_not_scored():
     """)
     assert r.outcome == "not-scored"
     assert r.sides["NS"].value is None and r.sides["EW"].value is None
-    assert [p.ref for p in r.citations] == ["WBF-LC/average-plus"]
+    assert [p.ref for p in r.citations] == ["12C2(a)"]
 
 
 # --- 12C4 knockout, 12C3 individual -----------------------------------------------------------
@@ -206,8 +215,11 @@ POLL = textwrap.dedent("""\
 """)
 
 
+LC17 = "wbf-laws-committee-2017"
+
+
 def test_poll_benefit_of_doubt_2017_and_raw_2007():
-    r17 = rule(POLL.replace("POLLED", "5"))
+    r17 = rule(POLL.replace("POLLED", "5"), LC17)
     assert r17.quantities["B"] == F(3, 5) * 11 + F(2, 5) * -10
     r07 = rule(POLL.replace("POLLED", "5"), "wbf-2007")
     assert r07.quantities["B"] == F(1, 2) * 11 + F(1, 2) * -10
@@ -216,23 +228,58 @@ def test_poll_benefit_of_doubt_2017_and_raw_2007():
 
 def test_small_poll_warns():
     text = POLL.replace("POLLED", "4").replace("votes: 5", "votes: 4")
-    r = rule(text)
-    assert r.warnings == ["only 4 players were polled; the commentary's minimum is 5"]
+    r = rule(text, LC17)
+    assert r.warnings == ["only 4 players were polled; the minimum is 5 "
+                          "(poll.minimum, wbf-laws-committee-2017, cites WBF-LC/poll-size)"]
 
 
 def test_poll_raised_weight_is_capped_at_one():
     text = POLL.replace("POLLED", "10").replace("votes: 5", "votes: 1").replace(
         "results: [{result: 6D= S, chance: 1/2}, {result: 6D-1 S, chance: 1/2}]", "result: 5D+1 S") + \
         "    - {action: 6D, votes: 9, result: 6D= S}\n"
-    r = rule(text)
+    r = rule(text, LC17)
     assert r.quantities["B"] == 11          # 9/10 × 1.2 > 1: 6D= gets all the weight
 
 
 def test_poll_excludes_illegal_action_2017():
     text = POLL.replace("POLLED", "6") + "    - {action: 6S, votes: 1, result: 6S= N, legal: false}\n"
-    r = rule(text)
+    r = rule(text, LC17)
     assert any("excluded, not achievable in a legal manner: 6S= N" in s for s in r.steps)
     assert r.quantities["B"] == F(3, 5) * 11 + F(2, 5) * -10
+
+
+def test_poll_under_the_laws_alone_keeps_the_raw_weights_and_does_not_warn():
+    r = rule(POLL.replace("POLLED", "4").replace("votes: 5", "votes: 4"), "wbf-2017")
+    assert r.quantities["B"] == F(1, 2) * 11 + F(1, 2) * -10
+    assert r.warnings == []
+    assert "WBF-LC/benefit-of-doubt" not in [p.ref for p in r.citations]
+
+
+def test_the_tds_own_benefit_of_doubt_is_a_case_fact():
+    text = POLL.replace("POLLED", "5").replace("  polled: 5\n", "  polled: 5\n  benefit_of_doubt: 1.1\n")
+    assert "benefit_of_doubt: 1.1" in text
+    r = rule(text, LC17)
+    assert r.quantities["B"] == F(11, 20) * 11 + F(9, 20) * -10          # 1/2 × 1.1 = 11/20
+    assert "WBF-LC/benefit-of-doubt" in [p.ref for p in r.citations]
+    assert rule(text, "wbf-2017").quantities["B"] == F(11, 20) * 11 + F(9, 20) * -10
+
+
+def test_benefit_of_doubt_above_the_committee_ceiling_is_refused():
+    text = POLL.replace("POLLED", "5").replace("  polled: 5\n", "  polled: 5\n  benefit_of_doubt: 1.25\n")
+    with pytest.raises(BridgelawError) as exc:
+        rule(text, LC17)
+    assert "the case's poll.benefit_of_doubt is 1 1/4, above the ceiling 1 1/5 of wbf-laws-committee-2017" in exc.value.message
+    assert exc.value.line == 9                      # the poll's benefit_of_doubt: line in the case file
+    assert exc.value.expected == "a factor from 1 to 1 1/5"
+    # the Laws alone set no ceiling (Law 84D gives no figure): the TD's 1.25 stands
+    assert rule(text, "wbf-2017").quantities["B"] == F(5, 8) * 11 + F(3, 8) * -10
+
+
+def test_benefit_of_doubt_below_one_is_refused():
+    text = POLL.replace("POLLED", "5").replace("  polled: 5\n", "  polled: 5\n  benefit_of_doubt: 0.9\n")
+    with pytest.raises(BridgelawError) as exc:
+        rule(text, "wbf-2017")
+    assert "cannot favour the offending side" in exc.value.message
 
 
 # --- bad input ---------------------------------------------------------------------------------
@@ -294,15 +341,21 @@ def test_session_without_artificial():
 
 
 def test_penalty_outside_individual_events():
-    e = error(INDIVIDUAL.replace("event: individual", "event: teams").replace("BLAMELESS", "true"))
-    assert e.message == "penalty is handled for individual events (12C3)"
+    # the gate is the rulebook's penalty stage (12C3 rules for individual events), not Python
+    with pytest.raises(BridgelawError) as exc:
+        rule(INDIVIDUAL.replace("event: individual", "event: teams").replace("BLAMELESS", "true"))
+    e = exc.value
+    assert e.message == "rulebook wbf-2017 has no rule for a procedural penalty in a teams event (stage penalty)"
+    assert (e.file, e.line) == ("case.yaml", 10)
 
 
 def test_missing_stage_rule_is_a_ruling_error(tmp_path):
-    text = (rulebook.rules_dir() / "wbf-2017.yaml").read_text()
+    (tmp_path / "wbf-2017.yaml").write_text((rulebook.rules_dir() / "wbf-2017.yaml").read_text())
+    text = (rulebook.rules_dir() / "shared" / "wbf-law12.yaml").read_text()   # the rule is in the shared layer
     start = text.index("  - id: average-imps")
     end = text.index("  - id: avg-minus-imps")
-    (tmp_path / "wbf-2017.yaml").write_text(text[:start] + text[end:])
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "wbf-law12.yaml").write_text(text[:start] + text[end:])
     book = rulebook.load(tmp_path / "wbf-2017.yaml")
     case = load_case("case.yaml", text=ARTIFICIAL.replace("matchpoints", "imps").replace(
         "in-no-way-at-fault", "partly-at-fault").replace("results_on_board: 11\n", ""))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import datetime as dt
+
 import pytest
 
 from bridgelaw import rulebook
@@ -18,7 +20,19 @@ from bridgelaw.errors import BridgelawError
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
-SRC = (RULES / "wbf-2017.yaml").read_text(encoding="utf-8")
+
+
+def _inlined() -> str:
+    """rules/wbf-2017.yaml with its shared layer (rules/shared/wbf-law12.yaml) written into it, so that
+    every rule a test changes is in the one file the test writes."""
+    text = (RULES / "wbf-2017.yaml").read_text(encoding="utf-8")
+    shared = (RULES / "shared" / "wbf-law12.yaml").read_text(encoding="utf-8")
+    rules = shared[shared.index("\nrules:\n") + len("\nrules:\n"):]
+    text = re.sub(r"\ninclude: \[wbf-law12\][^\n]*\n", "\n", text)
+    return text.replace("\nrules:\n", "\nrules:\n" + rules + "\n", 1)
+
+
+SRC = _inlined()
 
 
 def mutate(tmp_path: Path, old: str, new: str, *, name: str = "wbf-2017.yaml") -> tuple[Path, str]:
@@ -245,7 +259,8 @@ def test_duplicate_rule_id(tmp_path):
 
 
 def test_overrides_naming_no_rule(tmp_path):
-    path, text = mutate(tmp_path, "    cites: [12B1]\n", "    cites: [12B1]\n    overrides: [split-damages]\n")
+    path, text = mutate(tmp_path, "the score stands.\n    cites: [12B1]\n",
+                        "the score stands.\n    cites: [12B1]\n    overrides: [split-damages]\n")
     err = load_error(path)
     at(err, pos(text, "split-damages"))
     assert err.message == "rule 'no-damage' overrides 'split-damages', which does not exist"
@@ -274,14 +289,14 @@ def test_version_unquoted_is_rejected(tmp_path):
 
 
 def test_effective_date_not_a_date(tmp_path):
-    path, text = mutate(tmp_path, "effective: {from: 2017-09-01}", "effective: {from: September 2017}")
+    path, text = mutate(tmp_path, "  from: 2017-03-01\n", "  from: Sept 2017\n")
     err = load_error(path)
-    at(err, pos(text, "September 2017"))
+    at(err, pos(text, "Sept 2017"))
     assert "effective.from" in err.message
 
 
 def test_effective_date_impossible(tmp_path):
-    path, text = mutate(tmp_path, "effective: {from: 2017-09-01}", "effective: {from: 2017-13-01}")
+    path, text = mutate(tmp_path, "  from: 2017-03-01\n", "  from: 2017-13-01\n")
     err = load_error(path)
     at(err, pos(text, "2017-13-01"))
     assert "month must be in 1..12" in err.message
@@ -289,10 +304,10 @@ def test_effective_date_impossible(tmp_path):
 
 
 def test_malformed_yaml_in_rulebook(tmp_path):
-    path, text = mutate(tmp_path, "effective: {from: 2017-09-01}", "effective: {from: 2017-09-01")
+    path, text = mutate(tmp_path, "  from: 2017-03-01\n", "  from: {2017-03-01\n")
     err = load_error(path)
     assert err.message.startswith("malformed YAML")
-    assert err.line == pos(text, "effective: {from")[0] + 1
+    assert err.line >= pos(text, "from: {2017")[0] + 1
 
 
 def test_missing_rulebook_file(tmp_path):
@@ -339,5 +354,17 @@ def test_shipped_rulebook_loads_and_cites_paragraphs_with_text(name):
 
 def test_shipped_effective_dates_follow_each_other():
     old, new = rulebook.get("wbf-2007"), rulebook.get("wbf-2017")
-    assert (old.effective_from.isoformat(), old.effective_until.isoformat()) == ("2008-01-01", "2017-08-31")
-    assert (new.effective_from.isoformat(), new.effective_until) == ("2017-09-01", None)
+    # the WBF's dates: the 2017 Laws came into effect for the WBF in March 2017 (rules/wbf-2017.yaml)
+    assert (old.effective_from.isoformat(), old.effective_until.isoformat()) == ("2008-01-01", "2017-02-28")
+    assert (new.effective_from.isoformat(), new.effective_until) == ("2017-03-01", None)
+    assert new.effective_from - old.effective_until == dt.timedelta(days=1)
+
+
+@pytest.mark.parametrize("book, start, end", [
+    ("acbl-2007", "2008-09-08", "2017-09-24"),      # ACBL: 2007 Laws from 8 Sep 2008, 2017 Laws from 25 Sep 2017
+    ("ebu", "2017-08-01", None),                     # EBU: 2017 Laws in its events from 1 Aug 2017
+])
+def test_regulation_dates_from_their_sources(book, start, end):
+    b = rulebook.get(book)
+    assert (b.effective_from.isoformat(), b.effective_until.isoformat() if b.effective_until else None) == (start, end)
+    assert b.effective_source

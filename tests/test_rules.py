@@ -148,8 +148,11 @@ def test_expectation_applies(wbf2007, wbf2017):
     assert wbf2017.rule("legal-outcomes-only").apply == {"method": "weighted-average", "outcomes": "legal"}
     assert wbf2017.rule("weighted-average").apply == {"method": "weighted-average", "outcomes": "all"}
     assert wbf2007.rule("weighted-average").apply == {"method": "weighted-average", "outcomes": "all"}
-    assert wbf2017.rule("weights-from-poll").apply == {"method": "poll", "outcomes": "legal"}
-    assert wbf2007.rule("weights-from-poll").apply == {"method": "poll", "outcomes": "all"}
+    # a poll's weights are averaged like any others; the benefit of doubt is a named parameter
+    poll = {"method": "weighted-average", "favour": "poll.benefit_of_doubt", "minimum_polled": "poll.minimum"}
+    assert wbf2017.rule("weights-from-poll").apply == {**poll, "outcomes": "legal"}
+    assert wbf2007.rule("weights-from-poll").apply == {**poll, "outcomes": "all"}
+    assert wbf2017.rule("weights-from-poll").option("offending") == "complement"
     assert [r.id for r in wbf2007.rules_for("expectation")] == ["single-outcome", "weighted-average", "weights-from-poll"]
 
 
@@ -221,8 +224,21 @@ def test_artificial_rule(wbf2007, wbf2017, resp, scoring, session, boards, rule2
 
     session = None if session is None else parse_exact(session, percent=True)
     facts = artificial(resp, scoring, session, boards)
+    if boards is not None:          # the two-board limit is the Laws Committee's advice, not the Laws'
+        wbf2007, wbf2017 = rulebooks.get("wbf-laws-committee-2007"), rulebooks.get("wbf-laws-committee-2017")
     assert decided(wbf2007, "artificial", facts) == rule2007
     assert decided(wbf2017, "artificial", facts) == rule2017
+
+
+@pytest.mark.parametrize(("scoring", "session", "rule_id"), [
+    ("matchpoints", None, "avg-plus-pairs"), ("imps", None, "avg-plus-imps"),
+    ("matchpoints", "70%", "session-above-60-pairs"), ("imps", 5, "session-above-60-imps")])
+def test_laws_alone_set_no_limit_on_average_plus(wbf2007, wbf2017, scoring, session, rule_id):
+    from bridgelaw.exact import parse_exact
+
+    facts = artificial(NO_FAULT, scoring, None if session is None else parse_exact(session, percent=True), 3)
+    assert decided(wbf2007, "artificial", facts) == rule_id
+    assert decided(wbf2017, "artificial", facts) == rule_id
 
 
 @pytest.mark.parametrize(
@@ -279,7 +295,7 @@ CITES = {
         "assigned-adjustment": ("12C1(a)",),
         "no-result-obtainable": ("12A2", "12C2(a)"),
         "possibilities-numerous": ("12C1(d)", "12C2(a)"),
-        "not-scheduled": ("WBF-LC/average-plus",),
+        "not-scheduled": ("12C2(a)",),
         "single-outcome": ("12C1(a)",),
         "weighted-average": ("12C1(c)",),
         "weights-from-poll": ("12C1(c)",),
@@ -296,24 +312,23 @@ CITES = {
         "avg-minus-imps": ("12C2(a)", "12C2(b)"),
         "session-above-60-pairs": ("12C2(c)",),
         "session-above-60-imps": ("12C2(c)",),
-        "further-board-average-pairs": ("WBF-LC/average-plus",),
-        "further-board-average-imps": ("WBF-LC/average-plus",),
-        "further-board-not-scored": ("WBF-LC/average-plus",),
         "knockout-average-imps": ("12C4",),
         "knockout-average-matchpoints": ("12C4",),
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
+        "no-serious-error": ("12B1",),
+        "without-serious-error": ("12C1(b)",),
     },
     "wbf-2017": {
         "assigned-adjustment": ("12C1(a)",),
         "no-result-obtainable": ("12A2", "12C2(a)"),
         "possibilities-numerous": ("12C1(d)", "12C2(a)"),
-        "not-scheduled": ("WBF-LC/average-plus",),
+        "not-scheduled": ("12C2(a)",),
         "single-outcome": ("12C1(b)",),
         "weighted-average": ("12C1(c)",),
         "legal-outcomes-only": ("12C1(c)",),
-        "weights-from-poll": ("12C1(c)", "WBF-LC/benefit-of-doubt"),
+        "weights-from-poll": ("12C1(c)",),
         "assigned-score": ("12C1(a)", "12C1(b)"),
         "no-damage": ("12B1",),
         "all-self-inflicted": ("12C1(e)", "12C1(e)(i)", "12C1(e)(ii)"),
@@ -329,19 +344,26 @@ CITES = {
         "session-above-60-imps": ("12C2(c)",),
         "session-below-40-pairs": ("12C2(c)",),
         "session-below-40-imps": ("12C2(c)",),
-        "further-board-average-pairs": ("12C2(d)", "WBF-LC/average-plus"),
-        "further-board-average-imps": ("12C2(d)", "WBF-LC/average-plus"),
-        "further-board-not-scored": ("12C2(d)", "WBF-LC/average-plus"),
         "knockout-average-imps": ("12C4",),
         "knockout-average-matchpoints": ("12C4",),
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
+        "no-serious-error": ("12B1",),
+        "without-serious-error": ("12C1(e)",),
     },
 }
 
 
-@pytest.mark.parametrize("edition", EDITIONS)
+FURTHER = {"further-board-average-pairs", "further-board-average-imps", "further-board-not-scored"}
+CITES["wbf-laws-committee-2007"] = {**CITES["wbf-2007"], "not-scheduled": ("12C2(a)", "WBF-LC/average-plus"),
+                                    **{r: ("WBF-LC/average-plus",) for r in FURTHER}}
+CITES["wbf-laws-committee-2017"] = {**CITES["wbf-2017"], "not-scheduled": ("12C2(a)", "WBF-LC/average-plus"),
+                                    "weights-from-poll": ("12C1(c)", "WBF-LC/benefit-of-doubt"),
+                                    **{r: ("12C2(d)", "WBF-LC/average-plus") for r in FURTHER}}
+
+
+@pytest.mark.parametrize("edition", [*EDITIONS, "wbf-laws-committee-2007", "wbf-laws-committee-2017"])
 def test_every_rule_cites_exactly(edition):
     book = rulebooks.get(edition)
     assert {r.id: r.cites for r in book.rules} == CITES[edition]

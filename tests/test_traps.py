@@ -67,8 +67,9 @@ def test_rulebook_given_as_a_year_lists_the_rulebooks(capsys, tmp_path):
     path = write(tmp_path, CASE.replace("rulebook: wbf-2017", "rulebook: 2017"))
     code, out, err = run(capsys, "rule", path)
     assert (code, out) == (2, "")
-    assert err == (f"bridgelaw: error: {path}:2:11: unknown rulebook '2017' (expected one of acbl-2007, ebl-2008, "
-                   "ebu, wbf-2007, wbf-2017); did you mean 'wbf-2017'?\n")
+    assert err == (f"bridgelaw: error: {path}:2:11: unknown rulebook '2017' (expected one of acbl-2007, "
+                   "ebl-2008-vp-proposal, ebl-2008, ebu, wbf-2007, wbf-2017, wbf-laws-committee-2007, "
+                   "wbf-laws-committee-2017); did you mean 'wbf-2017'?\n")
 
 
 @pytest.mark.parametrize("written, canonical", [("4♠= W", "4S= W"), ("4♥X-2 N", "4HX-2 N"), ("3♦+1 E", "3D+1 E"),
@@ -133,7 +134,8 @@ def test_explain_without_a_name_does_what_its_help_says(capsys):
     code, out, err = run(capsys, "explain")
     assert code == 2
     assert err == ("bridgelaw: error: explain without NAME lists the rules and parameters of the rulebook given by "
-                   "--rulebook (expected --rulebook ID, ID one of acbl-2007, ebl-2008, ebu, wbf-2007, wbf-2017); "
+                   "--rulebook (expected --rulebook ID, ID one of acbl-2007, ebl-2008-vp-proposal, ebl-2008, ebu, wbf-2007, "
+                   "wbf-2017, wbf-laws-committee-2007, wbf-laws-committee-2017); "
                    "or name a rule or parameter: bridgelaw explain NAME\n")
     with pytest.raises(SystemExit):
         main(["explain", "--help"])
@@ -148,7 +150,7 @@ def test_as_of_after_the_rulebook_ends_says_it_was_clamped(capsys, tmp_path):
     path = write(tmp_path, CASE.replace("rulebook: wbf-2017", "rulebook: wbf-2007"))
     code, out, err = run(capsys, "rule", path, "--as-of", "2030-01-01")
     assert (code, err) == (0, "")
-    assert ("  Rulebook wbf-2007 2007.1 as of 2017-08-31 (the date asked for, 2030-01-01, clamped to the rulebook's last day)."
+    assert ("  Rulebook wbf-2007 2007.1 as of 2017-02-28 (the date asked for, 2030-01-01, clamped to the rulebook's last day)."
             in out.splitlines())
 
 
@@ -189,11 +191,12 @@ def test_notes_are_shown_in_every_format(capsys):
 
 def test_compare_summary_keeps_imps_and_matchpoints_apart(capsys):
     cases = REPO / "cases"
-    code, out, err = run(capsys, "compare", "--rulebooks", "wbf-2007,wbf-2017",
+    # (the poll's benefit of doubt is the Laws Committee's: the layer, not wbf-2017, moves example 11b)
+    code, out, err = run(capsys, "compare", "--rulebooks", "wbf-2007,wbf-laws-committee-2017",
                          str(cases / "law12-provisions" / "session-percentage-2017.yaml"),
                          str(cases / "wbf-commentary-2017" / "example-11b-half-reach-slam.yaml"))
     assert code == 0
-    assert out.splitlines()[-1] == ("wbf-2017 vs wbf-2007: 2 of 2 rulings change — 2 in the non-offending side's "
+    assert out.splitlines()[-1] == ("wbf-laws-committee-2017 vs wbf-2007: 2 of 2 rulings change — 2 in the non-offending side's "
                                     "favour, 0 in the offending side's, 0 unclear; scores move by 2 IMPs and "
                                     "1 matchpoint in all")
 
@@ -217,7 +220,7 @@ def test_web_compare_marks_nothing_when_the_rulebooks_in_scope_agree(tmp_path):
             "compare": ["wbf-2007", "wbf-2017", "ebu"]}
     r = client.post("/compare", data=form)
     assert r.status_code == 200
-    assert "out of scope: wbf-2007 is in force from 2008-01-01 to 2017-08-31; the case is dated 2024-05-01" in r.text
+    assert "out of scope: wbf-2007 is in force from 2008-01-01 to 2017-02-28; the case is dated 2024-05-01" in r.text
     assert 'class="differs' not in r.text
     assert "<td>0 IMPs (non-offending)</td>" in r.text
 
@@ -230,10 +233,14 @@ def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):
     from bridgelaw.render import text
     from bridgelaw.ruling import rule_case
     case = load_case(write(tmp_path, CASE))
-    case.model.__dict__["infraction"] = {"law": "16B1", "what": "West chose 4S, suggested by the pause"}
+    from bridgelaw.case import Infraction
+    case.model.__dict__["infraction"] = Infraction(law="16B1", note="West chose 4S, suggested by the pause",
+                                                   findings={"suggested_over_a_logical_alternative": True})
     ruling = rule_case(case, rulebook.get("wbf-2017"))
     s = slip.build(ruling, case)
-    assert [ref for ref, _ in s.laws] == ["16B1", "12B1", "12C1(a)", "12C1(b)"]
-    assert ("Infraction", "law: 16B1; what: West chose 4S, suggested by the pause") in s.story
-    assert "  Infraction  law: 16B1; what: West chose 4S, suggested by the pause" in text(ruling, case).splitlines()
-    assert 'id="slip-story-infraction">law: 16B1; what: West chose 4S, suggested by the pause<' in slip.html(s)
+    # the paragraphs that empower the adjustment (the rulebook's infractions: for 16B1), then Law 12
+    assert [ref for ref, _ in s.laws] == ["16B1(a)", "16B3", "12B1", "12C1(a)", "12C1(b)"]
+    shown = "law: 16B1; note: West chose 4S, suggested by the pause; findings: suggested over a logical alternative: True"
+    assert ("Infraction", shown) in s.story
+    assert "  Infraction  " + shown in " ".join(text(ruling, case).split("\n              "))
+    assert f'id="slip-story-infraction">{shown}<' in slip.html(s)

@@ -313,11 +313,13 @@ def test_session_percentages_12c2c() -> None:
 
 
 def test_boards_without_a_result_12c2d(capsys) -> None:
-    assert artificial_board(", boards: {NS: 3}") == {"NS": F(3), "EW": F(12, 5)}          # wbf-2017: average
-    assert artificial_board(", boards: {NS: 3}", "wbf-2007") == {"NS": None, "EW": F(12, 5)}   # not scored
+    # the two-board limit is the WBF Laws Committee's advice (rules/wbf-laws-committee-*.yaml), not the Laws'
+    assert artificial_board(", boards: {NS: 3}", "wbf-laws-committee-2017") == {"NS": F(3), "EW": F(12, 5)}   # average
+    assert artificial_board(", boards: {NS: 3}", "wbf-laws-committee-2007") == {"NS": None, "EW": F(12, 5)}  # not scored
+    assert artificial_board(", boards: {NS: 3}") == {"NS": F(18, 5), "EW": F(12, 5)}     # the Laws alone: average plus
     tables = ["{table: 1, ns: 1, ew: 11, result: 4H= S}",
               "{table: 2, ns: 2, ew: 12, artificial: {NS: avg-plus, EW: avg-minus}, boards: {NS: 3}}"]
-    board = score_traveller(load_traveller("t.yaml", text=traveller_text(tables, "wbf-2007")))
+    board = score_traveller(load_traveller("t.yaml", text=traveller_text(tables, "wbf-laws-committee-2007")))
     assert "artificial: NS avg-plus → not-scored, EW avg-minus" in traveller_cli.text(board)
 
 
@@ -869,13 +871,13 @@ def test_as_of_overrides_the_date_and_a_date_before_the_rulebook_is_an_error(tmp
     with pytest.raises(BridgelawError) as info:
         load_traveller("t.yaml", text=likely_traveller(date="2005-01-01"))
     err = info.value
-    assert (err.line, err.column) == (5, 7) and "in force from 2008-01-01" in err.message
+    assert (err.line, err.column) == (5, 7) and "in force from 2008-09-08" in err.message
 
 
 def test_undated_acbl_traveller_is_ruled_as_of_today() -> None:
-    # no date: today, clamped to the rulebook's last day (2017-08-31): after the revocation
+    # no date: today, clamped to the rulebook's last day (2017-09-24): after the revocation
     trav = load_traveller("t.yaml", text=likely_traveller(date=None))
-    assert trav.tables[4].expectation["NS"] == "weighted-average" and trav.book.as_of.isoformat() == "2017-08-31"
+    assert trav.tables[4].expectation["NS"] == "weighted-average" and trav.book.as_of.isoformat() == "2017-09-24"
 
 
 def test_a_method_that_depends_on_the_non_offending_side_needs_it() -> None:
@@ -909,7 +911,8 @@ def test_overlay_electing_most_favourable_likely(tmp_path: Path, capsys) -> None
     overlay.write_text(
         "parameters:\n  likely: {threshold: {value: 1/3}}\n  probable: {threshold: {value: 1/6}}\n"
         "rules:\n  - id: elect-likely\n    stage: expectation\n    when: {is: [weighted, true]}\n"
-        "    apply: {method: most-favourable-likely, outcomes: all}\n"
+        "    apply: {method: threshold, outcomes: all, offending: own-view, nos_threshold: likely.threshold,\n"
+        "            nos_from: most-favourable, os_threshold: probable.threshold, os_from: least-favourable}\n"
         "    overrides: [weighted-average, legal-outcomes-only]\n    explain: a proposed 12C1(e) election\n"
         "    cites: [12C1(e)]\n", encoding="utf-8")
     path = tmp_path / "t.yaml"
@@ -945,7 +948,7 @@ def test_pbn_adjustments_take_a_date(tmp_path: Path) -> None:
                    encoding="utf-8")
     with pytest.raises(BridgelawError) as info:
         load_pbn_traveller(BOARD_9_PBN, adjustments=adj)
-    assert info.value.file == str(adj) and "in force from 2017-09-01" in info.value.message
+    assert info.value.file == str(adj) and "in force from 2017-03-01" in info.value.message
 
 
 def test_artificial_words_come_from_the_rulebook() -> None:
@@ -1000,20 +1003,48 @@ def test_most_favourable_choice_does_not_rest_on_an_imp_tie(capsys, tmp_path: Pa
     assert board.tables[0].NS.value == 1
 
 
-def test_outcome_words_that_the_rulebook_does_not_pin_down_are_refused() -> None:
-    # EBU: both sides partly at fault get 40% each (avg-minus), as do two sides directly at fault;
-    # nobody gets average when both are at fault. The responsibility words always work.
+BOTH_AT_FAULT_40 = """\
+rulebook: both40
+title: A regulation scoring two partly-at-fault sides 40% each
+authority: test
+version: "1"
+effective: {from: 2017-03-01}
+extends: wbf-2017
+paragraphs:
+  T/both: {text: When both sides are at fault each gets average minus., modelling: a test regulation}
+rules:
+  - id: both-at-fault-pairs
+    stage: artificial
+    when: {all: [{eq: [responsibility, partly-at-fault]}, {eq: [other_responsibility, partly-at-fault]},
+                 {eq: [scoring, matchpoints]}]}
+    outcome: avg-minus
+    award: {score: artificial.pairs.avg_minus}
+    overrides: [average-pairs]
+    explain: Both sides at fault, so each gets 40% rather than average.
+    cites: [12C2(a), T/both]
+"""
+
+
+def test_outcome_words_that_the_rulebook_does_not_pin_down_are_refused(tmp_path) -> None:
+    # A regulation giving both partly-at-fault sides 40% each (avg-minus), as two sides directly at
+    # fault get: nobody gets average when both are at fault. (ebu.yaml had such a rule, resting only on
+    # a forum reply; issue 12 removed it.) The responsibility words always work.
+    (tmp_path / "wbf-2017.yaml").write_text((ROOT / "rules" / "wbf-2017.yaml").read_text())
+    (tmp_path / "both40.yaml").write_text(BOTH_AT_FAULT_40)
+    book = str(tmp_path / "both40.yaml")
+
     def load(words: str):
+        # a rulebook file is named on the command line (--rulebook PATH), never in the traveller
         return load_traveller("t.yaml", text=traveller_text(
-            [*LIKELY_OTHERS, f"{{table: 5, ns: 5, ew: 15, artificial: {words}}}"], "ebu"))
+            [*LIKELY_OTHERS, f"{{table: 5, ns: 5, ew: 15, artificial: {words}}}"], "wbf-2017"), rulebook=book)
     with pytest.raises(BridgelawError) as info:
         load("{NS: avg-minus, EW: avg-minus}")
-    assert info.value.message == ("NS avg-minus, EW avg-minus is ambiguous in ebu: NS partly-at-fault, EW "
+    assert info.value.message == ("NS avg-minus, EW avg-minus is ambiguous in both40: NS partly-at-fault, EW "
                                   "partly-at-fault or NS directly-at-fault, EW directly-at-fault")
     assert (info.value.line, info.value.column) == (10, 43)
     with pytest.raises(BridgelawError) as info:
         load("{NS: average, EW: average}")
-    assert info.value.message == "no responsibilities give NS average, EW average in ebu"
+    assert info.value.message == "no responsibilities give NS average, EW average in both40"
     board = score_traveller(load("{NS: partly-at-fault, EW: partly-at-fault}"))
     assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(2, 5) * 8, F(2, 5) * 8)
     assert board.tables[4].line.artificial_words == {"NS": "avg-minus", "EW": "avg-minus"}

@@ -13,23 +13,35 @@ every response carries a restrictive Content-Security-Policy (no scripts at all)
 without a stack trace (the trace goes to the server's log). A post from another site (a browser's
 ``Sec-Fetch-Site`` or ``Origin`` naming another origin) is refused with a 403, so a page the TD
 visits cannot submit forms here; clients that send neither header, such as curl, keep working.
+
+Availability: the work of a request (parsing, ruling, rendering) runs in a small pool of threads
+(:class:`Work`), off the event loop, so reading and answering other connections goes on; a
+request not answered within its time limit gets a 503 (its work, already bounded by the input
+limits, finishes in its thread; the pool's size bounds how much such work there is). Requests
+must name this server in their Host header (:class:`Guard`): the loopback names, the names given
+with ``serve --allow-host``, and with a non-local bind any IP address — never an arbitrary DNS
+name, which is what DNS rebinding would send. The slow-client and per-client guards are in
+:mod:`bridgelaw.web.server`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import datetime as dt
+import ipaddress
 import json
 import logging
+import queue
 import re
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
 from starlette.applications import Starlette
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -55,6 +67,9 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+MAX_JSON_DEPTH = 32                           # a case nests 4 deep; JSON deeper than this is refused
+TIME_LIMIT = 10.0                             # seconds of work a request may take (serve --time-limit)
+WORK_SLOTS = 4                                # requests worked on at once in one server process
 
 FIELD_LABELS = {**forms.LABELS, "traveller": "Traveller", "adjustments": "Adjustments"}
 
@@ -73,8 +88,11 @@ class Guard:
     request bodies limited to `limit` bytes (a longer body raises :class:`TooLarge` while it is
     read, which the app answers with a 413)."""
 
-    def __init__(self, app: Callable, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: Callable, limit: int = MAX_BODY, *, hosts: list[str] | None = None,
+                 ip_hosts: bool = False) -> None:
         self.app, self.limit = app, limit
+        self.hosts = {h.lower() for h in hosts} if hosts else None
+        self.ip_hosts = ip_hosts
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
@@ -92,6 +110,10 @@ class Guard:
             await send(message)
 
         headers = dict(scope.get("headers", []))
+        if self.hosts is not None and not host_allowed(headers.get(b"host", b""), self.hosts, self.ip_hosts):
+            await PlainTextResponse("Invalid host header", status_code=400)({"type": "http"}, _no_body,
+                                                                              send_with_headers)
+            return
         if scope.get("method") not in SAFE_METHODS and cross_site(headers):
             await self._forbid(scope, send_with_headers)
             return
@@ -127,6 +149,74 @@ class Guard:
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
+def host_allowed(host: bytes, names: set[str], ip_hosts: bool) -> bool:
+    """Whether a Host header names this server: one of `names` (port ignored), or any IP address
+    when `ip_hosts` (a DNS-rebinding page can only send its own DNS name, never an IP address)."""
+    text = host.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        name = text[:text.find("]") + 1] if "]" in text else text
+    else:
+        name = text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+    if name in names or name.strip("[]") in names:
+        return True
+    if not ip_hosts:
+        return False
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+class TooSlow(Exception):
+    """A request's work did not finish within its time limit."""
+
+
+class Work:
+    """Runs the CPU work of requests off the event loop: in at most `slots` threads of this
+    process (work waiting for a thread waits in line), each request answered within `limit`
+    seconds or refused with :class:`TooSlow`. Work that was given up keeps its thread until it
+    ends (Python cannot stop a thread), so at most `slots` pieces of work run at any time."""
+
+    def __init__(self, limit: float = TIME_LIMIT, slots: int = WORK_SLOTS) -> None:
+        self.limit, self.slots = limit, slots
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+
+    async def __call__(self, fn: Callable[..., Any], *args: Any) -> Any:
+        self._start()
+        job: concurrent.futures.Future = concurrent.futures.Future()
+        self._queue.put((job, fn, args))
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(job), self.limit)
+        except asyncio.TimeoutError:         # still waiting in line: cancelled; running: let finish
+            raise TooSlow() from None
+
+    def _start(self) -> None:
+        if len(self._threads) < self.slots:
+            with self._lock:
+                while len(self._threads) < self.slots:
+                    # daemon threads: stopping the server does not wait for work it has given up
+                    thread = threading.Thread(target=self._serve, name=f"bridgelaw-work-{len(self._threads)}",
+                                              daemon=True)
+                    thread.start()
+                    self._threads.append(thread)
+
+    def _serve(self) -> None:
+        while True:
+            job, fn, args = self._queue.get()
+            if not job.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as exc:     # noqa: BLE001 — handed to the request, which reports it
+                job.set_exception(exc)
+            else:
+                job.set_result(result)
+            del job, fn, args
+
+
 def cross_site(headers: dict[bytes, bytes]) -> bool:
     """Whether a request was sent by a page of another origin. Browsers say so in
     ``Sec-Fetch-Site`` and ``Origin``; a client that sends neither (curl, scripts) is not a browser
@@ -155,10 +245,13 @@ async def _no_body() -> dict:
     return {"type": "http.disconnect"}
 
 
-def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] | None = None) -> Guard:
-    """The web app; rulebooks from `rules_dir` (default: the shipped rules/)."""
+def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] | None = None,
+               ip_hosts: bool = False, time_limit: float = TIME_LIMIT, slots: int = WORK_SLOTS) -> Guard:
+    """The web app; rulebooks from `rules_dir` (default: the shipped rules/). With `allowed_hosts`,
+    a request must name one of them in its Host header (or, with `ip_hosts`, an IP address); each
+    request's work gets `time_limit` seconds in a pool of `slots` threads."""
     books = service.Books(Path(rules_dir) if rules_dir else None)
-    if not books.ids():
+    if not books.load():                      # every rulebook checked now: a bad one stops the start
         raise BridgelawError(f"no rulebooks (*.yaml) in {books.directory or service.rulebooks.rules_dir()}",
                              expected="a folder holding rulebook files such as wbf-2017.yaml")
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -167,6 +260,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         rules_dir=str(books.directory or service.rulebooks.rules_dir()),
     )
     traveller_ok = _traveller_available()
+    work = Work(time_limit, slots)
 
     def page(request: Request, name: str, code: int = 200, **context: Any) -> Response:
         context.setdefault("errors", {})
@@ -195,15 +289,18 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
 
     async def home(request: Request) -> Response:
         if request.method in ("GET", "HEAD"):
-            return page(request, "rule.html", form=default_form())
+            return await work(lambda: page(request, "rule.html", form=default_form()))
         f, action, data = await read_form(request)
-        if f.apply(action):
-            return page(request, "rule.html", form=f)
-        return ruled(request, f)
+
+        def answer() -> Response:
+            if f.apply(action):
+                return page(request, "rule.html", form=f)
+            return ruled(request, f)
+        return await work(answer)
 
     async def slip(request: Request) -> Response:
         f, _, _ = await read_form(request)
-        return ruled(request, f, template="slip.html")
+        return await work(lambda: ruled(request, f, template="slip.html"))
 
     async def download(request: Request) -> Response:
         f, _, _ = await read_form(request)
@@ -227,6 +324,9 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
                         errors=general("Choose a case file (.yaml) to open."))
         name = _safe_name(upload_file.filename)
         raw = await upload_file.read()
+        return await work(opened, request, name, raw)
+
+    def opened(request: Request, name: str, raw: bytes) -> Response:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
@@ -250,8 +350,11 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
 
     async def compare_page(request: Request) -> Response:
         if request.method in ("GET", "HEAD"):
-            return page(request, "compare.html", form=default_form())
+            return await work(lambda: page(request, "compare.html", form=default_form()))
         f, action, data = await read_form(request)
+        return await work(compared, request, f, action, data)
+
+    def compared(request: Request, f: CaseForm, action: str, data: Any) -> Response:
         if not f.compare and action in ("compare", "rule"):
             f.compare = [] if "compare_sent" in data else books.ids()
         if f.apply(action):
@@ -272,12 +375,24 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             return page(request, "compare.html", 422, form=f, errors=errors)
         return page(request, "compare.html", form=f, columns=columns, rows=service.compare_rows(columns))
 
+    async def event_route(request: Request) -> Response:      # the event page: engine/web/event.py
+        from . import event
+        if request.method == "POST":          # the upload is read here, on the event loop; handle() finds it
+            try:                              # cached (same limits) and does its work in a thread
+                await request.form(max_files=2, max_fields=10, max_part_size=event.MAX_BYTES)
+            except TooLarge:
+                raise
+            except Exception:                 # handle() reports the unreadable form
+                pass
+        return await work(lambda: asyncio.run(event.handle(request, page, books)))
+
     # --- traveller -----------------------------------------------------------------------------------
 
     async def traveller_page(request: Request) -> Response:
         from . import travel
         if request.method in ("GET", "HEAD"):
-            return page(request, "traveller.html", tform=travel.TravellerForm(), scoring_words=travel.SCORING_WORDS)
+            return await work(lambda: page(request, "traveller.html", tform=travel.TravellerForm(),
+                                           scoring_words=travel.SCORING_WORDS))
         try:
             data = await request.form(max_files=2, max_fields=20, max_part_size=MAX_BODY)
         except TooLarge:
@@ -286,6 +401,10 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             return page(request, "traveller.html", 400, tform=travel.TravellerForm(), scoring_words=travel.SCORING_WORDS,
                         errors={"traveller": _err("The form could not be read; paste the traveller or choose a file.")})
         tform = await travel.TravellerForm.from_form(data)
+        return await work(traveller_scored, request, tform, data)
+
+    def traveller_scored(request: Request, tform: Any, data: Any) -> Response:
+        from . import travel
         try:
             scored = travel.score(tform, books)
         except travel.FormProblem as exc:
@@ -302,10 +421,14 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
     # --- JSON API ------------------------------------------------------------------------------------
 
     async def api_rulebooks(request: Request) -> Response:
-        return JSONResponse(books.listing())
+        return await work(lambda: JSONResponse(books.listing()))
 
     async def api_rule(request: Request) -> Response:
-        text, source, wrapper = await api_case(request)
+        kind, body = await api_body(request)
+        return await work(api_rule_work, request, kind, body)
+
+    def api_rule_work(request: Request, kind: str, body: bytes) -> Response:
+        text, source, wrapper = api_case(kind, body)
         override = request.query_params.get("rulebook") or wrapper.get("rulebook")
         if override is not None and not isinstance(override, str):
             return api_error(400, "rulebook must be a rulebook id (text)")
@@ -316,7 +439,11 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         return Response(render.as_json(ruling, case), media_type="application/json")
 
     async def api_compare(request: Request) -> Response:
-        text, source, wrapper = await api_case(request)
+        kind, body = await api_body(request)
+        return await work(api_compare_work, request, kind, body)
+
+    def api_compare_work(request: Request, kind: str, body: bytes) -> Response:
+        text, source, wrapper = api_case(kind, body)
         ids = wrapper.get("rulebooks")
         if ids is None:
             query = request.query_params.get("rulebooks")
@@ -341,13 +468,15 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         if not traveller_ok:
             return api_error(501, "traveller scoring is not available in this installation")
         from . import travel
-        return await travel.api_score(request, books)
+        return await travel.api_score(request, books, work)
 
-    async def api_case(request: Request) -> tuple[str, str, dict]:
+    async def api_body(request: Request) -> tuple[str, bytes]:
+        """The content type and the body of an API request."""
+        return request.headers.get("content-type", "").split(";")[0].strip().lower(), await request.body()
+
+    def api_case(kind: str, body: bytes) -> tuple[str, str, dict]:
         """The case text of an API request (JSON object or YAML text), its kind, and the wrapper
         (``{"case": …, "rulebook": …, "rulebooks": […]}``) when one was sent."""
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        body = await request.body()
         if not body.strip():
             raise ApiProblem(400, "the request has no body; send the case as JSON or YAML",
                              expected="a JSON object with the keys of a case file, or case YAML")
@@ -356,10 +485,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         except UnicodeDecodeError:
             raise ApiProblem(400, "the request body is not UTF-8 text") from None
         if kind in ("application/json", "text/json") or (not kind and raw.lstrip().startswith("{")):
-            try:
-                data = json.loads(raw)
-            except ValueError as exc:
-                raise ApiProblem(400, f"malformed JSON: {exc}", expected="a JSON object") from None
+            data = load_json(raw)
             if not isinstance(data, dict):
                 raise ApiProblem(400, "expected a JSON object (the case, or {\"case\": …})",
                                  expected="a JSON object with the keys of a case file")
@@ -378,7 +504,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
 
     def api_bridgelaw_error(exc: BridgelawError, text: str, source: str) -> Response:
         data = exc.to_json()
-        path = forms.error_path(text, exc)
+        path = error_path(text, exc)
         data["path"] = ".".join(map(str, path)) if path else None
         if source == "json":                  # positions would point into YAML the client never saw
             data["line"] = data["column"] = None
@@ -411,6 +537,26 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
     async def api_problem(request: Request, exc: ApiProblem) -> Response:
         return api_error(exc.status, exc.message, expected=exc.expected)
 
+    async def too_slow(request: Request, exc: TooSlow) -> Response:
+        message = (f"This request took longer than {work.limit:g} seconds and was given up; the server is busy "
+                   "or the input needs too much work. Try again, or simplify it.")
+        headers = {"retry-after": "5"}
+        if request.url.path.startswith("/api/"):
+            response = api_error(503, message)
+            response.headers.update(headers)
+            return response
+        return PlainTextResponse(message, status_code=503, headers=headers)
+
+    async def too_deep(request: Request, exc: RecursionError) -> Response:
+        log.warning("input nested too deeply on %s %s", request.method, request.url.path)
+        message = "The input nests too deeply to be read; a case is a few levels deep."
+        if request.url.path.startswith("/api/"):
+            return api_error(400, message)
+        return PlainTextResponse(message, status_code=400)
+
+    async def disconnected(request: Request, exc: ClientDisconnect) -> Response:
+        return Response(status_code=400)       # the client left (or was too slow); no one reads this
+
     async def server_error(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s %s", request.method, request.url.path)
         message = ("Something went wrong inside bridgelaw on this request; it is not a problem with what you "
@@ -426,6 +572,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         Route("/slip", slip, methods=["POST"]),
         Route("/compare", compare_page, methods=["GET", "POST"]),
         Route("/traveller", traveller_page, methods=["GET", "POST"]),
+        Route("/event", event_route, methods=["GET", "POST"]),
         Route("/api/rulebooks", api_rulebooks, methods=["GET"]),
         Route("/api/rule", api_rule, methods=["POST"]),
         Route("/api/compare", api_compare, methods=["POST"]),
@@ -435,20 +582,47 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
     async def too_large(request: Request, exc: TooLarge) -> Response:
         return too_large_response(request.url.path)
 
-    middleware = []
-    if allowed_hosts:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
-    app = Starlette(routes=routes, middleware=middleware,
+    app = Starlette(routes=routes,
                     exception_handlers={HTTPException: http_error, ApiProblem: api_problem, TooLarge: too_large,
-                                        Exception: server_error})
+                                        TooSlow: too_slow, RecursionError: too_deep,
+                                        ClientDisconnect: disconnected, Exception: server_error})
     app.state.books = books
-    return Guard(app)
+    app.state.work = work
+    return Guard(app, hosts=allowed_hosts, ip_hosts=ip_hosts)
 
 
 class ApiProblem(Exception):
     def __init__(self, status: int, message: str, *, expected: str | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.expected = status, message, expected
+
+
+def load_json(raw: str) -> Any:
+    """JSON from a request; malformed or too deeply nested JSON is an ApiProblem (400)."""
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        data = None
+    except ValueError as exc:
+        raise ApiProblem(400, f"malformed JSON: {exc}", expected="a JSON object") from None
+    else:
+        if json_depth(data) <= MAX_JSON_DEPTH:
+            return data
+    raise ApiProblem(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep",
+                     expected="a case: a JSON object a few levels deep")
+
+
+def json_depth(data: Any) -> int:
+    """How deeply lists and objects nest in `data` (without recursion)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            if depth > MAX_JSON_DEPTH:
+                break
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def api_error(status: int, message: str, *, expected: str | None = None) -> JSONResponse:
@@ -462,6 +636,33 @@ def _err(message: str, expected: str | None = None, suggestion: str | None = Non
 
 def general(message: str) -> dict:
     return {"general": _err(message)}
+
+
+def error_path(text: str, exc: BridgelawError) -> list | None:
+    """The key path an error points at (forms.error_path), or None where the text nests too deeply
+    to walk quickly — ruamel's round-trip parser takes seconds on a few hundred levels before it
+    gives up (the error itself, e.g. a bound on nesting, is still reported)."""
+    if nesting(text) > MAX_JSON_DEPTH:
+        return None
+    try:
+        return forms.error_path(text, exc)
+    except RecursionError:
+        return None
+
+
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+_INDENT = re.compile(r"^[ \t-]*", re.M)
+
+
+def nesting(text: str) -> int:
+    """An upper estimate of how deeply YAML text nests: open brackets, or indentation in steps
+    of two (quotes are not followed, so brackets inside strings count too)."""
+    depth = deepest = 0
+    for c in _BRACKETS.sub("", text):
+        depth += 1 if c in "[{" else -1
+        deepest = max(deepest, depth)
+    indent = max((len(m) for m in _INDENT.findall(text)), default=0)
+    return max(deepest, indent // 2)
 
 
 def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> dict[str, dict]:

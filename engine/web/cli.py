@@ -1,7 +1,8 @@
 """``bridgelaw serve``: the web page for tournament directors, on this computer.
 
 Wired into the main CLI by ``add_parser(sub)`` in :func:`bridgelaw.cli.build_parser`;
-``python -m bridgelaw.web [--host …] [--port …] [--rules DIR]`` runs the same command.
+``python -m bridgelaw.web [--host …] [--port …] [--rules DIR] [--workers N] …`` runs the same command;
+:mod:`bridgelaw.web.server` binds the socket and runs uvicorn.
 """
 
 from __future__ import annotations
@@ -9,18 +10,29 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import ipaddress
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import BridgelawError
 
+# The limits of `serve` (bridgelaw.web.server applies them; kept here so that --help needs no uvicorn)
+TIME_LIMIT = 10.0             # seconds of work one request may take before it is answered 503
+READ_TIMEOUT = 15.0           # seconds a client has to send one whole request
+PER_CLIENT = 16               # connections one address may hold open in one process
+CONNECTIONS = 512             # connections one process keeps open at most (503 past it)
+KEEP_ALIVE = 5                # seconds an idle kept-alive connection stays open
+
 DESCRIPTION = ("Start the bridgelaw web page: enter a case and read the ruling, print a ruling slip, compare "
                "rulebooks, rescore a traveller; a JSON API under /api/ for scoring programs. Open the address it "
                "prints in a browser. Stop it with Ctrl+C.")
 EPILOG = ("By default only this computer can reach it (127.0.0.1). To let a phone on the same network reach it, "
           "use --host 0.0.0.0 and open http://THIS-COMPUTER'S-ADDRESS:PORT/ on the phone; anyone on that "
-          "network can then use it. Exit status: 0 stopped, 2 bad option (e.g. no rulebooks in --rules).")
+          "network can then use it. The page answers only to its IP addresses, localhost and the names given "
+          "with --allow-host (a guard against DNS rebinding). Every rulebook of the rules folder is checked "
+          "before the server starts. Exit status: 0 stopped, 2 bad option, a rulebook that does not load, or an "
+          "address or port that cannot be listened on (one line on stderr, nothing served).")
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -33,11 +45,35 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
-                   help="address to listen on (default 127.0.0.1: this computer only)")
-    p.add_argument("--port", type=_port, default=8000, metavar="PORT", help="port to listen on (default 8000)")
+                   help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every network)")
+    p.add_argument("--port", type=_port, default=8000, metavar="PORT", help="port to listen on (default 8000; 0: any free port, the one taken is printed)")
     p.add_argument("--rules", metavar="DIR", type=Path, default=None,
                    help="folder of rulebooks (*.yaml) to offer; only these are read (default: the shipped rules)")
+    p.add_argument("--workers", type=_positive(int, 64), default=None, metavar="N",
+                   help="server processes sharing the port (default: the number of cores, here "
+                        f"{default_workers()})")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME", dest="allow_hosts",
+                   help="a host name the page may be opened by, e.g. td-laptop.local (repeat for several); "
+                        "IP addresses and localhost need none")
+    p.add_argument("--time-limit", type=_positive(float, 600), default=TIME_LIMIT, metavar="SECONDS",
+                   help="answer 503 to a request whose work takes longer (default %(default)g)")
+    p.add_argument("--read-timeout", type=_positive(float, 600), default=READ_TIMEOUT, metavar="SECONDS",
+                   help="close a connection whose request has not fully arrived in this time (default %(default)g)")
+    p.add_argument("--per-client", type=_positive(int, 10_000), default=PER_CLIENT, metavar="N",
+                   help="connections one address may hold open in each process (default %(default)d)")
     p.set_defaults(func=cmd_serve)
+
+
+def _positive(kind: type, most: float) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a {'whole ' if kind is int else ''}number") from None
+        if not 0 < value <= most:
+            raise argparse.ArgumentTypeError(f"{text} is out of range (expected more than 0 and at most {most:g})")
+        return value
+    return parse
 
 
 def _port(text: str) -> int:
@@ -45,8 +81,8 @@ def _port(text: str) -> int:
         port = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a port number (expected 1 to 65535)") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port {port} is out of range (expected 1 to 65535)")
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range (expected 1 to 65535, or 0 for any free port)")
     return port
 
 
@@ -68,23 +104,52 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BridgelawError("bridgelaw serve needs the web extra, which is not installed "
                              f"(missing: {', '.join(missing)})",
                              suggestion="pip install 'bridgelaw[web]'")
-    import uvicorn
-
+    from . import server
     from .app import LOOPBACK_HOSTS, create_app
 
     if args.rules is not None and not args.rules.is_dir():
         raise BridgelawError(f"--rules {args.rules}: no such folder", expected="a folder holding rulebook files (*.yaml)")
-    local = is_loopback(args.host)
-    app = create_app(args.rules, allowed_hosts=LOOPBACK_HOSTS if local else None)
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"bridgelaw: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", file=sys.stderr, flush=True)
-    if not local:
-        print("bridgelaw: warning: listening beyond this computer; anyone on the network can use the page",
-              file=sys.stderr, flush=True)
-    try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", server_header=False,
-                    limit_concurrency=64, timeout_keep_alive=5)
-    except OSError as exc:
-        raise BridgelawError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
-                             suggestion="try another --port") from None
+    host = args.host.strip("[]")              # [::1] as in a URL is the address ::1
+    local = is_loopback(host)
+    names = [*LOOPBACK_HOSTS, *(name.lower() for name in args.allow_hosts)]
+    if not local and not _is_address(host) and host.lower() not in names:
+        names.append(host.lower())            # listening on a name: the page is opened by that name
+    options = server.Options(rules=str(args.rules.resolve()) if args.rules else None, allowed_hosts=tuple(names),
+                             ip_hosts=not local, time_limit=args.time_limit, read_timeout=args.read_timeout,
+                             per_client=args.per_client)
+    create_app(args.rules, allowed_hosts=names)            # every rulebook checked before anything is served
+    sock = server.listen(host, args.port)
+    port = sock.getsockname()[1]
+    workers = args.workers or default_workers()
+    try:                                      # Ctrl+C from here on (even during the first line) stops it cleanly
+        print(f"bridgelaw: serving on http://{show_host(host)}:{port}/ with {workers} "
+              f"process{'es' if workers > 1 else ''} (Ctrl+C to stop)", file=sys.stderr, flush=True)
+        if not local:
+            print("bridgelaw: warning: listening beyond this computer; anyone on the network can use the page",
+                  file=sys.stderr, flush=True)
+        server.run(sock, options, workers)
+    except KeyboardInterrupt:
+        pass
     return 0
+
+
+def show_host(host: str) -> str:
+    """The host as it is written in a URL: an IPv6 address in brackets (once)."""
+    bare = host.strip("[]")
+    return f"[{bare}]" if ":" in bare else bare
+
+
+def default_workers() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                    # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True

@@ -9,6 +9,9 @@ becomes a path.
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import threading
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -18,12 +21,14 @@ from .. import compare as comparing
 from .. import record, render
 from .. import slip as slips
 from .. import rulebook as rulebooks
-from ..case import Case, load_case
+from ..case import Case, CaseModel, check_case
 from ..errors import BridgelawError, did_you_mean
 from ..exact import format_mixed
 from ..ruling import Ruling, rule_case
 from ..yamlio import load_yaml
 from . import forms
+
+log = logging.getLogger("bridgelaw.web")
 
 OUTCOME_WORDS = {
     "no-damage": "no damage: the table result stands",
@@ -39,27 +44,82 @@ OUTCOME_WORDS = {
 
 
 class Books:
-    """The rulebooks of one directory."""
+    """The rulebooks of one directory, loaded once and kept.
 
-    def __init__(self, directory: Path | None = None) -> None:
+    A request looks at the listing kept in memory: the folder is listed again (and a changed
+    rulebook loaded again) only when the folder's modification time has changed, or when a
+    second (`recheck`) has passed since the last look — which also notices a file edited in
+    place. A rulebook that no longer loads after such a change is logged and the last good
+    listing kept, so the running server goes on answering; :meth:`load` (at start) raises it.
+    """
+
+    def __init__(self, directory: Path | None = None, *, recheck: float = 1.0) -> None:
         self.directory = Path(directory).resolve() if directory else None
+        self.folder = self.directory or rulebooks.rules_dir()
+        self.recheck = recheck
+        self._lock = threading.Lock()
+        self._books: dict[str, rulebooks.Rulebook] = {}
+        self._paths: dict[str, Path] = {}
+        self._signature: tuple | None = None
+        self._folder_mtime = -1
+        self._checked = float("-inf")
+
+    def _fresh(self) -> dict[str, rulebooks.Rulebook]:
+        """The rulebooks, looked up again only when the folder may have changed."""
+        try:
+            folder_mtime = self.folder.stat().st_mtime_ns
+        except OSError:
+            folder_mtime = -1
+        if folder_mtime == self._folder_mtime and time.monotonic() - self._checked < self.recheck:
+            return self._books
+        with self._lock:
+            try:
+                self._reload(strict=False)
+            finally:
+                self._folder_mtime, self._checked = folder_mtime, time.monotonic()
+        return self._books
+
+    def load(self) -> dict[str, rulebooks.Rulebook]:
+        """Load (or reload) every rulebook now; the first one that does not load is raised."""
+        with self._lock:
+            self._reload(strict=True)
+            self._checked = time.monotonic()
+        return self._books
+
+    def _reload(self, strict: bool) -> None:
+        paths = rulebooks.available(self.directory)
+        signature = tuple((name, _stamp(path)) for name, path in paths.items())
+        if signature == self._signature:
+            return
+        self._signature = signature
+        try:
+            loaded = {name: rulebooks.get(name, self.directory) for name in paths}
+        except BridgelawError as exc:
+            if strict:
+                raise
+            log.error("rulebooks in %s changed and one no longer loads; still using the last good ones: %s",
+                      self.folder, exc)
+            return
+        self._books, self._paths = loaded, paths
 
     def ids(self) -> list[str]:
-        return list(rulebooks.available(self.directory))
+        return list(self._fresh())
 
     def get(self, name: str) -> rulebooks.Rulebook:
-        known = self.ids()
-        if not isinstance(name, str) or name not in known:
+        books = self._fresh()
+        if not isinstance(name, str) or name not in books:
+            known = list(books)
             raise BridgelawError(f"unknown rulebook '{name}'", expected="one of " + ", ".join(known),
                                  suggestion=did_you_mean(str(name), known))
-        return rulebooks.get(name, self.directory)
+        return books[name]
 
     def path(self, name: str) -> Path:
         """The file of a listed rulebook id (KeyError for any other string)."""
-        return rulebooks.available(self.directory)[name]
+        self._fresh()
+        return self._paths[name]
 
     def all(self) -> list[rulebooks.Rulebook]:
-        return [self.get(name) for name in self.ids()]
+        return list(self._fresh().values())
 
     def default(self) -> str:
         books = self.all()
@@ -80,15 +140,27 @@ class Books:
         return out
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (-1, -1)
+    return st.st_mtime_ns, st.st_size
+
+
 def load(text: str, file: str) -> Case:
-    """A case from YAML text, with the length limits on its lists checked first."""
+    """A case from YAML text (parsed once), with the length limits on its lists checked first."""
     doc = load_yaml(file, text=text)
-    too_long = forms.check_list_lengths(doc.tree)
+    try:
+        too_long = forms.check_list_lengths(doc.tree)
+    except RecursionError:
+        raise BridgelawError("the case nests too deeply", file=file,      # no position: composing it would recurse
+                             expected="a case a few levels deep") from None
     if too_long:
         path, length, limit = too_long
         raise doc.error(list(path), f"{'.'.join(map(str, path))} lists {length} entries; at most {limit} are "
                         "accepted here", expected=f"at most {limit} entries")
-    return load_case(file, text=text)
+    return check_case(doc, doc.validate(CaseModel))         # load_case's steps on the document already read
 
 
 def book_for(case: Case, books: Books, override: str | None = None) -> rulebooks.Rulebook:

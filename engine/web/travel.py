@@ -222,11 +222,16 @@ def view(board: Any) -> dict[str, Any]:
 
 # --- POST /api/score -------------------------------------------------------------------------
 
-async def api_score(request: Request, books: Any) -> Response:
+async def api_score(request: Request, books: Any, work: Any) -> Response:
     """The body: a YAML traveller, or JSON {"traveller": text, "adjustments": text?, "format":
-    "yaml"|"pbn"?, "rulebook"?, "scoring"?, "board"?}. The answer: `bridgelaw score --format json`."""
+    "yaml"|"pbn"?, "rulebook"?, "scoring"?, "board"?}. The answer: `bridgelaw score --format json`.
+    The work is done by `work` (the app's thread pool, off the event loop)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     body = await request.body()
+    return await work(_api_score, kind, body, request.query_params.get("rulebook", ""), books)
+
+
+def _api_score(kind: str, body: bytes, query_rulebook: str, books: Any) -> Response:
     if not body.strip():
         return _problem(400, "the request has no body; send a traveller (YAML or PBN) or JSON {\"traveller\": …}")
     try:
@@ -235,11 +240,11 @@ async def api_score(request: Request, books: Any) -> Response:
         return _problem(400, "the request body is not UTF-8 text")
     f = TravellerForm()
     if kind in ("application/json", "text/json"):
-        import json
+        from .app import ApiProblem, load_json
         try:
-            data = json.loads(raw)
-        except ValueError as exc:
-            return _problem(400, f"malformed JSON: {exc}")
+            data = load_json(raw)
+        except ApiProblem as exc:
+            return _problem(exc.status, exc.message, expected=exc.expected)
         if not isinstance(data, dict) or not isinstance(data.get("traveller"), str):
             return _problem(400, 'expected a JSON object with "traveller": the traveller text (YAML or PBN)')
         for key in ("adjustments", "rulebook", "scoring", "format"):
@@ -264,7 +269,7 @@ async def api_score(request: Request, books: Any) -> Response:
     else:
         return _problem(415, f"unsupported content type '{kind}'", expected="application/json or application/yaml")
     f.adjustments_name = "adjustments.yaml"
-    f.rulebook = f.rulebook or request.query_params.get("rulebook", "")
+    f.rulebook = f.rulebook or query_rulebook
     try:
         scored = score(f, books)
     except FormProblem as exc:

@@ -1,0 +1,339 @@
+"""Scoring a session of the event model: every board through :mod:`bridgelaw.fieldscore`,
+artificial scores through the rulebook's ``artificial`` stage (:mod:`bridgelaw.artificial`)
+with the session facts Law 12C2 asks for, and the contestants' totals and ranks.
+
+* Each board is one field: every line with a result (or a weighted/split adjusted score) is
+  compared with every other; an artificial line is left out of the field but counts among the
+  results expected, so the others are factored up (Neuberg, as the rulebook says); a line not
+  played counts nowhere.
+* 12C2(c): a contestant's session score is its score on the *other* boards of the session that
+  have a result — at pairs its share of the matchpoints available there, at IMPs its IMPs per
+  board — given to the artificial stage, which decides (per edition) who gets it.
+* 12C2(d): each contestant's boards with an artificial score by responsibility are counted
+  across the session in board order; the count is the stage's ``boards`` fact.
+* Cross-IMPs: an artificial score in IMPs enters the total ``flat`` or once ``per-comparison``
+  (scaled by comparisons ÷ divisor), as ``fieldscore.cross_imps.artificial`` says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .. import bridge, fieldscore
+from ..artificial import artificial_scores
+from ..errors import BridgelawError
+from ..exact import format_mixed
+from ..rulebook import Rulebook
+from .model import SIDES, Board, Contestant, Line, Session, contestant_key, shown
+
+USED = {
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to"),
+    "cross-imps": ("fieldscore.cross_imps.divisor",),
+    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half"),
+}
+CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
+
+
+@dataclass
+class SideScore:
+    value: Fraction | None
+    percent: Fraction | None = None
+    steps: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ScoredLine:
+    line: Line
+    NS: SideScore
+    EW: SideScore
+    awarded: dict[str, Any] | None = None       # artificial values awarded (share of top or IMPs)
+    rules: list[str] = field(default_factory=list)
+
+    def side(self, side: str) -> SideScore:
+        return self.NS if side == "NS" else self.EW
+
+
+@dataclass
+class ScoredBoard:
+    board: Board
+    lines: list[ScoredLine]
+    top: Fraction | None
+    results: int
+    expected: int
+    factored: bool
+    divisor: int | None = None
+
+
+@dataclass
+class Standing:
+    key: str
+    contestant: Contestant | None
+    section: str
+    direction: str | None
+    total: Fraction = Fraction(0)
+    available: Fraction = Fraction(0)      # sum of the tops of the boards scored (matchpoints)
+    boards: int = 0
+    rank: int = 0
+    rank_text: str = ""
+    adjusted: list[str] = field(default_factory=list)
+
+    @property
+    def percent(self) -> Fraction | None:
+        return 100 * self.total / self.available if self.available else None
+
+
+@dataclass
+class Check:
+    what: str
+    where: Any
+    published: Any
+    computed: Fraction | None
+    agrees: bool
+
+
+@dataclass
+class ScoredSession:
+    session: Session
+    book: Rulebook
+    unit: str
+    boards: dict[int, ScoredBoard]
+    standings: list[Standing]
+    parameters: dict[str, Any]
+
+    def checks(self) -> list[Check]:
+        """Every published cell against the computed figure at its printed precision."""
+        out = []
+        for sb in self.boards.values():
+            for sl in sb.lines:
+                for key, pub in sl.line.published.items():
+                    side = key[:2]
+                    s = sl.side(side)
+                    value = s.percent if key.endswith("%") else s.value
+                    ok = value is not None and shown(value, pub.places) == pub.value
+                    out.append(Check(f"{sl.line.label} {key}", sl.line.where, pub, value, ok))
+        for st in self.standings:
+            c = st.contestant
+            if c is None:
+                continue
+            for key, pub in c.published.items():
+                value = st.total if key == "total" else st.percent
+                ok = value is not None and shown(value, pub.places) == pub.value
+                out.append(Check(f"{st.key} {key}", None, pub, value, ok))
+        return out
+
+
+def _params(book: Rulebook, scoring: str, needs_cross: bool) -> dict[str, Any]:
+    names = list(USED[scoring]) + ([CROSS_ARTIFICIAL] if needs_cross else [])
+    missing = [n for n in names if n not in book.parameters]
+    if missing:
+        raise BridgelawError(f"rulebook {book.id} does not set {', '.join(missing)}, which {scoring} needs",
+                             expected="these parameters in the rulebook, or --set NAME=VALUE")
+    return {n: book.parameters[n] for n in names}
+
+
+def _entry(line: Line, side: str):
+    sign = 1 if side == "NS" else -1
+    if line.kind == "result":
+        return sign * line.points
+    if line.kind in ("adjusted", "split"):
+        return line.parts[side]                 # case.Component list; fieldscore turns outcomes into points
+    return None
+
+
+def _points(vulnerability: str | None) -> dict[str, Any]:
+    """Each direction's points for an outcome of a weighted line (once per distinct outcome)."""
+    vul = vulnerability or "None"
+    cache: dict[Any, int] = {}
+
+    def ns(outcome: Any) -> int:
+        v = cache.get(outcome)
+        if v is None:
+            v = cache[outcome] = bridge.ns_score(outcome, vul)
+        return v
+
+    return {"NS": ns, "EW": lambda outcome: -ns(outcome)}
+
+
+def score_session(session: Session, book: Rulebook) -> ScoredSession:
+    scoring = session.scoring
+    unit_scoring = "matchpoints" if scoring == "matchpoints" else "imps"
+    needs_cross = scoring == "cross-imps" and any(l.kind == "artificial" for b in session.boards.values() for l in b.lines)
+    p = _params(book, scoring, needs_cross)
+    boards: dict[int, ScoredBoard] = {}
+    # pass 1: every board's field
+    for number, board in session.boards.items():
+        lines = [l for l in board.lines]
+        scored = [ScoredLine(l, SideScore(None), SideScore(None)) for l in lines]
+        played = [k for k, l in enumerate(lines) if l.kind != "not-played"]
+        entries = {s: [_entry(lines[k], s) for k in played] for s in SIDES}
+        sb = ScoredBoard(board, scored, None, 0, len(played), False)
+        points = _points(board.vulnerability)
+        for side in SIDES:
+            if scoring == "matchpoints":
+                r = fieldscore.matchpoints(entries[side], points=points[side], expected=len(played),
+                                           form=p["fieldscore.neuberg.form"],
+                                           round_to=p["fieldscore.neuberg.round_to"])
+                values = r.values
+                sb.top, sb.results, sb.factored = r.top, r.results, r.factored
+            elif scoring == "cross-imps":
+                values, f, by = fieldscore.cross_imps(entries[side], points=points[side],
+                                                      divisor=p["fieldscore.cross_imps.divisor"])
+                sb.results, sb.divisor = f.results, by
+            else:
+                r = fieldscore.butler(entries[side], points=points[side], drop=int(p["fieldscore.butler.drop"]),
+                                      round_datum_to=p["fieldscore.butler.round_datum_to"],
+                                      round_half=p["fieldscore.butler.round_half"])
+                values, sb.results = r.values, r.field.results
+            for k, v in zip(played, values):
+                scored[k].side(side).value = v
+        boards[number] = sb
+    # contestants' scores on boards with a result (for 12C2(c)) and artificial counts (12C2(d))
+    keys = {}
+    for number, sb in boards.items():
+        for sl in sb.lines:
+            for side in SIDES:
+                who = sl.line.who(side)
+                keys[(id(sl), side)] = contestant_key(sl.line.section, side, who, session.pair_numbers) if who else None
+    have: dict[str, list[tuple[int, Fraction, Fraction | None]]] = {}
+    for number, sb in boards.items():
+        for sl in sb.lines:
+            if sl.line.kind in ("result", "adjusted", "split"):
+                for side in SIDES:
+                    key = keys[(id(sl), side)]
+                    if key is not None and sl.side(side).value is not None:
+                        have.setdefault(key, []).append((number, sl.side(side).value, sb.top))
+    counts: dict[str, int] = {}
+    # pass 2: artificial lines
+    for number, sb in sorted(boards.items()):
+        for sl in sb.lines:
+            line = sl.line
+            if line.kind != "artificial":
+                continue
+            words = {s: v for s, v in line.artificial.items() if isinstance(v, str)}
+            if words and len(words) != 2:
+                raise line.where.error(f"{line.label}: one side has an artificial score by responsibility and the other "
+                                       "an explicit percentage", expected="both sides the same kind")
+            awarded: dict[str, Any] = {}
+            if words:
+                session_facts, board_facts = {}, {}
+                for side in SIDES:
+                    key = keys[(id(sl), side)]
+                    if key is None:
+                        continue
+                    other = [(v, t) for n, v, t in have.get(key, []) if n != number]
+                    if other:
+                        if unit_scoring == "matchpoints":
+                            tops = sum((t for _, t in other if t), Fraction(0))
+                            if tops:
+                                session_facts[side] = sum((v for v, _ in other), Fraction(0)) / tops
+                        else:
+                            session_facts[side] = sum((v for v, _ in other), Fraction(0)) / len(other)
+                    counts[key] = counts.get(key, 0) + 1
+                    board_facts[side] = counts[key]
+                rules: list = []
+                try:
+                    scores = artificial_scores(book, scoring=unit_scoring, responsibility=words,
+                                               session=session_facts, boards=board_facts, rules=rules)
+                except BridgelawError as exc:
+                    raise line.where.error(f"{line.label}: {exc.message}", expected=exc.expected,
+                                           suggestion=exc.suggestion) from None
+                sl.rules = [f"{r.id} ({', '.join(r.cites)})" for r in rules]
+                for side in SIDES:
+                    a = scores[side]
+                    awarded[side] = a.value
+                    sl.side(side).steps = list(a.steps)
+            else:
+                for side in SIDES:
+                    awarded[side] = line.artificial[side]
+                    sl.side(side).steps = [f"{side}: {format_mixed(line.artificial[side] * 100)}% as the file gives it"
+                                           if unit_scoring == "matchpoints" else
+                                           f"{side}: {format_mixed(line.artificial[side], signed=True)} IMPs as given"]
+            if line.mirrored:
+                sl.side(line.mirrored).steps.insert(0, f"{line.mirrored}: the file gives only the other side's code "
+                                                    f"'{line.code}'; this side's is its mirror")
+            sl.awarded = awarded
+            for side in SIDES:
+                a = awarded[side]
+                if a is None:
+                    sl.side(side).value = None
+                elif scoring == "matchpoints":
+                    sl.side(side).value = a * sb.top
+                    sl.side(side).steps.append(f"{side} = {format_mixed(a)} × top {format_mixed(sb.top)} = "
+                                               f"{format_mixed(a * sb.top)} MP")
+                elif scoring == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
+                    comparisons = max(sb.results, 1)
+                    v = a * comparisons / sb.divisor
+                    sl.side(side).value = v
+                    sl.side(side).steps.append(f"{side} = {format_mixed(a, signed=True)} × {comparisons} comparisons "
+                                               f"÷ {sb.divisor} = {format_mixed(v, signed=True)} IMPs "
+                                               f"({CROSS_ARTIFICIAL}: per-comparison)")
+                else:
+                    sl.side(side).value = Fraction(a)
+    # a file counting 1 per result beaten (PBN MP2): the same scores in half matchpoints
+    if scoring == "matchpoints" and session.mp_unit != 1:
+        for sb in boards.values():
+            sb.top = sb.top * session.mp_unit
+            for sl in sb.lines:
+                for side in SIDES:
+                    if sl.side(side).value is not None:
+                        sl.side(side).value *= session.mp_unit
+    # penalties, percentages
+    for sb in boards.values():
+        for sl in sb.lines:
+            for side in SIDES:
+                s = sl.side(side)
+                pen = sl.line.penalty.get(side)
+                if pen and s.value is not None:
+                    amount = pen * sb.top if scoring == "matchpoints" else pen
+                    s.value -= amount
+                    s.steps.append(f"{side}: procedural penalty {format_mixed(amount)} "
+                                   f"{'MP' if scoring == 'matchpoints' else 'IMPs'} → {format_mixed(s.value)}")
+                if scoring == "matchpoints" and s.value is not None and sb.top:
+                    s.percent = 100 * s.value / sb.top
+    return ScoredSession(session, book, "MP" if scoring == "matchpoints" else "IMP", boards,
+                         _standings(session, boards, keys), p)
+
+
+def _standings(session: Session, boards: dict[int, ScoredBoard], keys: dict) -> list[Standing]:
+    table: dict[str, Standing] = {}
+    for key, c in session.contestants.items():
+        table[key] = Standing(key, c, c.section, c.direction)
+    for number, sb in sorted(boards.items()):
+        for sl in sb.lines:
+            for side in SIDES:
+                key = keys[(id(sl), side)]
+                if key is None:
+                    continue
+                st = table.get(key)
+                if st is None:
+                    st = table[key] = Standing(key, None, sl.line.section,
+                                               side if session.pair_numbers == "by-direction" else None)
+                v = sl.side(side).value
+                if v is None:
+                    continue
+                st.total += v
+                st.boards += 1
+                if sb.top:
+                    st.available += sb.top
+                if sl.line.kind != "result" or sl.line.penalty:
+                    st.adjusted.append(f"board {number}")
+    groups: dict[tuple, list[Standing]] = {}
+    for st in table.values():
+        groups.setdefault((st.section, st.direction), []).append(st)
+    out = []
+    for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
+        group = groups[group_key]
+        group.sort(key=lambda s: (-(s.percent if s.percent is not None else s.total), s.key))
+        previous, rank = None, 0
+        for i, st in enumerate(group, 1):
+            metric = st.percent if st.percent is not None else st.total
+            if metric != previous:
+                rank, previous = i, metric
+            st.rank = rank
+        for st in group:
+            tied = sum(1 for o in group if o.rank == st.rank)
+            st.rank_text = f"{st.rank}=" if tied > 1 else str(st.rank)
+        out.extend(group)
+    return out

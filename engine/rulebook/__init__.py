@@ -1,0 +1,29 @@
+"""Rulebooks: Law 12 — and regulations on top of it — as versioned YAML files in ``rules/``.
+
+A rulebook file is a *layer*. A Laws edition is a base layer (``extends`` absent); a regulation
+``extends`` another rulebook and overrides named parameters, replaces rules (``replaces:``),
+adds rules, or removes them (``remove:``), each change with its own citation. A what-if overlay
+(``--overlay FILE``, ``--set PARAM=VALUE``) is a layer applied the same way without changing any
+file. Parameters and rules may carry ``effective: {from, until}``; a rulebook is resolved for a
+date (:meth:`Rulebook.at`) to the values and rules in force then.
+
+Loading checks everything a rule author can get wrong and reports it with file:line:column:
+unknown keys, a rule without a citation, a citation of a paragraph the rulebook does not define,
+a condition or formula outside the grammar, an unknown stage, fact, outcome or parameter, a
+cycle in ``extends``, an override of nothing, a dangling reference.
+
+The package, one job a module: ``schema`` (what a file may contain), ``model`` (a rulebook
+resolved for a date), ``layers`` (loading and applying layers), ``decide`` (the hit policy,
+used by rulings and by the lint), ``registry`` (the rulebooks shipped).
+"""
+
+from __future__ import annotations
+
+from .decide import Decision, resolve
+from .layers import load
+from .model import Dated, Paragraph, Place, Rule, Rulebook, facts_text
+from .registry import available, get, rules_dir
+from .schema import LayerModel, RuleModel, RulebookModel
+
+__all__ = ["Decision", "Dated", "LayerModel", "Paragraph", "Place", "Rule", "RuleModel", "Rulebook",
+           "RulebookModel", "available", "facts_text", "get", "load", "resolve", "rules_dir"]

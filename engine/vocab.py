@@ -1,0 +1,46 @@
+"""The words of the domain, defined once: sides, directions, responsibility for an irregularity,
+event kinds, scoring, vulnerability (with the spellings accepted on input).
+
+Pydantic models, rule stages, the web form and the docs take their choices from here.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Side = Literal["NS", "EW"]
+SIDES: tuple[Side, Side] = ("NS", "EW")
+
+Direction = Literal["N", "E", "S", "W"]
+DIRECTIONS: tuple[Direction, ...] = ("N", "E", "S", "W")
+PARTNER: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SIDE_OF: dict[str, Side] = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+
+
+def other(side: Side) -> Side:
+    return "EW" if side == "NS" else "NS"
+
+
+# 12C2(a): a contestant's responsibility for an irregularity after which no result was obtained
+RESPONSIBILITY = ("in-no-way-at-fault", "partly-at-fault", "directly-at-fault")
+Responsibility = Literal["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]
+
+# the kinds of event a ruling is made in
+EVENTS = ("pairs", "teams", "individual", "knockout")
+Event = Literal["pairs", "teams", "individual", "knockout"]
+
+# how a board is scored in a ruling (a traveller adds its field-scoring methods)
+SCORING = ("imps", "matchpoints")
+Scoring = Literal["imps", "matchpoints"]
+
+# vulnerability, and the spellings accepted for it (PBN and case files)
+VULNERABILITY_WORDS = {
+    "none": "None", "neither": "None", "nil": "None", "love": "None", "love all": "None", "-": "None",
+    "ns": "NS", "n-s": "NS", "n/s": "NS", "ew": "EW", "e-w": "EW", "e/w": "EW",
+    "all": "All", "both": "All", "game all": "All",
+}
+
+
+def vulnerability(value: str) -> str | None:
+    """The vulnerability a spelling stands for (None when it is not one)."""
+    return VULNERABILITY_WORDS.get(" ".join(value.strip().lower().split()))

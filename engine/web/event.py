@@ -1,0 +1,102 @@
+"""The event page (``GET|POST /event``): upload a results file (PBN or USEBIO) and a rulings
+file, see the session results with the adjusted lines marked, download the corrected PBN or
+USEBIO — ``bridgelaw event`` on the web.
+
+Safety as for the traveller page: uploads are parsed in memory, nothing is written to disk, a
+file name from the form only names the file in messages (reduced to a safe base name) and picks
+the format by its extension; the rulebook is one of the server's rulebook ids — a rulings file
+naming another is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..errors import BridgelawError
+from ..events import report
+from ..events.cli import load_event, outputs, run
+from ..exact import format_decimal
+from ..yamlio import load_yaml
+
+MAX_BYTES = 256 * 1024
+
+
+def _name(name: str | None, default: str) -> str:
+    base = (name or "").replace("\\", "/").split("/")[-1]
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in base)[:80].strip()
+    return safe or default
+
+
+def _d(v: Any) -> str:
+    return "" if v is None else format_decimal(v, 2)
+
+
+def view(scored: list) -> list[dict]:
+    out = []
+    for ss in scored:
+        rows = [{"rank": st.rank_text, "pair": st.key.split(":")[-1], "group": " ".join(
+                    x for x in (st.section, st.direction or "") if x), "total": _d(st.total), "percent": _d(st.percent),
+                 "boards": st.boards, "names": st.contestant.names if st.contestant and st.contestant.names else "",
+                 "adjusted": ", ".join(st.adjusted)} for st in ss.standings]
+        lines = [{"label": sl.line.label, "ns": sl.line.ns, "ew": sl.line.ew, "what": report._what(sl.line),
+                  "NS": _d(sl.NS.value), "EW": _d(sl.EW.value), "note": (sl.line.ruling or {}).get("note"),
+                  "steps": sl.NS.steps + sl.EW.steps, "rules": sl.rules}
+                 for _, sl in report.adjusted_lines(ss)]
+        checks = ss.checks()
+        out.append({"name": ss.session.name, "scoring": ss.session.scoring, "unit": ss.unit,
+                    "rulebook": ss.book.identity, "rows": rows, "lines": lines,
+                    "checked": len(checks), "agree": sum(c.agrees for c in checks)})
+    return out
+
+
+async def handle(request: Request, page, books) -> Response:
+    if request.method == "GET":
+        return page(request, "event.html", form={})
+    try:
+        data = await request.form(max_files=2, max_fields=10, max_part_size=MAX_BYTES)
+    except Exception:
+        return page(request, "event.html", 400, form={}, problem="The form could not be read; choose the files again.")
+    form = {k: data.get(k) if isinstance(data.get(k), str) else "" for k in ("rulebook", "rulings", "download",
+                                                                              "event_text", "event_name")}
+    upload = data.get("event_file")
+    if isinstance(upload, UploadFile) and upload.filename:
+        raw = await upload.read()
+        name = _name(upload.filename, "event.pbn")
+    elif form["event_text"]:
+        raw, name = form["event_text"].encode("latin-1", "replace") if form["event_name"].endswith(".latin1") \
+            else form["event_text"].encode("utf-8"), _name(form["event_name"].removesuffix(".latin1"), "event.pbn")
+    else:
+        return page(request, "event.html", 400, form=form, problem="Choose a results file (.pbn or USEBIO .xml).")
+    rulings_upload = data.get("rulings_file")
+    if isinstance(rulings_upload, UploadFile) and rulings_upload.filename:
+        form["rulings"] = (await rulings_upload.read()).decode("utf-8", "replace")
+    if form["rulebook"] not in books.ids():
+        form["rulebook"] = books.default()
+    try:
+        if form["rulings"].strip():
+            tree = load_yaml("rulings.yaml", text=form["rulings"]).tree
+            named = tree.get("rulebook") if isinstance(tree, dict) else None
+            if named is not None and named not in books.ids():
+                raise BridgelawError(f"rulings.yaml: unknown rulebook '{named}'",
+                                     expected="one of " + ", ".join(books.ids()))
+            if named:
+                form["rulebook"] = named
+        event = load_event(name, text=raw)
+        scored = run(event, "rulings.yaml" if form["rulings"].strip() else None, str(books.path(form["rulebook"])),
+                     [], rulings_text=form["rulings"])
+        if form["download"] in ("pbn", "xml"):
+            stem = name.rsplit(".", 1)[0]
+            ((_, text, encoding),) = outputs(event, scored, [f"{stem}-corrected.{form['download']}"], name)
+            media = "application/xml" if form["download"] == "xml" else "text/plain"
+            return Response(text.encode(encoding), media_type=f"{media}; charset={encoding}", headers={
+                "Content-Disposition": f'attachment; filename="{stem}-corrected.{form["download"]}"'})
+    except BridgelawError as exc:
+        return page(request, "event.html", 422, form=form, problem=str(exc))
+    latin = getattr(event.source, "encoding", "utf-8") == "latin-1"
+    form["event_text"] = raw.decode("latin-1" if latin else "utf-8", "replace")
+    form["event_name"] = name + (".latin1" if latin else "")
+    return page(request, "event.html", form=form, sessions=view(scored))

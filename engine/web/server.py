@@ -1,0 +1,183 @@
+"""Running the web app under uvicorn for ``bridgelaw serve``: the listening socket, worker
+processes, and the connection guards that keep the server available to everyone.
+
+- The socket is bound here, before anything is printed, so a busy port or an unknown host name
+  is one line and exit status 2 (:func:`listen`).
+- ``--workers N`` starts N processes that share the socket (uvicorn's supervisor); each builds
+  the app from :class:`AppFactory`, a small picklable object that carries the options (rules
+  folder, allowed host names, limits) to every worker.
+- :class:`GuardedH11Protocol` is uvicorn's HTTP/1.1 protocol with two guards against slow or
+  greedy clients: a request (headers and body) must arrive within ``read_timeout`` seconds of its
+  first byte — or of the connection's opening — else the connection is closed (408 when part of a
+  request came); and one client address may hold at most ``per_client`` connections in a worker
+  (more are answered 503 and closed at once), so a few dozen idle or trickling connections
+  from one address cannot take the server from everyone else.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from ..errors import BridgelawError
+from .cli import CONNECTIONS, KEEP_ALIVE, PER_CLIENT, READ_TIMEOUT, TIME_LIMIT, show_host
+
+
+@dataclass(frozen=True)
+class Options:
+    """What every worker needs to build the same app."""
+
+    rules: str | None = None
+    allowed_hosts: tuple[str, ...] | None = None
+    ip_hosts: bool = False
+    time_limit: float = TIME_LIMIT
+    read_timeout: float = READ_TIMEOUT
+    per_client: int = PER_CLIENT
+
+
+class AppFactory:
+    """Builds the app in each worker process (uvicorn calls it: ``factory=True``). Pickled into
+    the worker with its options, so the workers need no environment variables."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    def __call__(self) -> Any:
+        from .app import create_app
+        o = self.options
+        return create_app(o.rules, allowed_hosts=list(o.allowed_hosts) if o.allowed_hosts else None,
+                          ip_hosts=o.ip_hosts, time_limit=o.time_limit)
+
+
+def _message(status: bytes, text: bytes) -> bytes:
+    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+            b"content-length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
+
+
+REFUSED = _message(b"503 Service Unavailable", b"Too many connections from your address; close some and try again.")
+TIMED_OUT = _message(b"408 Request Timeout", b"The request did not arrive in time; send it again.")
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a read deadline per request and a cap per client address.
+    The limits come from the app factory's options (``config.app``)."""
+
+    clients: ClassVar[Counter[str]] = Counter()          # open connections per address, this process
+
+    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        options = getattr(self.config.app, "options", None) or Options()
+        self._read_timeout, self._deadline, self._partial = options.read_timeout, None, False
+        self._address = self.client[0] if self.client else ""
+        self.clients[self._address] += 1
+        if self.clients[self._address] > options.per_client:
+            self.logger.warning("refused a connection from %s: it already has %d open", self._address,
+                                options.per_client)
+            transport.write(REFUSED)
+            transport.close()
+            return
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        if self._address is not None:
+            self.clients[self._address] -= 1
+            if self.clients[self._address] <= 0:
+                del self.clients[self._address]
+            self._address = None
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        cycle = self.cycle
+        if self.transport.is_closing():
+            self._disarm()
+        elif cycle is not None and not cycle.response_complete and not cycle.more_body:
+            self._disarm()                    # the whole request is here: the app's time limit applies now
+            self._partial = False
+        else:                                 # part of a request: it must be complete by the deadline
+            self._partial = True
+            if self._deadline is None:
+                self._arm()
+
+    def on_response_complete(self) -> None:
+        self._partial = False
+        super().on_response_complete()         # the keep-alive timeout applies until the next request
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self._read_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if getattr(self, "_deadline", None) is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if self._partial and (cycle is None or cycle.response_complete or not cycle.response_started):
+            self.transport.write(TIMED_OUT)
+        self.transport.close()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port; a name that does not resolve or an address that cannot be
+    bound is a BridgelawError (one line, exit 2)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise BridgelawError(f"cannot listen on {host}: no such address on this computer "
+                             f"({getattr(exc, 'strerror', None) or exc})",
+                             expected="an address of this computer such as 127.0.0.1, ::1 or 0.0.0.0") from None
+    error: OSError | None = None
+    for family, kind, proto, _, address in infos:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(2048)
+        except OSError as exc:
+            sock.close()
+            error = exc
+            continue
+        sock.set_inheritable(True)
+        return sock
+    reason = error.strerror if error is not None and error.strerror else str(error)
+    suggestion = "try another --port" if error is not None and error.errno == 98 else None
+    raise BridgelawError(f"cannot listen on {show_host(host)}:{port}: {reason}", suggestion=suggestion)
+
+
+def run(sock: socket.socket, options: Options, workers: int) -> None:
+    """Serve the app on `sock` with `workers` processes until Ctrl+C or SIGTERM."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(AppFactory(options), factory=True, http=GuardedH11Protocol, workers=workers,
+                            log_level="warning", access_log=False, server_header=False, limit_concurrency=CONNECTIONS,
+                            timeout_keep_alive=KEEP_ALIVE, lifespan="off")
+    server = uvicorn.Server(config)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            # uvicorn stops gracefully on SIGTERM, then raises it again: stop as on Ctrl+C (exit 0)
+            signal.signal(signal.SIGTERM, _interrupt)
+            server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt

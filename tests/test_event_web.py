@@ -1,0 +1,54 @@
+"""The event page: upload a results file and a rulings file, see the marked results, download
+the corrected PBN / USEBIO; nothing from the request names a server file."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from bridgelaw.events.cli import load_event
+from bridgelaw.web.app import create_app
+
+DATA = Path(__file__).parent / "data" / "events"
+MAGIC = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"
+RULINGS = "rulebook: wbf-2017\nrulings:\n  - {board: 4, table: 2, artificial: {NS: avg-plus, EW: avg-minus}, note: fouled}\n"
+
+
+def client() -> TestClient:
+    return TestClient(create_app(), base_url="http://127.0.0.1:8000")
+
+
+def test_event_page_scores_marks_and_downloads(tmp_path):
+    c = client()
+    assert c.get("/event").status_code == 200
+    files = {"event_file": ("../../etc/final.pbn", MAGIC.read_bytes(), "text/plain")}
+    r = c.post("/event", files=files, data={"rulings": RULINGS, "rulebook": "wbf-2017"})
+    assert r.status_code == 200, r.text[:500]
+    text = unescape(r.text)
+    assert "<strong>board 4 table 2</strong>" in text and "note: fouled" in text and "avg-plus-pairs" in text
+    hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', r.text))
+    assert hidden["event_name"] == "final.pbn.latin1"                 # a base name only, and its encoding
+    d = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "pbn"})
+    assert d.status_code == 200 and 'filename="final-corrected.pbn"' in d.headers["content-disposition"]
+    out = tmp_path / "final-corrected.pbn"
+    out.write_bytes(d.content)
+    assert "Séance".encode("latin-1") in d.content                   # ISO-8859-1 kept
+    again = load_event(str(out))
+    line = next(l for l in again.sessions[0].boards[4].lines if l.table == 2)
+    assert line.kind == "artificial" and line.extra["adjustment"] == "art NS=3/5 EW=2/5"
+    x = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "xml"})
+    assert x.status_code == 200 and b"<!-- bridgelaw: art NS=3/5 EW=2/5 -->" in x.content
+
+
+def test_event_page_refuses_a_rulebook_path_and_cross_site_posts():
+    c = client()
+    files = {"event_file": ("final.pbn", MAGIC.read_bytes(), "text/plain")}
+    r = c.post("/event", files=files, data={"rulings": "rulebook: /etc/passwd\nrulings: []\n"})
+    assert r.status_code == 422 and "unknown rulebook" in r.text
+    r = c.post("/event", files=files, data={"rulings": ""}, headers={"Origin": "https://evil.example"})
+    assert r.status_code == 403
+    r = c.post("/event", files={"event_file": ("x.txt", b"hello", "text/plain")}, data={})
+    assert r.status_code == 422 and "not a .pbn or .xml file" in r.text

@@ -1,0 +1,135 @@
+"""Exceptions as a tree (transitive overrides, `explain --exceptions`), the shared rule layer of the
+two Laws editions, and one hit policy: durable_rules and the plain evaluator agree on every input
+the lint searches."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from bridgelaw import conditions, lint, rulebook
+from bridgelaw.cli import main
+from bridgelaw.errors import BridgelawError
+from bridgelaw.rulebook import resolve
+from bridgelaw.stages import STAGES
+from bridgelaw.yamlio import load_yaml
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# the further-board rules are the WBF Laws Committee's advice: its layer on the 2017 Laws (issue 12)
+WBF_2017_ARTIFICIAL = """\
+wbf-laws-committee-2017 2017.1, stage artificial (unique): 13 rules; exceptions are indented under the rule they override
+  avg-plus-pairs  [12C2(a)]  avg-plus
+    └ session-above-60-pairs  [12C2(c)]  session-score
+      └ further-board-average-pairs  [12C2(d), WBF-LC/average-plus]  average
+      └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+  average-pairs  [12C2(a)]  average
+  avg-minus-pairs  [12C2(a)]  avg-minus
+    └ session-below-40-pairs  [12C2(c)]  session-score
+  avg-plus-imps  [12C2(a), 12C2(b)]  avg-plus
+    └ session-above-60-imps  [12C2(c)]  session-score
+      └ further-board-average-imps  [12C2(d), WBF-LC/average-plus]  average
+      └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+  average-imps  [12C2(a)]  average
+  avg-minus-imps  [12C2(a), 12C2(b)]  avg-minus
+    └ session-below-40-imps  [12C2(c)]  session-score
+"""
+
+
+def test_explain_exceptions_wbf_2017(capsys):
+    code, out, _ = run(capsys, "explain", "--exceptions", "artificial", "--rulebook", "wbf-laws-committee-2017")
+    assert code == 0
+    assert out == WBF_2017_ARTIFICIAL
+    code, out, _ = run(capsys, "explain", "--exceptions", "artificial", "--rulebook", "wbf-2017")
+    assert code == 0 and "10 rules" in out and "further-board" not in out      # the Laws alone set no limit
+
+
+def test_explain_exceptions_every_rulebook_and_unknown_stage(capsys):
+    code, out, _ = run(capsys, "explain", "--exceptions", "artificial")
+    assert code == 0 and [line.split(" ")[0] for line in out.splitlines() if "stage artificial" in line] == \
+        list(rulebook.available())
+    assert "      └ further-board-not-scored  [WBF-LC/average-plus]  not-scored\n" in out     # the 2007 layer
+    code, _, err = run(capsys, "explain", "--exceptions", "artificail")
+    assert code == 2 and "unknown stage 'artificail'" in err and "did you mean 'artificial'?" in err
+
+
+def test_overrides_are_transitive():
+    book = rulebook.get("wbf-laws-committee-2017")
+    # further-board-average-pairs names only session-above-60-pairs; through it, it beats avg-plus-pairs
+    assert book.rule("further-board-average-pairs").overrides == ("session-above-60-pairs",)
+    assert book.beats("further-board-average-pairs") == {"session-above-60-pairs", "avg-plus-pairs"}
+    d = book.decision("artificial", {"responsibility": "in-no-way-at-fault", "other_responsibility": "directly-at-fault",
+                                     "scoring": "matchpoints", "session": None, "boards": F(3)})
+    assert d.held == ("avg-plus-pairs", "further-board-average-pairs")
+    assert d.overridden == {"avg-plus-pairs": "further-board-average-pairs"}
+    assert d.rule.id == "further-board-average-pairs"
+
+
+def test_resolve_is_the_one_hit_policy():
+    artificial, penalty = STAGES["artificial"], STAGES["penalty"]
+    beats = {"b": frozenset({"a"}), "c": frozenset({"b", "a"})}.get
+    assert resolve(artificial, ["a", "c"], lambda r: beats(r) or frozenset()).winners == ("c",)
+    assert resolve(artificial, ["a", "x"], lambda r: frozenset()).problem == "overlap"
+    assert resolve(artificial, [], lambda r: frozenset()).problem == "gap"
+    assert resolve(penalty, [], lambda r: frozenset()).problem is None       # optional stage
+
+
+# --- the shared layer: no rule copied between the two editions -----------------------------------
+
+def _rules_in(path: Path) -> dict[str, dict]:
+    return {r["id"]: r for r in (load_yaml(path).tree.get("rules") or [])}
+
+
+def test_the_editions_copy_no_rule():
+    r07, r17 = _rules_in(REPO / "rules" / "wbf-2007.yaml"), _rules_in(REPO / "rules" / "wbf-2017.yaml")
+    assert [i for i in r07 if i in r17 and r07[i] == r17[i]] == []
+    shared = _rules_in(REPO / "rules" / "shared" / "wbf-law12.yaml")
+    assert len(shared) == 20 and not set(shared) & (set(r07) | set(r17))
+    for edition in ("wbf-2007", "wbf-2017"):
+        book = rulebook.get(edition)
+        assert set(shared) <= {r.id for r in book.all_rules}
+        assert book.rule("no-damage").history[0].startswith(f"defined in {edition} (shared layer wbf-law12) "
+                                                             "(rules/shared/wbf-law12.yaml:")
+
+
+def test_unknown_shared_layer(tmp_path):
+    text = (REPO / "rules" / "wbf-2017.yaml").read_text(encoding="utf-8").replace("include: [wbf-law12]",
+                                                                                  "include: [wbf-law21]")
+    (tmp_path / "wbf-2017.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(BridgelawError) as exc:
+        rulebook.load(tmp_path / "wbf-2017.yaml")
+    e = exc.value
+    assert e.message.startswith("no shared layer 'wbf-law21' in ")
+    assert e.line == text.splitlines().index("include: [wbf-law21]          # the rules both Laws editions share: "
+                                             "rules/shared/wbf-law12.yaml") + 1
+    assert "did you mean 'wbf-law12'?" in (e.suggestion or "")
+
+
+# --- durable_rules and the plain evaluator agree ----------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(rulebook.available()))
+def test_durable_rules_and_plain_evaluator_agree_on_every_lint_input(name):
+    book = rulebook.get(name)
+    checked = 0
+    for day in lint._days(book):
+        view = book.at(day)
+        for stage in STAGES.values():
+            rules = view.rules_for(stage.id)
+            if not rules:
+                continue
+            evaluator = view.evaluator(stage.id)
+            for facts in lint.inputs(stage, view):
+                env = {**view.parameters, **facts}
+                plain = [r.id for r in rules if conditions.evaluate(r.condition, env)]
+                assert evaluator.applicable(env) == plain, (name, day, stage.id, facts)
+                checked += 1
+    assert checked > 900

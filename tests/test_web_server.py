@@ -1,0 +1,226 @@
+"""`bridgelaw serve` as a real server (a subprocess on 127.0.0.1 with short timeouts): several
+worker processes, slow clients cut off, one address's connections capped so others are still
+served, a clean stop; and the start-up failures (bad rulebook, busy port, unknown host) as one
+line with exit status 2 and nothing served."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bridgelaw.cli import main as cli_main
+from bridgelaw.web import cli as web_cli, server
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE_07 = REPO / "cases" / "wbf-commentary-2017" / "example-07.yaml"
+BRIDGELAW = [sys.executable, "-m", "bridgelaw.web"]
+
+
+class Served:
+    def __init__(self, *options: str) -> None:
+        self.proc = subprocess.Popen([*BRIDGELAW, "--port", "0", *options], stderr=subprocess.PIPE,
+                                     stdout=subprocess.DEVNULL, text=True, start_new_session=True)
+        line = self.proc.stderr.readline()
+        m = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", line)
+        assert m, line + self.proc.stderr.read() if self.proc.poll() is not None else line
+        self.port = int(m[1])
+        self.first_line = line
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if self.request("GET", "/api/rulebooks")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("the server did not answer")
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
+                source: str | None = None) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
+                                          source_address=(source, 0) if source else None)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            r = conn.getresponse()
+            return r.status, r.read()
+        finally:
+            conn.close()
+
+    def rule(self, source: str | None = None) -> tuple[int, bytes]:
+        return self.request("POST", "/api/rule", EXAMPLE_07.read_bytes(), {"content-type": "application/yaml"},
+                            source=source)
+
+    def connect(self, source: str = "127.0.0.1") -> socket.socket:
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=5, source_address=(source, 0))
+        return s
+
+    def stop(self, how: int = signal.SIGINT) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(how)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.proc.stderr.close()
+        return self.proc.returncode
+
+
+@pytest.fixture(scope="module")
+def served():
+    s = Served("--workers", "1", "--read-timeout", "1", "--per-client", "4", "--time-limit", "5")
+    yield s
+    assert s.stop(signal.SIGTERM) == 0                     # SIGTERM stops it as Ctrl+C does
+
+
+def read_all(sock: socket.socket, timeout: float) -> tuple[bytes, float]:
+    """What the server sends until it closes the connection, and how long that took."""
+    sock.settimeout(timeout)
+    start, data = time.monotonic(), b""
+    try:
+        while chunk := sock.recv(4096):
+            data += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    return data, time.monotonic() - start
+
+
+def test_two_workers_rule_and_stop_cleanly():
+    s = Served("--workers", "2")
+    try:
+        assert "with 2 processes" in s.first_line
+        for _ in range(4):
+            status, body = s.rule()
+            data = json.loads(body)
+            assert status == 200 and data["outcome"] == "split"
+            assert (data["sides"]["NS"]["exact"], data["sides"]["EW"]["exact"]) == ("0", "-2")
+    finally:
+        assert s.stop() == 0
+    assert s.proc.stderr.closed
+
+
+def test_a_trickling_client_is_cut_off_with_408(served):
+    sock = served.connect()
+    sock.sendall(b"POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    start = time.monotonic()
+    for piece in (b"Content-", b"Type: app", b"lication/yaml\r\n"):     # slower than the deadline allows
+        time.sleep(0.4)
+        try:
+            sock.sendall(piece)
+        except OSError:
+            break
+    data, _ = read_all(sock, 3)
+    took = time.monotonic() - start
+    sock.close()
+    assert data.startswith(b"HTTP/1.1 408 ") and b"did not arrive in time" in data
+    assert 0.9 < took < 2.5
+
+
+def test_a_slow_body_is_cut_off_too(served):
+    sock = served.connect()
+    sock.sendall(b"POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/yaml\r\n"
+                 b"Content-Length: 1000\r\n\r\ntitle: x\n")
+    data, took = read_all(sock, 3)
+    sock.close()
+    assert data.startswith(b"HTTP/1.1 408 ") and 0.7 < took < 2.5
+
+
+def test_an_idle_connection_is_closed_without_an_answer(served):
+    sock = served.connect()
+    data, took = read_all(sock, 3)
+    sock.close()
+    assert data == b"" and 0.7 < took < 2.5
+
+
+def test_many_connections_from_one_address_do_not_lock_out_others(served):
+    """Issue 14: 64 idle connections made every other request get 503. Now one address keeps at
+    most --per-client (here 4) open; the rest are told 503 and closed, and others are served."""
+    greedy = [served.connect("127.0.0.2") for _ in range(64)]
+    try:
+        status, _ = served.rule("127.0.0.2")                # its own 65th connection is refused (before the
+        assert status == 503                                # idle ones time out, 1 s here)
+        status, body = served.rule()                        # another address is served
+        assert status == 200 and json.loads(body)["outcome"] == "split"
+        refused = 0
+        for sock in greedy[4:]:
+            data, _ = read_all(sock, 0.5)
+            refused += data.startswith(b"HTTP/1.1 503 ") and b"Too many connections" in data
+        assert refused == 60
+    finally:
+        for sock in greedy:
+            sock.close()
+    time.sleep(0.2)
+    assert served.rule("127.0.0.2")[0] == 200               # once it closed them, it is served again
+
+
+def test_requests_name_this_server(served):
+    assert served.request("GET", "/", headers={"Host": "rebind.example:8000"})[0] == 400
+    assert served.request("GET", "/", headers={"Host": f"localhost:{served.port}"})[0] == 200
+
+
+# --- start-up failures: one line, exit 2, nothing served (in-process: they stop before serving) ---
+
+def test_a_bad_rulebook_stops_the_start(tmp_path, capsys):
+    (tmp_path / "wbf-2017.yaml").write_text((REPO / "rules" / "wbf-2017.yaml").read_text())
+    (tmp_path / "broken.yaml").write_text("rulebook: broken\ntitle: Broken\nversion: [1\n")
+    assert cli_main(["serve", "--rules", str(tmp_path), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"bridgelaw: error: \S*broken\.yaml:4:1: malformed YAML: .*\n", err), err
+    assert "serving" not in err
+
+
+def test_a_busy_port_is_one_line(capsys):
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        port = busy.getsockname()[1]
+        assert cli_main(["serve", "--port", str(port)]) == 2
+    finally:
+        busy.close()
+    err = capsys.readouterr().err
+    assert err == f"bridgelaw: error: cannot listen on 127.0.0.1:{port}: Address already in use; try another --port\n"
+
+
+def test_an_unknown_host_is_one_line(capsys):
+    assert cli_main(["serve", "--host", "no.such.host.invalid"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bridgelaw: error: cannot listen on no.such.host.invalid: no such address")
+    assert err.count("\n") == 1 and "serving" not in err
+
+
+@pytest.mark.parametrize("host, shown", [("127.0.0.1", "127.0.0.1"), ("::1", "[::1]"), ("[::1]", "[::1]"),
+                                         ("0.0.0.0", "0.0.0.0"), ("td-laptop.local", "td-laptop.local")])
+def test_addresses_are_shown_as_in_a_url(host, shown):
+    assert web_cli.show_host(host) == shown
+
+
+def test_ipv6_loopback_serves_and_says_so(capsys):
+    try:
+        sock = server.listen("::1", 0)
+    except Exception:
+        pytest.skip("no IPv6 loopback here")
+    sock.close()
+    proc = subprocess.Popen([*BRIDGELAW, "--host", "[::1]", "--port", "0", "--workers", "1"],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        line = proc.stderr.readline()
+        assert re.fullmatch(r"bridgelaw: serving on http://\[::1\]:\d+/ with 1 process \(Ctrl\+C to stop\)\n", line)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(10)
+        rest = proc.stderr.read()
+        proc.stderr.close()
+        assert code == 0, rest[-2000:]
