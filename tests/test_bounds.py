@@ -500,3 +500,23 @@ def test_bound_errors_are_limit_errors():
     for text in ("title: " + DEEP, BOMB + "title: *a8\n", "title: " + "9" * 5000 + "\n", "title: a\x00b\n"):
         with pytest.raises(LimitError):
             load_yaml("request", text=text)
+
+
+@pytest.mark.parametrize("kind", ["digits", "deep", "bomb"])
+def test_the_web_api_applies_the_same_bounds(kind):
+    """The web server reads posted text with the same loader: a bound is a 422 with the one-line
+    error's parts, never a 500 from re-parsing the text to place the error on the form."""
+    from starlette.testclient import TestClient
+
+    from bridgelaw.web.app import create_app
+    text = case_text()
+    text = {"digits": text.replace("board: {vulnerability: All}",
+                                   "board: {vulnerability: All, number: " + "9" * 5000 + "}"),
+            "deep": text.replace("notes: |", "notes: " + DEEP + "\nextra: |", 1),
+            "bomb": BOMB + text.replace("table_result: 4SX-2 E", "table_result: *a8")}[kind]
+    client = TestClient(create_app(), raise_server_exceptions=False)
+    r = client.post("/api/rule", content=text, headers={"content-type": "application/yaml"})
+    assert r.status_code == 422, r.text[:300]
+    assert r.json()["error"] == {"digits": "a number of 5000 digits is too long (at most 30)",
+                                 "deep": "nested more than 64 levels deep",
+                                 "bomb": "aliases expand to more than 10,000 values"}[kind]
