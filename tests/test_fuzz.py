@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "cases").rglob("*.yaml"))
 TRAVELLERS = sorted((ROOT / "travellers").glob("*.yaml"))
 RULEBOOKS = sorted((ROOT / "rules").glob("*.yaml"))
+SHARED = sorted((ROOT / "rules" / "shared").glob("*.yaml"))
 CASE_FOR_RULEBOOKS = ROOT / "cases" / "wbf-commentary-2017" / "example-07.yaml"
 
 OVERLAY = """\
@@ -128,20 +129,27 @@ def test_fuzz_travellers(tmp_path):
 
 def test_fuzz_rulebooks(tmp_path):
     """Each mutant rulebook sits in a folder with the others (for extends:) and is named on the
-    command line (--rulebook PATH), the only way a rulebook file is read."""
+    command line (--rulebook PATH), the only way a rulebook file is read. The shared layers
+    (rules/shared/, read through include:) are mutated too, beside an unchanged rulebook."""
     rng = random.Random(SEED + 2)
     for book in RULEBOOKS:
         shutil.copy(book, tmp_path / book.name)
-    for source in RULEBOOKS:
-        for k, data in enumerate(mutants(source, 8, rng)):
+    code, out, err = run(["rule", str(CASE_FOR_RULEBOOKS), "--rulebook", str(tmp_path / "wbf-2017.yaml")])
+    assert (code, err) == (0, "") and out.startswith("RULING: ")       # the unmutated copy rules
+    for source in RULEBOOKS + SHARED:
+        for k, data in enumerate(mutants(source, 8 if source in RULEBOOKS else 30, rng)):
             folder = tmp_path / f"{source.stem}-{k}"
-            folder.mkdir()
+            (folder / "shared").mkdir(parents=True)
             for book in RULEBOOKS:
                 if book != source:
                     (folder / book.name).symlink_to(tmp_path / book.name)
-            (folder / source.name).write_bytes(data)
-            check(["rule", str(CASE_FOR_RULEBOOKS), "--rulebook", str(folder / source.name)],
-                  f"{source.name} mutant {k}", "RULING: ")
+            if source in SHARED:
+                (folder / "shared" / source.name).write_bytes(data)
+                named = folder / "wbf-2017.yaml"
+            else:
+                (folder / source.name).write_bytes(data)
+                named = folder / source.name
+            check(["rule", str(CASE_FOR_RULEBOOKS), "--rulebook", str(named)], f"{source.name} mutant {k}", "RULING: ")
 
 
 def test_fuzz_overlay(tmp_path):
