@@ -1,8 +1,8 @@
 """The one module that talks to durable_rules.
 
-A :class:`StageEvaluator` holds one compiled durable_rules ruleset for one stage of one
-rulebook, created once per process and kept (durable_rules frees almost nothing when a ruleset
-is deleted). :meth:`StageEvaluator.applicable` asserts the stage's facts as a *fact* (an event
+A :class:`StageEvaluator` holds the compiled durable_rules rulesets for one stage of one
+rulebook — one, or for a large stage several, each inside durable_rules' limits — created once
+per process and kept (durable_rules frees almost nothing when a ruleset is deleted). :meth:`StageEvaluator.applicable` asserts the stage's facts as a *fact* (an event
 would fire only the first matching rule), collects every rule that fired, and retracts the
 fact again.
 
@@ -28,12 +28,13 @@ from typing import Any
 import durable_rules_engine as _engine
 
 from . import conditions as c
-from .exact import lcm_of_denominators
+from . import limits
+from .exact import format_mixed, lcm_of_denominators
 
 MARKER = "bl_stage"          # every fact carries it; every rule requires it
 NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that cannot hold
-_SCALE = " scale"           # (not a fact name) the common denominator, while a fact is encoded
 _LIMIT = 2**53               # integers up to this are exact as doubles
+_SCALE = " scale"           # (not a fact name) the common denominator, while a fact is encoded
 _ids = itertools.count(1)
 
 
@@ -86,56 +87,115 @@ class _Compiler:
         raise TypeError(cond)
 
 
-# durable_rules' own limits, measured: a fact that fires more than 64 rules of one ruleset at once
-# fails (error 303; a rule with an $or fires once per true branch, so each counts its branches),
-# and one fact carries about 250 properties (error 302 past it; the constants a ruleset lifts
-# into the fact count). A stage's rules are partitioned, in declaration order, into rulesets
-# inside these bounds; every ruleset is asserted the stage's fact (only the fields its rules
-# mention) and the rules that fired are merged, so the answer is exactly the one a single
-# ruleset would give.
-FIRINGS_PER_RULESET = 64      # the most rules (counting $or branches) one fact can fire in one ruleset
-FIELDS_PER_RULESET = 120      # facts and lifted constants one ruleset's rules mention
-TESTS_PER_RULESET = 400       # comparisons in one ruleset's conditions
+class StageLimitError(ValueError):
+    """A stage's rules go beyond what durable_rules can hold (see bridgelaw.limits); `rule_id`
+    is the rule that crosses the limit."""
+
+    def __init__(self, message: str, rule_id: str | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule_id = rule_id
+
+
+def _tests(compiled: Any) -> int:
+    """The number of tests in a compiled condition (each a node of durable_rules' network)."""
+    count, todo = 0, [compiled]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict) and len(item) == 1 and next(iter(item)) in ("$and", "$or"):
+            todo.extend(next(iter(item.values())))
+        else:
+            count += 1
+    return count
+
+
+def _paths(compiled: Any) -> int:
+    """How many matches a compiled condition can hold for one fact: durable_rules keeps one per
+    rule, and a rule with an $or one per branch (it fires once per true branch)."""
+    if isinstance(compiled, dict) and len(compiled) == 1:
+        key, value = next(iter(compiled.items()))
+        if key == "$or":
+            return sum(_paths(v) for v in value)
+        if key == "$and":
+            return math.prod(_paths(v) for v in value)
+    return 1
+
+
+# A stage's rules are partitioned, in declaration order, into rulesets that stay inside what
+# durable_rules can hold (bridgelaw.limits, measured: 512 rules under one node hang it, a fact of
+# 255 fields is refused with error 302, more than 64 rules matching a fact wholly or in part with
+# error 303). Every ruleset is asserted the stage's fact — only the fields its rules mention — and
+# what fired is merged, so the answer is exactly the one a single ruleset would give, and a
+# stage may hold up to limits.MAX_STAGE_RULES rules.
+PATHS_PER_RULESET = limits.MAX_MATCHING            # matches one fact can hold in one ruleset (64)
+FIELDS_PER_RULESET = limits.MAX_FACT_FIELDS // 2   # facts and lifted constants of one ruleset (120)
+TESTS_PER_RULESET = limits.MAX_STAGE_TESTS * 4 // 5   # tests of one ruleset (400)
+
+
+def stage_problem(label: str, rules: list[tuple[str, c.Condition]]) -> StageLimitError | None:
+    """Why durable_rules could not hold these rules as one stage (None when it can): more rules
+    than a stage may have, or one rule that alone would not fit a ruleset (too many fact fields or
+    tests). Larger stages are partitioned (see StageEvaluator), so only these remain."""
+    compiler = _Compiler()
+    for n, (rule_id, cond) in enumerate(rules, start=1):
+        if n > limits.MAX_STAGE_RULES:
+            return StageLimitError(f"stage {label} has more than {limits.MAX_STAGE_RULES:,} rules, more than the "
+                                   "rule engine can hold", rule_id)
+        body = compiler.compile(cond)
+        if 1 + (_tests(body) if body is not None else 0) > limits.MAX_STAGE_TESTS:
+            return StageLimitError(f"rule {rule_id} of stage {label} has more than {limits.MAX_STAGE_TESTS} tests, "
+                                   "more than the rule engine can hold", rule_id)
+        if len(c.names(cond)) + len(c.constants(cond)) + 3 > limits.MAX_FACT_FIELDS:
+            return StageLimitError(f"rule {rule_id} of stage {label} compares more than {limits.MAX_FACT_FIELDS - 3} "
+                                   "facts and distinct numbers, more than the rule engine can hold", rule_id)
+    return None
 
 
 class _Part:
     """One ruleset of a stage: some of its rules, the facts and lifted constants they mention."""
 
-    def __init__(self, name: str, definition: dict[str, Any], fields: set[str], constants: set[str]) -> None:
+    def __init__(self, name: str, label: str, definition: dict[str, Any], fields: set[str], constants: set[str]) -> None:
         self.name, self.definition = name, definition
         self.facts = tuple(sorted(fields - constants))
         self.constants = tuple(sorted(constants))
-        self.handle = _engine.create_ruleset(name, json.dumps(definition))
+        try:
+            self.handle = _engine.create_ruleset(name, json.dumps(definition))
+        except Exception as exc:        # noqa: BLE001 — the extension raises plain errors with a code
+            raise StageLimitError(f"the rule engine refuses stage {label}'s rules ({exc})", None) from None
 
 
 class StageEvaluator:
     """One stage's rules compiled into durable_rules rulesets (one, unless the stage is large)."""
 
     def __init__(self, label: str, rules: list[tuple[str, c.Condition]], vocab: c.Vocabulary) -> None:
+        problem = stage_problem(label, rules)
+        if problem is not None:
+            raise problem
         self.label = label
         self.vocab = vocab
+        self.rules = rules
         self.order = [rule_id for rule_id, _ in rules]
         compiler = _Compiler()
-        groups: list[tuple[dict[str, Any], set[str], int, int]] = []     # (definition, fields, tests, firings)
+        groups: list[tuple[dict[str, Any], set[str], int, int]] = []     # (definition, fields, tests, paths)
         for rule_id, cond in rules:
             body = compiler.compile(cond)
             parts = [{MARKER: 1}] + ([body] if body is not None else [])
             fields = set(c.names(cond)) | {compiler.constants[k] for k in c.constants(cond) if k in compiler.constants}
-            tests, firings = _tests(body), _firings(body)
+            tests, paths = 1 + (_tests(body) if body is not None else 0), _paths(body)
             if groups:
-                definition, used, count, fired = groups[-1]
-                if (fired + firings <= FIRINGS_PER_RULESET and len(used | fields) <= FIELDS_PER_RULESET
+                definition, used, count, held = groups[-1]
+                if (held + paths <= PATHS_PER_RULESET and len(used | fields) <= FIELDS_PER_RULESET
                         and count + tests <= TESTS_PER_RULESET):
                     definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
-                    groups[-1] = (definition, used | fields, count + tests, fired + firings)
+                    groups[-1] = (definition, used | fields, count + tests, held + paths)
                     continue
-            groups.append(({rule_id: {"all": [{"m": {"$and": parts}}]}}, fields, tests, firings))
+            groups.append(({rule_id: {"all": [{"m": {"$and": parts}}]}}, fields, tests, paths))
         self.constants = compiler.constants
         self.definition = {k: v for definition, *_ in groups for k, v in definition.items()}
         self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
         lifted = set(self.constants.values())
         base = f"bridgelaw{next(_ids)}"
-        self.parts = [_Part(f"{base}.{i}", definition, fields, fields & lifted)
+        self.parts = [_Part(f"{base}.{i}", label, definition, fields, fields & lifted)
                       for i, (definition, fields, *_) in enumerate(groups)]
         # the constants, scaled once per common denominator (not on every fact)
         self._constants_lcm = lcm_of_denominators(self.constants)
@@ -182,15 +242,21 @@ class StageEvaluator:
                 fact[name] = int(bool(value))
             else:
                 fact[name] = str(value)
-        scale = math.lcm(self._constants_lcm, *(d for _, d in numbers.values())) if numbers else self._constants_lcm
-        for name, (n, d) in numbers.items():
-            fact[name] = n * (scale // d)
-        largest = max((abs(fact[name]) for name in numbers), default=0)
-        if largest >= _LIMIT or self._constants_max * scale >= _LIMIT:
+        if self._constants_max >= _LIMIT or any(abs(n) >= _LIMIT * d for n, d in numbers.values()):
+            big = max(numbers, key=lambda k: abs(Fraction(*numbers[k])), default=None)
+            shown = "a constant of the rules"
+            if big is not None and abs(Fraction(*numbers[big])) >= self._constants_max:
+                n, d = numbers[big]
+                shown = f"{big} = {limits.short(n) if d == 1 else 'a fraction'}"
+            raise ValueError(f"a number is too large to compare exactly ({shown}; at most 2^53)")
+        scale = math.lcm(self._constants_lcm, *(d for _, d in numbers.values()))
+        if self._constants_max * scale >= _LIMIT or any(abs(n) * (scale // d) >= _LIMIT for n, d in numbers.values()):
             finest = max(numbers, key=lambda k: numbers[k][1], default=None)
             raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
-                             + (f"; {finest} = {Fraction(*numbers[finest])}" if finest else "")
+                             + (f"; {finest} = {format_mixed(Fraction(*numbers[finest]))}" if finest else "")
                              + "): use simpler fractions")
+        for name, (n, d) in numbers.items():
+            fact[name] = n * (scale // d)
         fact[_SCALE] = scale
         return fact
 
@@ -208,7 +274,10 @@ class StageEvaluator:
                 payload = json.dumps(one)
                 if constant_text:
                     payload = f"{payload[:-1]}, {constant_text}}}"
-                _engine.assert_fact(part.handle, payload)
+                try:
+                    _engine.assert_fact(part.handle, payload)
+                except Exception as exc:    # noqa: BLE001 — the extension's errors carry only a code
+                    raise self._refused(exc, facts, part) from None
                 try:
                     result = _engine.start_action(part.handle)
                     while result:
@@ -219,32 +288,39 @@ class StageEvaluator:
                     _engine.retract_fact(part.handle, payload)
         return [rule_id for rule_id in self.order if rule_id in fired]
 
-
-def _firings(body: Any) -> int:
-    """How many times a compiled condition can fire for one fact (once per true $or branch)."""
-    if isinstance(body, dict) and len(body) == 1:
-        key, value = next(iter(body.items()))
-        if key == "$or":
-            return sum(_firings(v) for v in value)
-        if key == "$and":
-            return math.prod(_firings(v) for v in value)
-    return 1
-
-
-def _tests(body: Any) -> int:
-    """How many comparisons a compiled condition makes."""
-    if isinstance(body, dict):
-        if len(body) == 1:
-            key, value = next(iter(body.items()))
-            if key in ("$and", "$or"):
-                return sum(_tests(v) for v in value)
-        return 1
-    return 1
+    def _refused(self, exc: Exception, facts: dict[str, Any], part: _Part) -> StageLimitError:
+        """The rule engine refused a fact: say which rules of the ruleset match it, wholly or in
+        part (the engine keeps a partial match for every rule with a test that holds — one for
+        each branch of an any; error 303 means more than 64). The plain evaluator finds them."""
+        partly = []
+        for rule_id, cond in self.rules:
+            if rule_id not in part.definition:
+                continue
+            for leaf in c.leaves(cond):
+                try:
+                    if c.evaluate(leaf, facts):
+                        partly.append(rule_id)
+                        break
+                except c.MissingFact:
+                    pass
+        if "303" in str(exc) and len(part.definition) == 1:
+            rule_id = next(iter(part.definition))
+            return StageLimitError(f"rule '{rule_id}' of stage {self.label} matches these facts, wholly or in part, "
+                                   f"in more than {limits.MAX_MATCHING} ways at once (one for each branch of an any "
+                                   f"that holds); the rule engine handles at most {limits.MAX_MATCHING}", rule_id)
+        if "303" in str(exc):
+            shown = ", ".join(partly[:5]) + (", …" if len(partly) > 5 else "")
+            culprit = partly[limits.MAX_MATCHING] if len(partly) > limits.MAX_MATCHING else None
+            return StageLimitError(f"{len(partly)} rules of stage {self.label} match these facts wholly or in part "
+                                   f"({shown}); the rule engine handles at most {limits.MAX_MATCHING}"
+                                   + (f" (rule '{culprit}' is the {limits.MAX_MATCHING + 1}th)" if culprit else ""),
+                                   culprit)
+        return StageLimitError(f"the rule engine refused the facts of stage {self.label} ({exc})", None)
 
 
 def _int(value: Fraction, name: str) -> int:
     assert value.denominator == 1
     number = int(value)
     if abs(number) >= _LIMIT:
-        raise OverflowError(f"{name} is too large to compare exactly ({value})")
+        raise ValueError(f"{name} is too large to compare exactly")
     return number

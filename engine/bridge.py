@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, get_args
 
+from .limits import RAW_SCORE_MAX, short
+
 __all__ = [
     "Direction",
     "Side",
@@ -142,6 +144,11 @@ class Score:
     def __post_init__(self) -> None:
         if isinstance(self.ns, bool) or not isinstance(self.ns, int):
             raise NotationError(f"a score is a whole number of points, got {self.ns!r}")
+        if abs(self.ns) > RAW_SCORE_MAX:
+            raise NotationError(
+                f"a raw score is at most {RAW_SCORE_MAX} either way (Law 77), got {short(self.ns)}",
+                hint="write a score as NS +620, EW 100, +500 or -50",
+            )
         if self.ns % 10 != 0:
             raise NotationError(
                 f"bridge scores are multiples of 10, got {self.ns}",
@@ -185,6 +192,8 @@ def parse_result(text: str | int) -> PlayedResult | Score:
         raise NotationError(f"not a result: {text!r}")
 
     original = text
+    if len(text) > 100 and not _SCORE.fullmatch(text.strip().upper()):
+        raise NotationError(f"not a result: {short(original)} is too long")
     text = text.translate(_SUITS).strip().upper()
     for minus in _MINUS_SIGNS:
         text = text.replace(minus, "-")
@@ -205,6 +214,8 @@ def parse_result(text: str | int) -> PlayedResult | Score:
 
     match = _SCORE.fullmatch(text)
     if match is not None:
+        if len(match["points"].lstrip("0")) > len(str(RAW_SCORE_MAX)):
+            raise NotationError(f"a raw score is at most {RAW_SCORE_MAX} either way (Law 77), got {short(original)}")
         points = int(match["points"])
         if match["sign"] == "-":
             points = -points
@@ -215,7 +226,7 @@ def parse_result(text: str | int) -> PlayedResult | Score:
             f"not a result: {original!r} is a score in IMPs, matchpoints or percent;"
             " only table results and raw scores are read here"
         )
-    raise NotationError(f"not a result: {original!r}")
+    raise NotationError(f"not a result: {short(original)}")
 
 
 def _played(match: re.Match[str], original: str) -> PlayedResult:

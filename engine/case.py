@@ -31,6 +31,7 @@ from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Fie
 from . import bridge
 from .errors import InvalidValue
 from .exact import NumberError, format_mixed, parse_exact
+from .limits import short
 from .vocab import SIDES, VULNERABILITY_WORDS, Direction, Event, Responsibility, Side, other
 from .yamlio import Document, load_yaml
 
@@ -65,18 +66,18 @@ def parse_outcome(value: Any) -> Outcome:
     if value is None:
         raise InvalidValue("a result is missing (the value is empty)", expected=bridge.RESULT_HINT)
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InvalidValue(f"expected a result, got {value!r}", expected=bridge.RESULT_HINT)
+        raise InvalidValue(f"expected a result, got {short(value)}", expected=bridge.RESULT_HINT)
     if isinstance(value, str) and (m := _UNIT.match(value)):
         unit = m["unit"].upper().rstrip("S")
         try:
             number = parse_exact(m["number"])
         except NumberError as exc:
-            raise InvalidValue(f"'{value}': {exc}", expected=UNIT_HINT) from None
+            raise InvalidValue(f"{short(value)}: {exc}", expected=UNIT_HINT) from None
         return UnitScore(number, "%" if unit == "%" else unit, (m["side"] or "NS").upper())
     try:
         return bridge.parse_result(value)
     except bridge.NotationError as exc:
-        raise InvalidValue(f"'{value}': {exc.message}", expected=exc.hint) from None
+        raise InvalidValue(f"{short(value)}: {exc.message}", expected=exc.hint) from None
 
 
 def outcome_text(outcome: Outcome) -> str:
@@ -145,7 +146,7 @@ ScoringField = Annotated[Literal["imps", "matchpoints"], BeforeValidator(_scorin
 
 
 class Board(_Strict):
-    number: int | None = Field(default=None, ge=1)
+    number: int | None = Field(default=None, ge=1, strict=True)    # true is no board number
     vulnerability: Annotated[bridge.Vulnerability, BeforeValidator(_vulnerability)]
 
 

@@ -11,7 +11,8 @@
 
 Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
 found a gap or an overlap; 2 bad input (the message says file:line:column, what was expected
-and, where one is close, a suggestion; no traceback).
+and, where one is close, a suggestion; no traceback); 130 interrupted (Ctrl-C); 143 terminated
+(SIGTERM; a partly written output file is removed). Inputs are bounded: docs/limits.md.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import signal
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -29,15 +31,17 @@ from . import __version__, render
 from . import rulebook as rulebooks
 from . import sources
 from .case import Case, load_case
-from .errors import BridgelawError
+from .errors import BridgelawError, one_line
 from .exact import format_mixed
+from .limits import too_long_name
 from .ruling import Ruling, rule_case
 
 # Commands other than rule/check import their modules when they run or when their options are
 # asked for (see build_parser): `bridgelaw rule` loads neither the web server, the traveller and
 # event scorers, the casebook, nor compare/explain/lint.
 
-RULEBOOK_HELP = "rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook:"
+RULEBOOK_HELP = ("rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook: "
+                 "(a case names an id only; a ruling under a file that is not a shipped rulebook says so)")
 
 
 # --- choosing rulebooks -----------------------------------------------------------------------
@@ -62,7 +66,10 @@ def _as_of(text: str | None) -> dt.date | None:
 
 def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:
     if override:
-        return rulebooks.get(override)
+        book = rulebooks.get(override, path_ok=True)
+        if override not in rulebooks.available():           # a file: its ruling says so
+            render.NAMED_FILES.add(book.path.resolve())
+        return book
     name = case.model.rulebook
     if name is None:
         raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id> in the case, or --rulebook",
@@ -107,6 +114,9 @@ class CheckResult:
 def case_files(paths: Sequence[str]) -> list[Path]:
     files: list[Path] = []
     for p in paths:
+        problem = too_long_name(p)
+        if problem:
+            raise BridgelawError(f"{p[:60]}…: {problem}")
         path = Path(p)
         if path.is_dir():
             files += sorted(q for q in path.rglob("*.yaml") if q.is_file())
@@ -222,7 +232,7 @@ def _books(names: str) -> list[rulebooks.Rulebook]:
     wanted = [n.strip() for n in names.split(",") if n.strip()]
     if not wanted:
         raise BridgelawError("--rulebooks names no rulebook", expected="e.g. --rulebooks wbf-2007,wbf-2017")
-    return [rulebooks.get(n) for n in wanted]
+    return [rulebooks.get(n, path_ok=True) for n in wanted]
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -248,7 +258,7 @@ def _write(text: str) -> None:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     from . import explain as explaining
-    a, b = rulebooks.get(args.a), rulebooks.get(args.b)
+    a, b = rulebooks.get(args.a, path_ok=True), rulebooks.get(args.b, path_ok=True)
     d = explaining.diff(a, b)
     sys.stdout.write(explaining.diff_json(d) if args.format == "json" else explaining.diff_text(d))
     return 0
@@ -257,7 +267,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from . import explain as explaining
     names = [args.rulebook] if args.rulebook else list(rulebooks.available())
-    books = [rulebooks.get(n) for n in names]
+    books = [rulebooks.get(n, path_ok=True) for n in names]
     if args.exceptions:
         sys.stdout.write("\n".join(explaining.exceptions(b, args.exceptions) for b in books))
         return 0
@@ -278,15 +288,49 @@ def cmd_lint(args: argparse.Namespace) -> int:
     reports, failed = [], False
     for name in names:
         try:
-            reports.append(lint.lint(rulebooks.get(name)))
+            book = rulebooks.get(name, path_ok=True)
+            reports.append(lint.lint(book))
         except BridgelawError as exc:
-            print(f"{name}: does not load: {exc}")
+            print(one_line(f"bridgelaw: error: {name}: does not load: {exc}"), file=sys.stderr)
+            failed = True
+            continue
+        try:
+            _engine_holds(book)
+        except BridgelawError as exc:
+            print(one_line(f"bridgelaw: error: {exc}"), file=sys.stderr)
             failed = True
     for report in reports:
         sys.stdout.write(lint.text(report))
     if failed:
         return 2
     return 0 if all(r.ok for r in reports) else 1
+
+
+def _engine_holds(book: rulebooks.Rulebook) -> None:
+    """Put the lint's inputs through durable_rules itself, stage by stage and date by date: a
+    rulebook beyond the engine's limits (docs/limits.md) is reported before it is used."""
+    from . import lint
+    from .adapter import StageLimitError
+    from .stages import STAGES
+    for day in lint._days(book):
+        view = book.at(day)
+        for stage in STAGES.values():
+            if not view.rules_for(stage.id):
+                continue
+            try:
+                evaluator = view.evaluator(stage.id)
+                for facts in lint.inputs(stage, view):
+                    evaluator.applicable({**view.parameters, **facts})
+            except StageLimitError as exc:
+                message = (f"{book.id}: the rule engine cannot hold it: {exc.message}"
+                           + (f" (on {day.isoformat()})" if len(lint._days(book)) > 1 else ""))
+                rule = next((r for r in book.all_rules if r.id == exc.rule_id), None)
+                place = rule.places[-1] if rule is not None and rule.places else None
+                if place is not None and place.doc is not None:
+                    raise place.doc.error(list(place.path), message) from None
+                raise BridgelawError(message) from None
+            except ValueError:
+                continue                # numbers too fine for one sample: not a limit of the engine
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -449,17 +493,39 @@ def _command(argv: Sequence[str]) -> str | None:
     return None
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind (removing partly written files) and exit 143."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_command(argv))
-    args = parser.parse_args(argv)
+    previous = None
     try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:                  # not the main thread (e.g. called from a test's thread)
+        pass
+    try:
+        parser = build_parser(_command(argv))
+        args = parser.parse_args(argv)
         return args.func(args)
     except BridgelawError as exc:
         print(f"bridgelaw: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("bridgelaw: interrupted", file=sys.stderr)
+        return 130
+    except Terminated:
+        print("bridgelaw: terminated", file=sys.stderr)
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

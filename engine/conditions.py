@@ -15,10 +15,12 @@ used for missing-fact checks, differential tests and the lint.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Union
 
+from . import limits
 from .errors import BridgelawError, did_you_mean
 from .exact import NumberError, format_mixed, parse_exact
 
@@ -117,6 +119,8 @@ class ConditionError(BridgelawError):
 
 def parse(node: Any, vocab: Vocabulary, path: list[Any] | None = None) -> Condition:
     """Parse a condition tree read from YAML, checking every name against `vocab`."""
+    if not path:
+        check_size(node)
     path = path or []
     if not isinstance(node, dict) or len(node) != 1:
         raise ConditionError(
@@ -167,6 +171,33 @@ def parse(node: Any, vocab: Vocabulary, path: list[Any] | None = None) -> Condit
                          suggestion=did_you_mean(op, OPERATORS))
 
 
+def check_size(node: Any) -> None:
+    """Refuse a condition nested more than MAX_CONDITION_DEPTH operators deep or with more than
+    MAX_CONDITION_TESTS tests (comparisons, words of ``in``…), before it is parsed or compiled.
+    Iterative: a deep tree cannot exhaust the stack here."""
+    tests = 0
+    todo: list[tuple[Any, list[Any], int]] = [(node, [], 1)]
+    while todo:
+        item, path, depth = todo.pop()
+        if not isinstance(item, dict) or len(item) != 1:
+            continue                     # parse() reports it
+        (op, arg), = item.items()
+        if op in ("all", "any", "not"):
+            if depth > limits.MAX_CONDITION_DEPTH:
+                raise ConditionError(f"the condition is nested too deeply (at most {limits.MAX_CONDITION_DEPTH} "
+                                     "all/any/not inside each other)", path + [op])
+            if op == "not":
+                todo.append((arg, path + [op], depth + 1))
+            elif isinstance(arg, list):
+                todo.extend((sub, path + [op, i], depth + 1) for i, sub in reversed(list(enumerate(arg))))
+            continue
+        tests += len(arg[1]) if op == "in" and isinstance(arg, list) and len(arg) == 2 \
+            and isinstance(arg[1], list) else 1
+        if tests > limits.MAX_CONDITION_TESTS:
+            raise ConditionError(f"the condition has more than {limits.MAX_CONDITION_TESTS} tests",
+                                 path + [op], expected="a shorter condition, or several rules")
+
+
 def facts_hint(names: Any) -> str:
     """'one of A, B, C or a rulebook parameter' — the stage's own facts, parameters summarised."""
     own = sorted(n for n in names if "." not in n)
@@ -181,11 +212,15 @@ def _term(value: Any, vocab: Vocabulary, path: list[Any]) -> Term:
         return Name(value)
     try:
         return Const(parse_exact(value, percent=True))
-    except NumberError:
-        pass
+    except NumberError as exc:
+        if not isinstance(value, str) or _NUMERIC.fullmatch(value):
+            raise ConditionError(str(exc), path) from None
     if isinstance(value, str):
         return Word(value)
     raise ConditionError(f"'{value}' is neither a fact nor a number", path)
+
+
+_NUMERIC = re.compile(r"[-+\s\d./%]+")
 
 
 def _check_comparison(op: str, left: Term, right: Term, vocab: Vocabulary, path: list[Any]) -> None:

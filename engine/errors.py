@@ -48,8 +48,8 @@ class BridgelawError(Exception):
             text += f" (expected {self.expected})"
         if self.suggestion:
             text += f"; {self.suggestion}"
-        text = text.replace("\r", "\\r").replace("\n", "\\n")      # one line, always
-        return f"{self.where}: {text}" if self.where else text
+        text = f"{self.where}: {text}" if self.where else text
+        return one_line(text)
 
     def to_json(self) -> dict:
         return {
@@ -61,6 +61,13 @@ class BridgelawError(Exception):
             "suggestion": self.suggestion,
             "path": ".".join(str(p) for p in self.path) if self.path is not None else None,
         }
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: line breaks and other control characters escaped."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 class RulingError(BridgelawError):

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 
+from .limits import MAX_DIGITS, short
+
 __all__ = [
     "NumberError",
     "parse_exact",
@@ -45,7 +47,22 @@ _NUMBER = re.compile(
 
 def _expected(text: str, percent: bool) -> NumberError:
     examples = "3, -4 2/3, 17/2, 0.6 or 60%" if percent else "3, -4 2/3, 17/2 or 0.6"
-    return NumberError(f"expected a number such as {examples}, got {text!r}")
+    return NumberError(f"expected a number such as {examples}, got {_show(text)}")
+
+
+def _show(value: object) -> str:
+    """repr(value) for a message, cut short (a value may be a huge list or string)."""
+    return short(value)
+
+
+def check_size(x: Fraction, original: object = None) -> Fraction:
+    """`x` if its numerator and denominator have at most MAX_DIGITS digits, else NumberError."""
+    bound = 10**MAX_DIGITS
+    if abs(x.numerator) >= bound or x.denominator >= bound:
+        what = "too large" if abs(x) >= 1 else "too fine"
+        raise NumberError(f"the number is {what} (at most {MAX_DIGITS} digits above and below the line)"
+                          + (f", got {_show(original)}" if original is not None else ""))
+    return x
 
 
 def _parse_number_text(text: str, original: str, percent: bool) -> Fraction:
@@ -55,19 +72,19 @@ def _parse_number_text(text: str, original: str, percent: bool) -> Fraction:
     if match["whole"] is not None:
         numerator, denominator = int(match["mnum"]), int(match["mden"])
         if denominator == 0:
-            raise NumberError(f"a fraction cannot have denominator 0, got {original!r}")
+            raise NumberError(f"a fraction cannot have denominator 0, got {_show(original)}")
         if not 0 < numerator < denominator:
             raise NumberError(
-                f"the fraction in a mixed number must be proper (such as 8 1/2), got {original!r}"
+                f"the fraction in a mixed number must be proper (such as 8 1/2), got {_show(original)}"
             )
         magnitude = int(match["whole"]) + Fraction(numerator, denominator)
     elif match["num"] is not None:
         if int(match["den"]) == 0:
-            raise NumberError(f"a fraction cannot have denominator 0, got {original!r}")
+            raise NumberError(f"a fraction cannot have denominator 0, got {_show(original)}")
         magnitude = Fraction(int(match["num"]), int(match["den"]))
     else:
         magnitude = Fraction(match["decimal"])
-    return -magnitude if match["sign"] == "-" else magnitude
+    return check_size(-magnitude if match["sign"] == "-" else magnitude)
 
 
 def parse_exact(value: object, *, percent: bool = False) -> Fraction:
@@ -80,27 +97,34 @@ def parse_exact(value: object, *, percent: bool = False) -> Fraction:
     if isinstance(value, bool):
         raise NumberError(f"expected a number, got the truth value {value!r}")
     if isinstance(value, (int, Fraction)):
-        return Fraction(value)
+        return check_size(Fraction(value), value)
     if isinstance(value, float):
         if not math.isfinite(value):
             raise NumberError(f"expected a finite number, got {value!r}")
-        return Fraction(repr(value))
+        if value != 0 and not 1e-30 <= abs(value) < 1e30:
+            return check_size(Fraction(10**40), value)          # an error: too large or too fine
+        return check_size(Fraction(repr(value)), value)
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise NumberError(f"expected a finite number, got {value!r}")
-        return Fraction(value)
+        if value != 0 and not -30 <= value.adjusted() < 30:
+            raise NumberError(f"the number is out of range, got {_show(str(value))}")
+        return check_size(Fraction(value), value)
     if not isinstance(value, str):
         raise NumberError(
-            f"expected a number such as 3, -4 2/3, 17/2 or 0.6, got {type(value).__name__} {value!r}"
+            f"expected a number such as 3, -4 2/3, 17/2 or 0.6, got {type(value).__name__} {_show(value)}"
         )
 
     text = value.strip()
+    digits = sum(ch.isdigit() for ch in text)
+    if digits > MAX_DIGITS or len(text) > 4 * MAX_DIGITS:
+        raise NumberError(f"a number of {digits} digits is too long (at most {MAX_DIGITS}), got {_show(value)}")
     for minus in _MINUS_SIGNS:
         text = text.replace(minus, "-")
     if text.endswith("%"):
         if not percent:
             raise NumberError(
-                f"percentages are not allowed here, got {value!r}; write a plain number such as 0.6"
+                f"percentages are not allowed here, got {_show(value)}; write a plain number such as 0.6"
             )
         return _parse_number_text(text[:-1].strip(), value, percent) / 100
     return _parse_number_text(text, value, percent)
@@ -148,10 +172,15 @@ def format_decimal(x: Fraction | int, places: int = 2, *, signed: bool = False) 
     return ("-" if x < 0 else "+" if signed else "") + body
 
 
-def exact_json(x: Fraction | int) -> dict[str, str | float]:
-    """The JSON form of an exact number: ``{"exact": "17/2", "value": 8.5}``."""
+def exact_json(x: Fraction | int) -> dict[str, str | float | None]:
+    """The JSON form of an exact number: ``{"exact": "17/2", "value": 8.5}``. ``value`` is
+    null when the number does not fit a float (the exact text always stands)."""
     x = Fraction(x)
-    return {"exact": str(x), "value": float(x)}
+    try:
+        value: float | None = float(x)
+    except OverflowError:
+        value = None
+    return {"exact": str(x), "value": value}
 
 
 def lcm_of_denominators(values: Iterable[Fraction | int]) -> int:

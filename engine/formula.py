@@ -21,13 +21,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Union
 
+from . import limits
 from . import rounding
 from .conditions import MissingFact
+from .errors import RulingError
 from .exact import format_mixed
 
 
 def _round_to(x: Fraction, step: Fraction) -> Fraction:
     """Nearest multiple of `step`, halves away from zero (rounding mode half-up)."""
+    if step <= 0:
+        raise ValueError(f"round_to needs a positive step, got {format_mixed(step)}")
     return rounding.nearest(x, step, "half-up")
 
 
@@ -90,13 +94,20 @@ class Formula:
         return _names(self.tree)
 
     def evaluate(self, env: dict[str, Fraction]) -> Fraction:
-        return _eval(self.tree, env)
+        try:
+            return _eval(self.tree, env)
+        except (ZeroDivisionError, ValueError) as exc:
+            raise RulingError(f"formula '{self.text}' cannot be evaluated: {exc} "
+                              f"(with the values: {substitute(self, env)})") from None
 
     def __str__(self) -> str:
         return self.text
 
 
 def parse(text: str) -> Formula:
+    if len(str(text)) > limits.MAX_FORMULA_CHARS:
+        raise FormulaError(f"the formula is too long ({len(str(text)):,} characters; at most "
+                           f"{limits.MAX_FORMULA_CHARS:,})", 1)
     tokens = _tokenize(str(text))
     parser = _Parser(tokens, str(text))
     tree = parser.expr()
@@ -125,6 +136,13 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
 class _Parser:
     def __init__(self, tokens: list[tuple[str, str, int]], text: str) -> None:
         self.tokens, self.i, self.text = tokens, 0, text
+        self.depth = 0
+
+    def deeper(self, col: int) -> None:
+        self.depth += 1
+        if self.depth > limits.MAX_FORMULA_DEPTH:
+            raise FormulaError(f"the formula is nested too deeply (at most {limits.MAX_FORMULA_DEPTH} "
+                               "parentheses, functions and signs inside each other)", col)
 
     def peek(self) -> tuple[str, str, int] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -150,20 +168,28 @@ class _Parser:
         node = self.factor()
         while (tok := self.peek()) and tok[1] in "*/" and tok[0] == "op":
             self.take()
-            node = BinOp(tok[1], node, self.factor())
+            right = self.factor()
+            if tok[1] == "/" and isinstance(right, Num) and right.value == 0:
+                raise FormulaError("division by zero", tok[2])
+            node = BinOp(tok[1], node, right)
         return node
 
     def factor(self) -> Expr:
         tok = self.peek()
         if tok and tok[0] == "op" and tok[1] in "+-":
             self.take()
+            self.deeper(tok[2])
             inner = self.factor()
+            self.depth -= 1
             return Neg(inner) if tok[1] == "-" else inner
         return self.atom()
 
     def atom(self) -> Expr:
         kind, value, col = self.take()
         if kind == "num":
+            digits = sum(ch.isdigit() for ch in value)
+            if digits > limits.MAX_DIGITS:
+                raise FormulaError(f"a number of {digits} digits is too long (at most {limits.MAX_DIGITS})", col)
             number = Fraction(value[:-1]) / 100 if value.endswith("%") else Fraction(value)
             return Num(number)
         if kind == "name":
@@ -172,21 +198,37 @@ class _Parser:
                 if value not in FUNCTIONS:
                     raise FormulaError(f"unknown function '{value}' (allowed: {', '.join(FUNCTIONS)})", col)
                 self.take("(")
+                self.deeper(col)
                 args = [self.expr()]
                 while (t := self.peek()) and t[1] == ",":
                     self.take(",")
                     args.append(self.expr())
                 self.take(")")
+                self.depth -= 1
                 arity = FUNCTIONS[value][0]
                 if len(args) != arity:
                     raise FormulaError(f"{value} takes {arity} argument(s), got {len(args)}", col)
+                if value == "round_to" and not _positive(args[1]):
+                    raise FormulaError("round_to needs a positive step (its second argument)", col)
                 return Call(value, tuple(args))
             return Var(value)
         if value == "(":
+            self.deeper(col)
             node = self.expr()
             self.take(")")
+            self.depth -= 1
             return node
         raise FormulaError(f"unexpected '{value}'", col)
+
+
+def _positive(node: Expr) -> bool:
+    """Whether a step is above zero; a step that uses names is checked when it is evaluated."""
+    if _names(node):
+        return True
+    try:
+        return _eval(node, {}) > 0
+    except ZeroDivisionError:
+        return False
 
 
 def _names(node: Expr) -> set[str]:

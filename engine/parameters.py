@@ -88,6 +88,8 @@ def check(name: str, value: Any) -> Any:
         raise ValueError(str(exc)) from None
     if kind == "count" and (number.denominator != 1 or number < 0):
         raise ValueError(f"expected a whole number, got {value!r}")
+    if name.endswith(("round_to", "round_datum_to")) and number < 0:
+        raise ValueError(f"a rounding step is 0 (no rounding) or more, got {value}")
     if kind == "percent" and not 0 <= number <= 1:
         raise ValueError(f"expected a percentage from 0% to 100%, got {value!r}")
     return number

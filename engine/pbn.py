@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BridgelawError
+from .limits import check_readable
 
 __all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "decode_pbn", "rewrite",
            "rewrite_tables", "check_row"]
@@ -118,6 +119,7 @@ class PbnFile:
 def load_pbn(path: str | Path) -> PbnFile:
     """Read a PBN file (UTF-8, or ISO-8859-1 as PBN 2.1 specifies when it is not UTF-8)."""
     name = str(path)
+    check_readable(path, what="PBN file")        # docs/limits.md: no devices or FIFOs, at most 2 MiB
     try:
         import os
         import stat as st

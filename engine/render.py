@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import textwrap
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from . import formula as formulas
@@ -83,12 +84,26 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     return rows
 
 
+NAMED_FILES: set[Path] = set()    # rulebook files named by --rulebook PATH on the command line (cli adds them)
+
+
+def _shipped(book: Any) -> bool:
+    """False for a rulebook read from a file the command line named (``--rulebook PATH``): its
+    ruling says so, with the file and the full sha256."""
+    try:
+        return book.path.resolve() not in NAMED_FILES
+    except (OSError, AttributeError):
+        return True
+
+
 def text(r: Ruling, case: Any) -> str:
     out = [f"RULING: {r.title}"]
     if r.source:
         out.append(f"Source: {r.source}")
     b = r.rulebook
-    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)")
+    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)" if _shipped(b) else
+               f"Rulebook: {b.id} {b.version}, {b.authority} — NOT A SHIPPED RULEBOOK: from {b.path} "
+               f"(sha256 {b.sha256})")
     out.append("")
     if record.head(case):
         out += record.text_lines(record.head(case)) + [""]
@@ -129,7 +144,9 @@ def markdown(r: Ruling, case: Any) -> str:
     out = [f"# Ruling: {r.title}", ""]
     if r.source:
         out += [f"*Source:* {r.source}  "]
-    out += [f"*Rulebook:* `{b.id}` {b.version}, {b.authority} (sha256 `{b.sha256[:16]}`)", ""]
+    out += [f"*Rulebook:* `{b.id}` {b.version}, {b.authority} (sha256 `{b.sha256[:16]}`)" if _shipped(b) else
+            f"*Rulebook:* `{b.id}` {b.version}, {b.authority} — **not a shipped rulebook: from `{b.path}`** "
+            f"(sha256 `{b.sha256}`)", ""]
     if record.head(case):
         out += ["## Record", ""] + record.markdown_rows(record.head(case)) + [""]
     out += ["## Facts", "", "| | |", "|---|---|"]
@@ -198,7 +215,8 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "citations": [{"paragraph": p.ref, "text": p.text} for p in r.citations],
         "players": {d: _value(r, v) for d, v in r.players.items()} if r.players else None,
         "vp": {side: exact_json(v) for side, v in r.vp.items()} if r.vp else None,
-        "rulebook": r.rulebook.identity,
+        "rulebook": r.rulebook.identity if _shipped(r.rulebook) else {**r.rulebook.identity,
+                                                                        "file": str(r.rulebook.path)},
         "warnings": r.warnings,
         "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
                      for side, parts in r.assigned.items()} if r.assigned else None,

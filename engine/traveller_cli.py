@@ -108,6 +108,7 @@ def _same_file(a: Path, b: Path) -> bool:
 def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
     """Write `text` to `path` through a temporary file in the same folder and os.replace: a
     reader sees the old file or the new one, never half of one; on failure nothing changes."""
+    path = Path(os.path.realpath(path))          # through a symbolic link: the link stays, its target changes
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise BridgelawError(f"cannot write {path}: no such folder {directory}")

@@ -22,6 +22,7 @@ from ruamel.yaml import events as ev
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from . import limits
 from .errors import BridgelawError, did_you_mean
 
 Path_ = Sequence[str | int]
@@ -104,10 +105,10 @@ class Document:
             raise self._translate(model, errors[0]) from None
 
     def _translate(self, model: type[pydantic.BaseModel], err: dict) -> BridgelawError:
-        loc = [p for p in err["loc"] if not _is_union_tag(p)]
+        loc = _data_loc(self.tree, err["loc"])
         kind = err["type"]
-        if kind == "extra_forbidden":
-            name = loc[-1]
+        if kind == "extra_forbidden" and loc:
+            name = limits.short(loc[-1]) if not isinstance(loc[-1], str) else _key_text(loc[-1])
             allowed = _fields_at(model, loc[:-1])
             suggestion = did_you_mean(name, allowed)
             return self.error(
@@ -115,12 +116,12 @@ class Document:
                 expected="one of " + ", ".join(sorted(allowed)) if allowed else None,
                 suggestion=suggestion,
             )
-        if kind == "missing":
-            name = loc[-1]
+        if kind == "missing" and loc:
+            name = _key_text(str(loc[-1]))
             err = self.error(loc[:-1], f"missing required key '{name}'")
             err.path = tuple(loc)           # the key that is missing, where the error points at its parent
             return err
-        where = ".".join(str(p) for p in loc) or "document"
+        where = _key_text(".".join(str(p) for p in loc)) or "document"
         if kind in ("value_error", "assertion_error"):
             cause = err.get("ctx", {}).get("error")
             if isinstance(cause, BridgelawError):
@@ -130,7 +131,7 @@ class Document:
         if kind in ("literal_error", "enum"):
             expected = err.get("ctx", {}).get("expected", "")
             choices = [c.strip().strip("'") for c in expected.replace(" or ", ",").split(",") if c.strip()]
-            return self.error(loc, f"{where}: '{err.get('input')}' is not allowed",
+            return self.error(loc, f"{where}: {_quoted(err.get('input'))} is not allowed",
                               expected=expected, suggestion=did_you_mean(err.get("input"), choices))
         return self.error(loc, f"{where}: {err['msg'].lower()}", expected=None)
 
@@ -147,6 +148,34 @@ def _bad_date(text: str) -> tuple[int | None, int | None]:
             except ValueError:
                 return number, m.start() + 1
     return None, None
+
+
+def _data_loc(tree: Any, loc: Sequence[Any]) -> list[Any]:
+    """pydantic's error location with the union members' names it adds (``'str'``,
+    ``'list[WeightedOutcome]'``, ``'<flat>'``) taken out: a part is kept when the data has it
+    as a key (or index) there, so a user's key named ``str`` or ``a[`` stays a key."""
+    node, out = tree, []
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and not isinstance(part, bool) and 0 <= part < len(node):
+            node = node[part]
+        elif _is_union_tag(part):
+            continue
+        else:
+            node = None
+        out.append(part)
+    return out
+
+
+def _key_text(name: str) -> str:
+    """A key for a one-line message: at most 60 characters, control characters escaped."""
+    text = name if len(name) <= 60 else name[:60] + "…"
+    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+
+
+def _quoted(value: Any) -> str:
+    return f"'{_key_text(value)}'" if isinstance(value, str) else limits.short(value)
 
 
 def _is_union_tag(part: Any) -> bool:
@@ -210,7 +239,7 @@ _DIGITS = re.compile(r"[0-9]+\Z")
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null", "timestamp")}
 
 
-def _fast_tree(text: str) -> Any:
+def _fast_tree(text: str, name: str = "<text>") -> Any:
     """The data of a YAML document, built from the C parser's events.
 
     ruamel's safe loader spends most of its time composing nodes and resolving every scalar;
@@ -218,13 +247,16 @@ def _fast_tree(text: str) -> Any:
     scalar is resolved (and constructed) once by ruamel's own resolver and constructor, so the
     result is what the safe loader gives. Anchors, aliases, explicit tags, merge keys, complex
     or duplicate keys and several documents raise _Fallback (the safe loader then reads it).
+    The bounds on depth, entries and numbers are checked on the way (as :func:`_scan` does).
     """
     yaml = _loaders.events
     resolver, constructor = yaml.resolver, yaml.constructor
     cache: dict[str, Any] = {}
 
-    def plain(value: str) -> Any:
+    def plain(value: str, event: Any) -> Any:
         if _DIGITS.match(value):
+            if len(value) > limits.MAX_DIGITS:
+                _check_number(value, event, name)
             return int(value)
         if value in cache:
             return cache[value]
@@ -232,6 +264,8 @@ def _fast_tree(text: str) -> Any:
         if tag == "tag:yaml.org,2002:str":
             result = value
         elif tag in _SCALAR_TAGS:
+            if tag in _INT_FLOAT:
+                _check_number(value, event, name)
             result = constructor.construct_object(ScalarNode(tag, value))
         else:                                 # a merge key, or anything else unusual
             raise _Fallback
@@ -250,6 +284,8 @@ def _fast_tree(text: str) -> Any:
         top = stack[-1]
         if type(top) is list:
             top.append(value)
+            if len(top) > limits.MAX_ITEMS:
+                raise _items_error(event, name)
         elif top.key is _NO_KEY:
             if isinstance(value, (dict, list)) or value == "<<" or value in top.data:
                 raise _Fallback
@@ -257,25 +293,31 @@ def _fast_tree(text: str) -> Any:
         else:
             top.data[top.key] = value
             top.key = _NO_KEY
+            if len(top.data) > limits.MAX_ITEMS:
+                raise _items_error(event, name)
 
     for event in yaml.parse(text):
         kind = type(event)
         if kind is ev.ScalarEvent:
             if event.anchor is not None or (event.tag is not None and not any(event.implicit)):
                 raise _Fallback
-            add(plain(event.value) if not event.style and event.implicit[0] else event.value)
+            add(plain(event.value, event) if not event.style and event.implicit[0] else event.value)
         elif kind is ev.MappingStartEvent:
             if event.anchor is not None or (event.tag is not None and not event.implicit):
                 raise _Fallback
             mapping = _Map()
             add(mapping.data)
             stack.append(mapping)
+            if len(stack) > limits.MAX_DEPTH:
+                raise _depth_error(event, name)
         elif kind is ev.SequenceStartEvent:
             if event.anchor is not None or (event.tag is not None and not event.implicit):
                 raise _Fallback
             sequence: list[Any] = []
             add(sequence)
             stack.append(sequence)
+            if len(stack) > limits.MAX_DEPTH:
+                raise _depth_error(event, name)
         elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
             stack.pop()
         elif kind is ev.DocumentStartEvent:
@@ -302,41 +344,179 @@ class _Map:
 
 
 
+_BAD_CHAR = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def decode(data: bytes, name: str) -> str:
+    """`data` as UTF-8 text; a byte that is not UTF-8 is an error at its line and column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = exc.start
+        line_start = data.rfind(b"\n", 0, start) + 1
+        column = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
+        raise limits.LimitError(f"byte 0x{data[start]:02x} is not UTF-8 text", file=name,
+                             line=data.count(b"\n", 0, start) + 1, column=column,
+                             expected="a text file saved as UTF-8") from None
+
+
+def check_characters(text: str, name: str) -> None:
+    """Refuse NUL and other control characters (YAML does not allow them) at their position."""
+    bad = _BAD_CHAR.search(text)
+    if bad is not None:
+        pos = bad.start()
+        line_start = text.rfind("\n", 0, pos) + 1
+        raise limits.LimitError(f"control character U+{ord(bad[0]):04X} is not allowed", file=name,
+                             line=text.count("\n", 0, pos) + 1, column=pos - line_start + 1,
+                             expected="printable text, tabs and line breaks")
+
+
+def read_text(path: str | Path, *, what: str = "YAML file") -> str:
+    """A bounded read of a regular file as UTF-8 (see limits.read_bytes)."""
+    return decode(limits.read_bytes(path, what=what), str(path))
+
+
+_TAGS_ALLOWED = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
+_INT_FLOAT = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+_EXPONENT = re.compile(r"[eE]\s*([-+]?)\s*0*([0-9]+)")
+
+
+def _at(event: Any, name: str, message: str, expected: str | None = None) -> BridgelawError:
+    mark = event.start_mark
+    return limits.LimitError(message, file=name, line=mark.line + 1 if mark else None,
+                          column=mark.column + 1 if mark else None, expected=expected)
+
+
+def _check_number(value: str, event: Any, name: str) -> None:
+    digits = sum(ch.isdigit() for ch in value)
+    if digits > limits.MAX_DIGITS:
+        raise _at(event, name, f"a number of {digits} digits is too long (at most {limits.MAX_DIGITS})",
+                  expected="a number such as 620, 3/5 or 0.6")
+    exponent = _EXPONENT.search(value)
+    if exponent is not None and len(exponent[2]) > 3 or exponent is not None and int(exponent[2]) > limits.MAX_EXPONENT:
+        raise _at(event, name, f"the exponent of {value[:40]} is too large (at most {limits.MAX_EXPONENT})",
+                  expected="a number such as 620, 3/5 or 0.6")
+
+
+def _depth_error(event: Any, name: str) -> BridgelawError:
+    return _at(event, name, f"nested more than {limits.MAX_DEPTH} levels deep",
+               expected="ordinary nesting of keys and lists")
+
+
+def _items_error(event: Any, name: str) -> BridgelawError:
+    return _at(event, name, f"a list or mapping of more than {limits.MAX_ITEMS:,} entries",
+               expected=f"at most {limits.MAX_ITEMS:,}")
+
+
+def _scan(text: str, name: str) -> None:
+    """Check a document against the bounds from the parser's events alone, before anything is
+    composed or constructed (both recurse, and aliases multiply): nesting depth, entries per
+    list or mapping, nodes added by aliases, digits and exponents of numbers, explicit tags."""
+    resolver = _loaders.events.resolver
+    frames: list[list[Any]] = []      # [size, anchor, entries] of each open container
+    anchors: dict[str, int] = {}
+    added = 0
+
+    def count(size: int) -> None:
+        if frames:
+            frame = frames[-1]
+            frame[0] += size
+            frame[2] += 1
+            if frame[2] > 2 * limits.MAX_ITEMS:        # a mapping counts keys and values
+                raise _items_error(event, name)
+
+    for event in _loaders.events.parse(text):
+        kind = type(event)
+        if kind is ev.ScalarEvent:
+            tag = event.tag
+            if tag is not None and not any(event.implicit):
+                tag = str(tag)
+                if tag.startswith("!!"):
+                    tag = "tag:yaml.org,2002:" + tag[2:]
+                if tag not in _TAGS_ALLOWED:
+                    raise _at(event, name, f"the tag {str(event.tag)[:40]} is not used in bridgelaw files",
+                              expected="plain values (no !!binary, !!set, …)")
+            elif not event.style and event.implicit[0] and (len(event.value) > limits.MAX_DIGITS
+                                                            or "e" in event.value or "E" in event.value):
+                tag = str(resolver.resolve(ScalarNode, event.value, (True, False)))
+            if tag in _INT_FLOAT:
+                _check_number(event.value, event, name)
+            if event.anchor is not None:
+                anchors[event.anchor] = 1
+            count(1)
+        elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
+            if event.tag is not None and not event.implicit and str(event.tag).replace("!!", "tag:yaml.org,2002:") \
+                    not in _TAGS_ALLOWED:
+                raise _at(event, name, f"the tag {str(event.tag)[:40]} is not used in bridgelaw files",
+                          expected="plain mappings and lists")
+            if len(frames) >= limits.MAX_DEPTH:
+                raise _depth_error(event, name)
+            frames.append([1, event.anchor, 0])
+        elif kind is ev.MappingEndEvent or kind is ev.SequenceEndEvent:
+            size, anchor, _ = frames.pop()
+            if anchor is not None:
+                anchors[anchor] = size
+            count(size)
+        elif kind is ev.AliasEvent:
+            size = anchors.get(event.anchor, 1)
+            added += size
+            if added > limits.MAX_ALIAS_NODES:
+                raise _at(event, name, f"aliases expand to more than {limits.MAX_ALIAS_NODES:,} values",
+                          expected="few aliases (*name) of small anchored values")
+            count(size)
+
+
 def load_yaml(path: str | Path, *, text: str | None = None) -> Document:
-    """Read and parse a YAML file; a missing file or bad YAML is a BridgelawError."""
+    """Read and parse a YAML file; a missing file or bad YAML is a BridgelawError. The input is
+    checked against the bounds of :mod:`bridgelaw.limits` before it is composed."""
     name = str(path)
     if text is None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise BridgelawError("no such file", file=name) from None
-        except IsADirectoryError:
-            raise BridgelawError("this is a folder, expected a YAML file", file=name) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BridgelawError(f"cannot read {name}: {exc}") from None
+        text = read_text(path)
+    elif len(text) > limits.MAX_FILE_BYTES:
+        raise limits.LimitError(limits.too_big(len(text.encode("utf-8", errors="replace"))), file=name)
+    check_characters(text, name)
     try:
         try:
-            tree = _fast_tree(text)
-        except Exception:               # noqa: BLE001 — anything unusual: the safe loader reads it and reports
+            tree = _fast_tree(text, name)
+        except (BridgelawError, YAMLError):
+            raise
+        except Exception:               # noqa: BLE001 — anything unusual: check it, the safe loader reads it
+            _scan(text, name)
             tree = _loaders.fast.load(text)
         finally:
             _forget(_loaders.events)
             _forget(_loaders.fast)
+    except BridgelawError:
+        raise
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        problem = (exc.problem or exc.context or "malformed YAML").strip()
+        problem = (exc.problem or exc.context or "malformed YAML").strip().splitlines()[0]
         raise BridgelawError(
             f"malformed YAML: {problem}", file=name,
             line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None,
             expected="valid YAML (check indentation, colons and quotes)",
         ) from None
     except YAMLError as exc:
-        raise BridgelawError(f"malformed YAML: {exc}", file=name) from None
-    except (ValueError, TypeError) as exc:        # a scalar that does not construct, e.g. 2017-02-30
+        line, column = _position_of(exc, text)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "malformed YAML"
+        raise BridgelawError(f"malformed YAML: {first}", file=name, line=line, column=column) from None
+    except RecursionError:
+        raise limits.LimitError(f"nested too deeply (at most {limits.MAX_DEPTH} levels)", file=name) from None
+    except (ValueError, TypeError, OverflowError) as exc:   # a scalar that does not construct, e.g. 2017-02-30
         line, col = _bad_date(text)
-        raise BridgelawError(f"a value cannot be read: {exc}", file=name, line=line, column=col,
-                             expected="dates as YYYY-MM-DD that exist") from None
+        if line is not None:
+            raise BridgelawError(f"a value cannot be read: {str(exc).splitlines()[0][:200]}", file=name, line=line,
+                                 column=col, expected="dates as YYYY-MM-DD that exist") from None
+        raise BridgelawError(f"a value cannot be read: {str(exc).splitlines()[0][:200]}", file=name) from None
     if not isinstance(tree, dict):
         raise BridgelawError("expected a mapping of keys to values at the top of the file",
                              file=name, line=1, column=1)
     return Document(file=name, tree=tree, text=text)
+
+
+def _position_of(exc: YAMLError, text: str) -> tuple[int | None, int | None]:
+    """Line and column of a reader error, which gives only a character position."""
+    pos = getattr(exc, "position", None)
+    if not isinstance(pos, int) or not 0 <= pos <= len(text):
+        return None, None
+    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1

@@ -514,7 +514,8 @@ def test_not_utf8(tmp_path):
     path.write_bytes(IMPS.replace("Test case", "Caf\u00e9").encode("latin-1"))
     with pytest.raises(BridgelawError) as info:
         load_case(path)
-    assert f"cannot read {path}" in info.value.message
+    assert info.value.message == "byte 0xe9 is not UTF-8 text"
+    assert (info.value.line, info.value.column) == (1, 11)     # "title: Caf|é"
 
 
 def test_valid_date(tmp_path):

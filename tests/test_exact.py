@@ -169,7 +169,7 @@ def test_format_mixed(value: F, plain: str, signed: str) -> None:
     assert format_mixed(value, signed=True) == signed
 
 
-@given(st.fractions(max_denominator=1000), st.booleans())
+@given(st.fractions(min_value=-10**20, max_value=10**20, max_denominator=1000), st.booleans())
 def test_format_mixed_round_trips(value: F, signed: bool) -> None:
     assert parse_exact(format_mixed(value, signed=signed)) == value
 
@@ -222,7 +222,7 @@ def test_format_decimal_negative_places() -> None:
         format_decimal(F(1), -1)
 
 
-@given(st.fractions(max_denominator=10**6), st.integers(min_value=0, max_value=6))
+@given(st.fractions(min_value=-10**20, max_value=10**20, max_denominator=10**6), st.integers(min_value=0, max_value=6))
 def test_format_decimal_is_within_half_a_unit(value: F, places: int) -> None:
     text = format_decimal(value, places)
     shown = parse_exact(text)
@@ -276,3 +276,12 @@ def test_lcm_of_denominators(values: list, expected: int) -> None:
 def test_lcm_of_denominators_rejects_floats() -> None:
     with pytest.raises(TypeError):
         lcm_of_denominators([0.5])
+
+
+def test_numbers_are_bounded() -> None:
+    """Numbers of more than 30 digits are refused (docs/limits.md), whatever their form."""
+    for value in ("9" * 31, 10**30, "1/" + "7" * 31, 1e300, 1e-300, F(1, 10**30)):
+        with pytest.raises(NumberError, match="digits|too large|too fine"):
+            parse_exact(value)
+    assert parse_exact("9" * 30) == 10**30 - 1
+    assert parse_exact("-4 2/3") == F(-14, 3)

@@ -8,6 +8,8 @@ from fractions import Fraction as F
 import re
 
 import pytest
+
+from bridgelaw.errors import BridgelawError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -220,11 +222,36 @@ def test_formula_error_is_a_value_error():
     assert issubclass(FormulaError, ValueError)
 
 
-@pytest.mark.parametrize("text", ["1/0", "A / (B - B)", "A / 0%", "round_to(A, 1) / (A - A)"])
-def test_division_by_zero_at_evaluation(text):
-    f = parse(text)  # parses: division by zero is found only with values
-    with pytest.raises(ZeroDivisionError):
+@pytest.mark.parametrize(("text", "column"), [("1/0", 2), ("A / 0%", 3), ("round_to(A, 0)", 1),
+                                               ("round_to(A, -1/10)", 1)])
+def test_division_by_zero_and_bad_steps_when_parsed(text, column):
+    """Issue 9 item 2: a literal division by zero or a rounding step of 0 or less is refused
+    where it is written."""
+    with pytest.raises(FormulaError) as info:
+        parse(text)
+    assert info.value.column == column
+
+
+@pytest.mark.parametrize(("text", "shown"), [("A / (B - B)", "3 / (1/3 - 1/3)"),
+                                             ("round_to(A, 1) / (A - A)", "round_to(3, 1) / (3 - 3)"),
+                                             ("round_to(A, B - B)", "round_to(3, 1/3 - 1/3)")])
+def test_division_by_zero_at_evaluation(text, shown):
+    """With values, a division by zero or a zero step is a one-line error, not a traceback."""
+    f = parse(text)
+    with pytest.raises(BridgelawError) as info:
         f.evaluate({"A": F(3), "B": F(1, 3)})
+    assert info.value.message.endswith(f"(with the values: {shown})")
+
+
+def test_formula_bounds():
+    with pytest.raises(FormulaError, match="nested too deeply"):
+        parse("(" * 40 + "A" + ")" * 40)
+    with pytest.raises(FormulaError, match="nested too deeply"):
+        parse("-" * 40 + "A")
+    with pytest.raises(FormulaError, match="too long"):
+        parse("A + " * 300 + "A")
+    with pytest.raises(FormulaError, match="50 digits"):
+        parse("A * " + "9" * 50)
 
 
 # --------------------------------------------------------------------------- substitute
@@ -328,7 +355,7 @@ def test_substituted_text_reads_back_to_the_value(text, a, b, c):
     env = {"A": a, "B": b, "C": c, "B'": -b}
     try:
         parse(text).evaluate(env)
-    except ZeroDivisionError:
+    except BridgelawError:          # a division by zero with these values: one line, no traceback
         return
     assert reads_back(text, env), substitute(parse(text), env)
 

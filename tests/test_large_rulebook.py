@@ -13,8 +13,9 @@ import pytest
 from bridgelaw import conditions as c
 from bridgelaw import lint
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.adapter import FIRINGS_PER_RULESET, StageEvaluator
+from bridgelaw.adapter import PATHS_PER_RULESET, StageEvaluator
 from bridgelaw.case import load_case
+from bridgelaw.cli import main
 from bridgelaw.ruling import rule_case
 
 from pathlib import Path
@@ -28,7 +29,7 @@ def test_many_rules_with_their_own_constants_are_exact():
     rules = [(f"r{i}", c.Compare("eq", c.Name("A"), c.Const(F(i, 3)))) for i in range(300)]
     rules.append(("neg", c.Compare("lt", c.Name("A"), c.Const(F(0)))))
     ev = StageEvaluator("test/many", rules, {"A": "number"})
-    assert len(ev.parts) >= 300 // FIRINGS_PER_RULESET
+    assert len(ev.parts) >= 300 // PATHS_PER_RULESET
     for i in (0, 1, 47, 48, 149, 299):
         assert ev.applicable({"A": F(i, 3)}) == [f"r{i}"]
     assert ev.applicable({"A": F(-1)}) == ["neg"]
@@ -52,8 +53,13 @@ def _plus(tmp: Path, base: str, n: int) -> Path:
 
 
 @pytest.fixture(scope="module")
-def big(tmp_path_factory):
-    return rulebooks.load(_plus(tmp_path_factory.mktemp("big"), "wbf-2017", 1000))
+def big_path(tmp_path_factory):
+    return _plus(tmp_path_factory.mktemp("big"), "wbf-2017", 1000)
+
+
+@pytest.fixture(scope="module")
+def big(big_path):
+    return rulebooks.load(big_path)
 
 
 def test_a_1000_rule_rulebook_rules_the_corpus_as_the_shipped_one(big):
@@ -79,9 +85,13 @@ def test_a_rule_in_the_last_ruleset_fires(big):
     assert held[0] == "none-self-inflicted" and held[-1] == "never-999" and len(held) == 1001
 
 
-def test_lint_accepts_a_1000_rule_rulebook(big):
+def test_lint_accepts_a_1000_rule_rulebook(big, big_path, capsys):
     report = lint.lint(big)
     assert report.ok, lint.text(report)
+    # the command too: it also puts every input the lint searches through durable_rules
+    assert main(["lint", str(big_path)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "wbf-2017-plus-1000" in out
 
 
 def test_every_rule_of_a_ruleset_may_fire_at_once():

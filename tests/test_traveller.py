@@ -1034,8 +1034,9 @@ def test_outcome_words_that_the_rulebook_does_not_pin_down_are_refused(tmp_path)
     book = str(tmp_path / "both40.yaml")
 
     def load(words: str):
+        # a rulebook file is named on the command line (--rulebook PATH), never in the traveller
         return load_traveller("t.yaml", text=traveller_text(
-            [*LIKELY_OTHERS, f"{{table: 5, ns: 5, ew: 15, artificial: {words}}}"], book))
+            [*LIKELY_OTHERS, f"{{table: 5, ns: 5, ew: 15, artificial: {words}}}"], "wbf-2017"), rulebook=book)
     with pytest.raises(BridgelawError) as info:
         load("{NS: avg-minus, EW: avg-minus}")
     assert info.value.message == ("NS avg-minus, EW avg-minus is ambiguous in both40: NS partly-at-fault, EW "

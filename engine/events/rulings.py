@@ -117,7 +117,7 @@ def load_rulings(path: str | Path, *, text: str | None = None) -> Rulings:
 
 def book_for(rulings: Rulings | None, override: str | None, event: Event) -> rulebooks.Rulebook:
     if override:
-        return rulebooks.get(override)
+        return rulebooks.get(override, path_ok=True)      # --rulebook PATH, or the server's own file
     if rulings is None or rulings.model.rulebook is None:
         where = rulings.doc.error([], "") if rulings is not None else BridgelawError("", file=event.file)
         raise BridgelawError("no rulebook for the event", file=where.file, line=where.line, column=where.column,

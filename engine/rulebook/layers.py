@@ -4,6 +4,7 @@ what-if overlays. Every check a rule author can get wrong is reported with file:
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from .. import conditions, formula
 from .. import infractions as infr
 from .. import parameters as params
 from .. import sources
+from ..adapter import stage_problem
 from ..errors import BridgelawError, did_you_mean
 from ..stages import PARAMETER, STAGES, Stage
 from ..yamlio import Document, load_yaml
@@ -202,7 +204,22 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
             raise doc.error(["remove", k, "rule"], f"removing '{target}' leaves rule '{rule.id}' overriding "
                             "nothing", suggestion=f"remove or replace '{rule.id}' too")
     _check_override_cycles(doc, rules)
+    _check_stage_limits(doc, rules)
     return dataclasses.replace(view, all_rules=rules)
+
+
+def _check_stage_limits(doc: Document, rules: list[Rule]) -> None:
+    """Each stage's rules must fit durable_rules (adapter.stage_problem); the error points at the
+    rule that crosses the limit, so `lint` and every command report it before it is used."""
+    for stage_id in dict.fromkeys(r.stage for r in rules):
+        mine = [r for r in rules if r.stage == stage_id]
+        problem = stage_problem(stage_id, [(r.id, r.condition) for r in mine])
+        if problem is not None:
+            place = next((r.places[-1] for r in mine if r.id == problem.rule_id), None)
+            if place is not None and place.doc is not None:
+                raise place.doc.error(list(place.path), f"rule '{problem.rule_id}': {problem.message}",
+                                      expected="fewer or simpler rules in this stage (docs/limits.md)")
+            raise BridgelawError(problem.message, file=doc.file)
 
 
 def _check_override_cycles(doc: Document, rules: list[Rule]) -> None:
@@ -253,6 +270,12 @@ def _parameters(doc: Document, raw: dict[str, Any], origin: str, require_cites: 
             if not isinstance(eff, dict) or set(eff) - {"from", "until"}:
                 raise doc.error(where + ["effective"], f"parameter {name}: effective is {{from: date, until: date}}")
             value, start, end = node["value"], eff.get("from"), eff.get("until")
+            for key, day in (("from", start), ("until", end)):
+                if day is not None and not isinstance(day, dt.date):
+                    raise doc.error(where + ["effective", key], f"parameter {name}: effective {key} is not a date",
+                                    expected="YYYY-MM-DD")
+            if start is not None and end is not None and end < start:
+                raise doc.error(where + ["effective"], f"parameter {name}: effective until is before from")
         else:
             value, cites, start, end = node, [], None, None
         if require_cites and not cites:
@@ -357,7 +380,8 @@ def _check_award(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
             parsed = formula.parse(text)
         except formula.FormulaError as exc:
             line, col = doc.text_position(here + ["award", key], exc.column - 1)
-            raise BridgelawError(f"rule '{rm.id}': formula '{text}': {exc.message}", file=doc.file, line=line,
+            shown = str(text) if len(str(text)) <= 80 else str(text)[:80] + "…"
+            raise BridgelawError(f"rule '{rm.id}': formula '{shown}': {exc.message}", file=doc.file, line=line,
                                  column=col,
                                  expected="arithmetic (+ - * / parentheses) over names such as A, B, C, B'") from None
         for name in sorted(parsed.names - allowed):

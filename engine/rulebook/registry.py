@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import BridgelawError, did_you_mean
+from ..limits import too_long_name
 from .model import Rulebook
 
 def rules_dir() -> Path:
@@ -22,17 +23,25 @@ def available(directory: Path | None = None) -> dict[str, Path]:
 _cache: dict[tuple, Rulebook] = {}
 
 
-def get(name: str, directory: Path | None = None) -> Rulebook:
-    """A shipped rulebook by id (or a path to a rulebook file), loaded once per process."""
+def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> Rulebook:
+    """A shipped rulebook by id, loaded once per process. A path to a rulebook file only with
+    `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id."""
     known = available(directory)
     path = known.get(name)
-    if path is None and (name.endswith((".yaml", ".yml")) or "/" in name):
+    looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
+    if path is None and path_ok and looks_like_path:
+        problem = too_long_name(name)
+        if problem:
+            raise BridgelawError(f"--rulebook: {problem}")
         path = Path(name)
-        if not path.is_file():
+        if not path.exists():
             raise BridgelawError(f"no such rulebook file: {name}")
     if path is None:
-        raise BridgelawError(f"unknown rulebook '{name}'", expected="one of " + ", ".join(known),
-                             suggestion=did_you_mean(name, known))
+        shown = name if len(name) <= 60 else name[:60] + "…"
+        raise BridgelawError(f"unknown rulebook '{shown}'", expected="one of " + ", ".join(known),
+                             suggestion=("a file names its rulebook by id; to try a rulebook file, pass "
+                                         "--rulebook PATH on the command line") if looks_like_path
+                             else did_you_mean(name[:100], known))
     key = (str(path.resolve()), path.stat().st_mtime, tuple(p.stat().st_mtime for p in known.values()))
     if key not in _cache:
         from .layers import load

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .. import infractions as infr
 from .. import sources
@@ -28,6 +28,12 @@ class EffectiveModel(_Strict):
     from_: dt.date | None = Field(default=None, alias="from")
     until: dt.date | None = None
     source: str | None = None             # where the dates come from (a rulebook's dates must say)
+
+    @model_validator(mode="after")
+    def _in_order(self) -> "EffectiveModel":
+        if self.from_ is not None and self.until is not None and self.until < self.from_:
+            raise ValueError(f"until ({self.until.isoformat()}) is before from ({self.from_.isoformat()})")
+        return self
 
 
 class RuleModel(_Strict):

@@ -25,6 +25,7 @@ from .. import rulebook as rulebooks
 from ..artificial import artificial_scores
 from ..case import SIDES, Board, Component, Side, SplitWeighting, UnitScore, assigned_case, weighted_components
 from ..errors import BridgelawError
+from ..exact import format_mixed
 from ..ruling import Ruling, rule_case
 from ..stages import RESPONSIBILITY
 from ..yamlio import Document
@@ -183,6 +184,10 @@ class TableReader:
         session = None
         if m.session is not None:
             session = {s: getattr(m.session, s) for s in SIDES if getattr(m.session, s) is not None} or None
+            for s, value in (session or {}).items():       # as a case refuses it (issue 14 item 6)
+                if self.unit_scoring == "matchpoints" and not 0 <= value <= 1:
+                    raise self.error(path + ["session", s], f"session score {format_mixed(value * 100)}% is outside "
+                                     "0% to 100%", expected="a percentage from 0% to 100%")
         boards = None
         if m.boards is not None:
             boards = {s: getattr(m.boards, s) for s in SIDES if getattr(m.boards, s) is not None} or None

@@ -62,7 +62,7 @@ def choose_book(override: str | None, name: str | None, doc: Document | None, fi
                 what_if: WhatIf | None) -> rulebooks.Rulebook:
     """The rulebook: `override` (``--rulebook``) or the file's, with the what-if change applied."""
     if override:
-        book = rulebooks.get(override)
+        book = rulebooks.get(override, path_ok=True)
     elif name is None:
         where = doc.error([], "") if doc is not None else BridgelawError("", file=file)
         raise BridgelawError("the traveller names no rulebook", file=where.file, line=where.line, column=where.column,
@@ -119,9 +119,10 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
                         suggestion=f"rule it with `bridgelaw rule {doc.file}`")
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
-        pbn_path = Path(model.pbn)
-        if not pbn_path.is_absolute():
-            pbn_path = Path(doc.file).parent / pbn_path
+        if Path(model.pbn).name != model.pbn or model.pbn in (".", "..") or len(model.pbn) > 255:
+            raise doc.error(["pbn"], "pbn: names a PBN file beside the adjustments file, not a path",
+                            expected="a file name such as board-09.pbn in the same folder")
+        pbn_path = Path(doc.file).parent / model.pbn
         if not pbn_path.is_file():
             raise doc.error(["pbn"], f"no such PBN file: {pbn_path}")
         return pbn_traveller(load_pbn(pbn_path), doc, model, rulebook=rulebook, board=None, scoring=scoring,

@@ -177,7 +177,7 @@ class AdjustmentsModel(_Strict):
     date: dt.date | None = None
     scoring: Scoring = "matchpoints"
     pbn: str | None = None
-    board: int | None = Field(default=None, ge=1)
+    board: int | None = Field(default=None, ge=1, strict=True)    # true is no board number
     expected_results: int | None = Field(default=None, ge=1)
     pair_numbers: Literal["by-direction", "unique"] = "by-direction"
     tables: list[AdjustmentModel] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ..errors import BridgelawError
+from ..limits import LimitError
 from .caseform import APPEAL_FIELDS, PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS, CaseForm
 from .caseyaml import positions
 
@@ -45,7 +46,7 @@ def error_path(text: str, err: BridgelawError) -> tuple | None:
     `text` at the position it points at."""
     if err.path is not None:
         return tuple(err.path) or None
-    if err.line is None:
+    if err.line is None or isinstance(err, LimitError):   # over a bound: re-parsing it is the work refused
         return None
     where = (err.line, err.column or 1)
     values, items, keys = positions(text)
