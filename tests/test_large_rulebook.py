@@ -5,7 +5,7 @@ the shipped one does and passes `lint`."""
 
 from __future__ import annotations
 
-import shutil
+import importlib.util
 from fractions import Fraction as F
 
 import pytest
@@ -36,30 +36,28 @@ def test_many_rules_with_their_own_constants_are_exact():
     assert ev.applicable({"A": F(1000)}) == []
 
 
-def _plus(tmp: Path, base: str, n: int) -> Path:
-    for f in rulebooks.rules_dir().glob("*.yaml"):
-        shutil.copy(f, tmp / f.name)
-    lines = [f"rulebook: {base}-plus-{n}", "title: test — extra rules that never apply",
-             "authority: bridgelaw tests", "version: '1'", "effective: {from: 2000-01-01}", f"extends: {base}",
-             "rules:"]
-    for i in range(n):
-        lines += [f"  - id: never-{i}", "    stage: damage",
-                  f"    when: {{all: [{{given: A}}, {{lt: [A, {-100000 - i}]}}, {{gt: [B, {100000 + i}]}}]}}",
-                  "    outcome: assigned", "    award: {nos: A, os: \"A'\"}",
-                  "    explain: never applies", "    cites: [12C1(a)]"]
-    path = tmp / f"{base}-plus-{n}.yaml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+def _bench():
+    """bench/rulings.py, whose extra_rules_book builds the rulebook its scaling case times."""
+    spec = importlib.util.spec_from_file_location("bench_rulings", ROOT / "bench" / "rulings.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
-def big_path(tmp_path_factory):
-    return _plus(tmp_path_factory.mktemp("big"), "wbf-2017", 1000)
+def big_and_path(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("big")
+    return _bench().extra_rules_book(tmp, "wbf-2017", 1000), tmp / "wbf-2017-plus-1000.yaml"
 
 
 @pytest.fixture(scope="module")
-def big(big_path):
-    return rulebooks.load(big_path)
+def big(big_and_path):
+    return big_and_path[0]
+
+
+@pytest.fixture(scope="module")
+def big_path(big_and_path):
+    return big_and_path[1]
 
 
 def test_a_1000_rule_rulebook_rules_the_corpus_as_the_shipped_one(big):
