@@ -13,6 +13,10 @@ with the session facts Law 12C2 asks for, and the contestants' totals and ranks.
   across the session in board order; the count is the stage's ``boards`` fact.
 * Cross-IMPs: an artificial score in IMPs enters the total ``flat`` or once ``per-comparison``
   (scaled by comparisons ÷ divisor), as ``fieldscore.cross_imps.artificial`` says.
+* Totals: a board with a smaller top enters a matchpoint total as scored or factored up to the
+  session's largest top by Neuberg (``fieldscore.totals.factor_to_top``); a contestant who played
+  fewer boards keeps its total or has it multiplied by the session's boards over its own
+  (``fieldscore.totals.factor_boards``). Each factoring is kept in the standing's ``factored``.
 """
 
 from __future__ import annotations
@@ -28,10 +32,13 @@ from ..exact import format_mixed
 from ..rulebook import Rulebook
 from .model import SIDES, Board, Contestant, Line, Session, contestant_key, shown
 
+TOTALS_TOP = "fieldscore.totals.factor_to_top"
+TOTALS_BOARDS = "fieldscore.totals.factor_boards"
 USED = {
-    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to"),
-    "cross-imps": ("fieldscore.cross_imps.divisor",),
-    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half"),
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", TOTALS_TOP, TOTALS_BOARDS),
+    "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
+    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
+               TOTALS_BOARDS),
 }
 CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
 
@@ -78,6 +85,7 @@ class Standing:
     rank: int = 0
     rank_text: str = ""
     adjusted: list[str] = field(default_factory=list)
+    factored: list[str] = field(default_factory=list)   # how the total was factored (fieldscore.totals.*)
 
     @property
     def percent(self) -> Fraction | None:
@@ -293,11 +301,23 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                 if scoring == "matchpoints" and s.value is not None and sb.top:
                     s.percent = 100 * s.value / sb.top
     return ScoredSession(session, book, "MP" if scoring == "matchpoints" else "IMP", boards,
-                         _standings(session, boards, keys), p)
+                         _standings(session, boards, keys, p), p)
 
 
-def _standings(session: Session, boards: dict[int, ScoredBoard], keys: dict) -> list[Standing]:
+def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fraction) -> Fraction:
+    """Neuberg from a board's top to the session's: (M + 1) × E / A − 1 with M in matchpoints of
+    two per result beaten (a file counting one per result is converted there and back), A the
+    results the board's top stands for (top ÷ 2 + 1) and E the session's (EBU form; the ACBL's
+    (M + ½) × E / A − ½ in its half units is the same)."""
+    m, a, e = value / unit, top / unit / 2 + 1, session_top / unit / 2 + 1
+    return ((m + 1) * e / a - 1) * unit
+
+
+def _standings(session: Session, boards: dict[int, ScoredBoard], keys: dict,
+               p: dict[str, Any]) -> list[Standing]:
     table: dict[str, Standing] = {}
+    tops = [sb.top for sb in boards.values() if sb.top]
+    session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
     for key, c in session.contestants.items():
         table[key] = Standing(key, c, c.section, c.direction)
     for number, sb in sorted(boards.items()):
@@ -313,15 +333,30 @@ def _standings(session: Session, boards: dict[int, ScoredBoard], keys: dict) -> 
                 v = sl.side(side).value
                 if v is None:
                     continue
+                top = sb.top
+                if session_top is not None and top and top < session_top:
+                    f = _to_top(v, top, session_top, session.mp_unit)
+                    st.factored.append(f"board {number}: {format_mixed(v)} of top {format_mixed(top)} → "
+                                       f"{format_mixed(f)} of {format_mixed(session_top)} ({TOTALS_TOP}: session-top)")
+                    v, top = f, session_top
                 st.total += v
                 st.boards += 1
-                if sb.top:
-                    st.available += sb.top
+                if top:
+                    st.available += top
                 if sl.line.kind != "result" or sl.line.penalty:
                     st.adjusted.append(f"board {number}")
     groups: dict[tuple, list[Standing]] = {}
     for st in table.values():
         groups.setdefault((st.section, st.direction), []).append(st)
+    if p.get(TOTALS_BOARDS) == "session-boards":
+        most = max((st.boards for st in table.values()), default=0)
+        for st in table.values():
+            if 0 < st.boards < most:
+                before = st.total
+                st.total = st.total * most / st.boards
+                st.available = st.available * most / st.boards
+                st.factored.append(f"total {format_mixed(before)} × {most} boards ÷ {st.boards} played = "
+                                   f"{format_mixed(st.total)} ({TOTALS_BOARDS}: session-boards)")
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
         group = groups[group_key]
