@@ -124,6 +124,42 @@ def parse_code(text: str) -> Code | None:
     return None
 
 
+@dataclass(frozen=True)
+class CodeReading:
+    """What a row's code cells say together: not played, or each side's artificial value."""
+
+    kind: Literal["artificial", "not-played"]
+    values: dict[str, ArtValue] | None
+    mirrored: str | None          # the side whose code the row left out (taken as the other's mirror)
+    text: str                     # the codes as written, joined by '/'
+
+
+def read_codes(codes: dict[str, tuple[Code, Where, str]]) -> CodeReading:
+    """A row's artificial or not-played codes, keyed by the side of their column (``NS``, ``EW``,
+    or ``both`` for a two-sided ``Score`` cell): the one reading shared by ``bridgelaw event``
+    and ``bridgelaw score``. A side without a code gets the mirror of the other's."""
+    kinds = {c.kind for c, _, _ in codes.values()}
+    (code, where, text) = next(iter(codes.values()))
+    if "not-played" in kinds:
+        if len(kinds) > 1:
+            raise where.error("a line is both not played and given an artificial score",
+                              expected="NP/Bye in both score columns, or an artificial code")
+        return CodeReading("not-played", None, None, text)
+    values: dict[str, Any] = {}
+    for key, (c, w, t) in codes.items():
+        if c.two_sided or key == "both":
+            values["NS"], values["EW"] = c.NS, c.EW
+        else:
+            values[key] = c.NS
+    mirrored = None
+    for side in SIDES:
+        if side not in values:
+            other = "EW" if side == "NS" else "NS"
+            values[side] = mirror(values[other])
+            mirrored = side
+    return CodeReading("artificial", values, mirrored, "/".join(t for _, _, t in codes.values()))
+
+
 def mirror(value: ArtValue) -> ArtValue:
     """The other side's artificial score when a file writes only one side's code (A+ ↔ A-,
     A60 ↔ A40): the usual reading of a single code on a traveller line, shown in its trace."""

@@ -28,7 +28,7 @@ from ..errors import BridgelawError
 from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
 from . import adjustment_cell
 from .model import (MAX_BOARD, MAX_TABLE, SIDES, Board, Contestant, Event, Line, Session, Where,
-                    contestant_key, guess_pair_numbers, identifier, mirror, parse_code, published,
+                    contestant_key, guess_pair_numbers, identifier, parse_code, published, read_codes,
                     raw_score, whole_number)
 
 VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All",
@@ -286,27 +286,10 @@ def _contract(text: str, declarer: str) -> Any:
 
 
 def _codes(line: Line, codes: dict[str, Any]) -> None:
-    kinds = {c.kind for c, _, _ in codes.values()}
-    (code, where, text) = next(iter(codes.values()))
-    if "not-played" in kinds:
-        if len(kinds) > 1:
-            raise where.error("a line is both not played and given an artificial score",
-                              expected="NP/Bye in both score columns, or an artificial code")
-        line.kind, line.code = "not-played", text
-        return
-    values: dict[str, Any] = {}
-    for key, (c, w, t) in codes.items():
-        if c.two_sided or key == "both":
-            values["NS"], values["EW"] = c.NS, c.EW
-        else:
-            values[key] = c.NS
-    for side in SIDES:
-        if side not in values:
-            other = "EW" if side == "NS" else "NS"
-            values[side] = mirror(values[other])
-            line.mirrored = side
-    line.kind, line.artificial = "artificial", values
-    line.code = "/".join(t for _, _, t in codes.values())
+    r = read_codes(codes)
+    line.kind, line.code = r.kind, r.text
+    if r.kind == "artificial":
+        line.artificial, line.mirrored = r.values, r.mirrored
 
 
 def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
