@@ -23,6 +23,9 @@ from ..errors import BridgelawError
 Side = Literal["NS", "EW"]
 SIDES: tuple[Side, Side] = ("NS", "EW")
 SCORINGS = ("matchpoints", "cross-imps", "butler")
+SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
+SEAT_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 # Law 77: the largest raw score a board can produce is 7,600 (13 down, redoubled, vulnerable).
 MAX_SCORE = 7600
@@ -238,11 +241,19 @@ class Line:
     published: dict[str, Published] = field(default_factory=dict)   # NS, EW, NS%, EW%
     code: str | None = None          # the artificial code as the file wrote it
     ruling: Any = None               # the rulings-file entry that changed this line
+    players: dict[str, str] | None = None      # an individual event: seat (N, S, E, W) → player id
+    player_penalty: dict[str, Fraction] = field(default_factory=dict)   # individual: player id → penalty
     note: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)             # reader-specific (PBN row, …)
 
     def who(self, side: str) -> str | None:
         return self.ns if side == "NS" else self.ew
+
+    def members(self, side: str) -> list[str] | None:
+        """An individual event's two players of `side` (N then S, E then W); None at pairs."""
+        if self.players is None:
+            return None
+        return [self.players[s] for s in SEATS[side]]
 
     @property
     def label(self) -> str:
@@ -280,6 +291,7 @@ class Session:
     pair_numbers: str = "by-direction"    # by-direction | unique
     where: Where | None = None
     mp_unit: Fraction = Fraction(1)       # 1/2 when the file counts 1 matchpoint per result beaten (PBN MP2)
+    individual: bool = False              # players, not pairs, are the contestants (Line.players)
 
 
 @dataclass
@@ -300,6 +312,15 @@ class Event:
 def contestant_key(section: str, direction: str | None, number: str, pair_numbers: str) -> str:
     base = f"{direction} {number}" if pair_numbers == "by-direction" and direction else number
     return f"{section}:{base}" if section else base
+
+
+def side_keys(line: Line, side: str, session: Session) -> list[str]:
+    """The contestants a side of a line scores for: its pair, or at an individual its two players."""
+    members = line.members(side)
+    if members is not None:
+        return [contestant_key(line.section, None, m, "unique") for m in members]
+    who = line.who(side)
+    return [] if who is None else [contestant_key(line.section, side, who, session.pair_numbers)]
 
 
 def guess_pair_numbers(lines: list[Line]) -> str:
