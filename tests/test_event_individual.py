@@ -97,3 +97,31 @@ def test_a_player_at_two_tables_is_refused():
     with pytest.raises(BridgelawError) as e:
         load_event_pbn("t.pbn", text=text)
     assert str(e.value).startswith("t.pbn:7:2: board 1: player 1 plays at two tables")
+
+
+RULINGS = ("rulebook: wbf-2017\nrulings:\n"
+           "  - board: 1\n    table: 3\n    penalty: {player: N, amount: 25%, partner_blameless: true}\n"
+           "  - board: 4\n    table: 8\n    artificial: {NS: in-no-way-at-fault, EW: directly-at-fault}\n")
+
+
+def test_the_written_pbn_re_reads_to_every_players_score_without_the_rulings(tmp_path):
+    from bridgelaw.cli import main
+    rulings = tmp_path / "r.yaml"
+    rulings.write_text(RULINGS)
+    out = tmp_path / "out.pbn"
+    assert main(["event", str(FILE), "--rulings", str(rulings), "--output", str(out)]) == 0
+    text = out.read_text("latin-1")
+    assert '"ppen 3a=1/4"' in text and "& own 21b=3/5 2b=2/5" in text
+    book = rulebook.get("wbf-2017")
+    a = run(load_event(str(FILE)), str(rulings), None, [])[0]
+    b = score_session(load_event(str(out)).sessions[0], book)
+    assert {st.key: st.total for st in a.standings} == {st.key: st.total for st in b.standings}
+    assert {st.key: st.total for st in b.standings}["3a"] == F(4369, 42)
+
+
+def test_an_individual_is_not_written_as_usebio(tmp_path, capsys):
+    from bridgelaw.cli import main
+    out = tmp_path / "out.xml"
+    assert main(["event", str(FILE), "--rulebook", "wbf-2017", "--output", str(out)]) == 2
+    assert "an individual event is not written as USEBIO" in capsys.readouterr().err
+    assert not out.exists()

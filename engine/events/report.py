@@ -63,7 +63,8 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                 label = " ".join(x for x in (f"Section {st.section}" if st.section else "", st.direction or "") if x)
                 out.append("")
                 out.append(label or "Ranking")
-                out.append(f"{'rank':>5} {'pair':>8} {'total':>9} {'%':>7} {'boards':>6}  names")
+                who = "player" if s.individual else "pair"
+                out.append(f"{'rank':>5} {who:>8} {'total':>9} {'%':>7} {'boards':>6}  names")
             names = st.contestant.names if st.contestant and st.contestant.names else ""
             mark = " *" if st.adjusted else ""
             out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {_d(st.total):>9} {_d(st.percent):>7} "

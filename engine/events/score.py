@@ -30,7 +30,7 @@ from ..artificial import artificial_scores
 from ..errors import BridgelawError
 from ..exact import format_mixed
 from ..rulebook import Rulebook
-from .model import SIDES, Board, Contestant, Line, Session, shown, side_keys
+from .model import SIDES, Board, Contestant, Line, Session, contestant_key, shown, side_keys
 
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
 TOTALS_BOARDS = "fieldscore.totals.factor_boards"
@@ -272,6 +272,8 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                                 sl.side(side).steps.append(f"{key.split(':')[-1]}: {a.label} on its own "
                                                            f"session facts (rule {a.rule_id})")
             else:
+                for pid, share in line.extra.get("own_given", {}).items():     # an individual's, as the file gives it
+                    own[contestant_key(line.section, None, pid, "unique")] = share
                 for side in SIDES:
                     awarded[side] = line.artificial[side]
                     sl.side(side).steps = [f"{side}: {format_mixed(line.artificial[side] * 100)}% as the file gives it"
@@ -285,6 +287,8 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                 for key in keys[(id(sl), side)]:
                     if key in own and own[key] != awarded[side]:
                         sl.own[key] = _value(own[key], scoring, sb, p)
+            if words and line.players is not None:
+                line.extra["own_awarded"] = {k.split(":")[-1]: own[k] for k in sl.own}
             for side in SIDES:
                 a = awarded[side]
                 if a is None:
