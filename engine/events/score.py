@@ -166,14 +166,18 @@ def _points(vulnerability: str | None) -> dict[str, Any]:
     return {"NS": ns, "EW": lambda outcome: -ns(outcome)}
 
 
-def score_session(session: Session, book: Rulebook) -> ScoredSession:
+def score_session(session: Session, book: Rulebook, progress: Any = None) -> ScoredSession:
+    """Score every board of `session` and total it. `progress(done, total)` is called once a
+    board (the CLI's progress bar)."""
     scoring = session.scoring
     unit_scoring = "matchpoints" if scoring == "matchpoints" else "imps"
     needs_cross = scoring == "cross-imps" and any(l.kind == "artificial" for b in session.boards.values() for l in b.lines)
     p = _params(book, scoring, needs_cross)
     boards: dict[int, ScoredBoard] = {}
     # pass 1: every board's field
-    for number, board in session.boards.items():
+    for done, (number, board) in enumerate(session.boards.items(), 1):
+        if progress is not None:
+            progress(done, len(session.boards))
         lines = [l for l in board.lines]
         scored = [ScoredLine(l, SideScore(None), SideScore(None)) for l in lines]
         played = [k for k, l in enumerate(lines) if l.kind != "not-played"]
