@@ -299,6 +299,10 @@ def write(scored_sessions: list, event: Event) -> str:
            '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">',
            '<USEBIO Version="1.2">']
     first = scored_sessions[0].session
+    if any(ss.session.individual for ss in scored_sessions):
+        raise BridgelawError("an individual event is not written as USEBIO: how USEBIO 1.2 gives the four players "
+                             "of a traveller line is not modelled (no public specimen found)",
+                             file=event.file, expected="--output FILE.pbn for an individual event")
     etype = SCORINGS_BACK[first.scoring]
     out.append(f'<EVENT EVENT_TYPE="{etype}">')
     out.append(f"  <EVENT_DESCRIPTION>{_esc(event.title)}</EVENT_DESCRIPTION>")
