@@ -23,6 +23,7 @@ from .errors import BridgelawError
 
 # --- files ----------------------------------------------------------------------------------
 MAX_FILE_BYTES = 2 * 1024 * 1024      # a 5,000-table traveller is about 250 KB
+MAX_RESULTS_BYTES = 64 * 1024 * 1024  # a results file (PBN, USEBIO) from a scoring program: a few MB for a congress
 MAX_NAME_CHARS = 255                  # one path component (most file systems' limit)
 MAX_PATH_CHARS = 4096
 
@@ -59,9 +60,9 @@ def too_long_name(name: str) -> str | None:
     return None
 
 
-def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
-    """The bytes of a regular file of at most MAX_FILE_BYTES. Special files (devices, FIFOs,
-    sockets) are refused without being opened; reading stops at the bound."""
+def read_bytes(path: str | Path, *, what: str = "file", limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (MAX_FILE_BYTES unless said). Special
+    files (devices, FIFOs, sockets) are refused without being opened; reading stops at the bound."""
     name = str(path)
     problem = too_long_name(name)
     if problem:
@@ -76,37 +77,20 @@ def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
         raise BridgelawError(f"this is a folder, expected a {what}", file=name)
     if not stat.S_ISREG(info.st_mode):
         raise LimitError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
-    if info.st_size > MAX_FILE_BYTES:
-        raise LimitError(too_big(info.st_size), file=name)
+    if info.st_size > limit:
+        raise LimitError(too_big(info.st_size, limit), file=name)
     try:
         with open(name, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+            data = f.read(limit + 1)
     except OSError as exc:
         raise BridgelawError(f"cannot read it: {exc.strerror or exc}", file=name) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise LimitError(too_big(len(data)), file=name)
+    if len(data) > limit:
+        raise LimitError(too_big(len(data), limit), file=name)
     return data
 
 
-def check_readable(path: str | Path, *, what: str = "file") -> None:
-    """For a reader with its own messages for missing files and folders: refuse a name that is
-    too long, a special file (device, FIFO, socket) and a file over MAX_FILE_BYTES, unopened."""
-    name = str(path)
-    problem = too_long_name(name)
-    if problem:
-        raise LimitError(problem, file=_shorten(name))
-    try:
-        info = os.stat(name)
-    except (OSError, ValueError):
-        return
-    if not stat.S_ISDIR(info.st_mode) and not stat.S_ISREG(info.st_mode):
-        raise LimitError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
-    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
-        raise LimitError(too_big(info.st_size), file=name)
-
-
-def too_big(size: int) -> str:
-    return f"the file is too large ({size:,} bytes; at most {MAX_FILE_BYTES:,})"
+def too_big(size: int, limit: int = MAX_FILE_BYTES) -> str:
+    return f"the file is too large ({size:,} bytes; at most {limit:,})"
 
 
 def _shorten(name: str) -> str:

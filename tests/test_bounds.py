@@ -259,6 +259,23 @@ def test_14_6_large_and_special_files(tmp_path):
     os.mkfifo(pbn_fifo)
     assert error("score", pbn_fifo, "--rulebook", "wbf-2017") == (
         f"{pbn_fifo}: this is not a regular file (a device, pipe or socket), expected a PBN file")
+    big_pbn = tmp_path / "big.pbn"
+    with open(big_pbn, "wb") as f:                    # results files have their own, larger bound
+        f.truncate(limits.MAX_RESULTS_BYTES + 1)
+    assert error("score", big_pbn, "--rulebook", "wbf-2017") == (
+        f"{big_pbn}: the file is too large (67,108,865 bytes; at most 67,108,864)")
+
+
+def test_a_results_file_over_the_yaml_bound_reads(tmp_path):
+    """A congress's PBN is larger than any case file: 3 MB of it (comment lines before a real
+    board) reads and scores as the board alone does."""
+    board = (ROOT / "travellers" / "board-09.pbn").read_text(encoding="utf-8")
+    padded = tmp_path / "congress.pbn"
+    padded.write_text(("% " + "x" * 97 + "\n") * 30_000 + board, encoding="utf-8")
+    assert padded.stat().st_size > limits.MAX_FILE_BYTES
+    from bridgelaw.pbn import load_pbn
+    assert [g.tag("Board").value for g in load_pbn(padded).games] == \
+        [g.tag("Board").value for g in load_pbn(ROOT / "travellers" / "board-09.pbn").games]
 
 
 # --- issue 14 item 7: messages that keep the promise -------------------------------------------------------
@@ -504,7 +521,7 @@ def test_9_2_lint_reports_a_rulebook_beyond_the_engine(tmp_path):
 
 def test_limits_are_documented():
     text = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
-    for name in ("MAX_FILE_BYTES", "MAX_DEPTH", "MAX_ALIAS_NODES", "MAX_ITEMS", "MAX_DIGITS", "MAX_EXPONENT",
+    for name in ("MAX_FILE_BYTES", "MAX_RESULTS_BYTES", "MAX_DEPTH", "MAX_ALIAS_NODES", "MAX_ITEMS", "MAX_DIGITS", "MAX_EXPONENT",
                  "RAW_SCORE_MAX", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEPTH", "MAX_CONDITION_DEPTH",
                  "MAX_CONDITION_TESTS", "MAX_STAGE_RULES", "MAX_STAGE_TESTS", "MAX_FACT_FIELDS", "MAX_MATCHING"):
         value = getattr(limits, name)
