@@ -335,6 +335,21 @@ def test_14_7_json_of_a_huge_number_does_not_overflow():
 
 # --- issue 14 item 8: process hygiene ---------------------------------------------------------------------
 
+def test_14_8_ctrl_c_while_the_command_starts_exits_130_with_one_line():
+    """Ctrl-C while the command's modules are still being imported (the first fraction of a
+    second) ends like a Ctrl-C later: the console script's entry point catches it."""
+    code = ("import sys, importlib.abc\n"
+            "class Interrupt(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'bridgelaw.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Interrupt())\n"
+            "from bridgelaw.__main__ import main\n"
+            "sys.exit(main())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "bridgelaw: interrupted\n")
+
+
 def test_14_8_ctrl_c_exits_130_with_one_line(monkeypatch):
     def interrupted(args):
         raise KeyboardInterrupt

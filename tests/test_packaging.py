@@ -45,7 +45,7 @@ def test_wheel_installs_bridgelaw_and_nothing_named_engine(wheel):
     assert "Requires-Dist: starlette" in text and "extra == \"web\"" in text
     assert any(n.endswith("/licenses/LICENSE") or n.endswith(".dist-info/LICENSE") for n in names)
     entry = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "bridgelaw = bridgelaw.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    assert "bridgelaw = bridgelaw.__main__:main" in zipfile.ZipFile(wheel).read(entry).decode()
 
 
 def test_wheel_carries_every_subpackage(wheel):
