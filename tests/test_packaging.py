@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -14,9 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """The wheel built from a copy of the checkout's files (setuptools' build/ folder in the
+    checkout would keep modules that have since been renamed or removed)."""
     out = tmp_path_factory.mktemp("wheel")
+    source = tmp_path_factory.mktemp("source") / "bridgelaw"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
+        "test-artifacts", "tests", "cases", "travellers", "bench", "docs"))
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
-                           "-w", str(out), str(ROOT)], capture_output=True, text=True, timeout=300)
+                           "-w", str(out), str(source)], capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         pytest.fail(f"pip wheel failed: {done.stderr[-2000:]}")
     return next(out.glob("bridgelaw-*.whl"))
