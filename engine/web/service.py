@@ -136,7 +136,8 @@ class Books:
         says and the laws that ask for it), in the rulebooks' order."""
         laws: dict[str, str] = {}
         findings: dict[str, dict[str, Any]] = {}
-        for b in sorted(self.all(), key=lambda b: b.id):
+        default = self.default()
+        for b in sorted(self.all(), key=lambda b: (b.id != default, b.id)):     # the current edition's words first
             for law, e in b.infractions.items():
                 laws.setdefault(law, e.title)
                 for name, what in e.requires:
