@@ -159,6 +159,7 @@ def submit_and_wait(driver, css: str, expect: str) -> None:
 
 
 DOCS_SHOTS = {"web-ruling.png", "web-slip.png", "web-compare.png", "web-traveller.png", "web-phone.png",
+              "web-infraction.png", "web-revoke-phone.png",
               "web-slip-phone.png", "casebook-page.png"}
 DOCS_HEIGHT = 1800          # docs images show the top of a page (small PNGs); test-artifacts/ keep the whole   # used by docs/web.md
 
