@@ -462,22 +462,26 @@ def test_casebook_page(page, tmp_path, monkeypatch):
 
 # --- the infraction: the law that empowers the adjustment, typed into the form ------------------------
 
-def fill_infraction_case(driver, server: str) -> None:
-    """Commentary example 7 (cases/law16b/commentary-example-07.yaml) as a TD types it, Law 16B1 named."""
+def fill_law_case(driver, server: str, title: str, vulnerability: str, nos: str, table: str, other: str,
+                  without: str, law: str, by: str) -> None:
+    """A teams case with one result without the infraction, and the law infringed and its offender."""
     driver.get(server + "/")
     wait(driver, "#case-form")
     Select(field(driver, "rulebook")).select_by_value("wbf-2017")
-    type_into(driver, "title", "Board 7: 4S after a slow pass")
-    Select(field(driver, "vulnerability")).select_by_value("NS")
+    type_into(driver, "title", title)
+    Select(field(driver, "vulnerability")).select_by_value(vulnerability)
     click(driver, "#scoring-imps")
-    click(driver, "#non_offending-NS")
-    type_into(driver, "table_result", "5HX-2 N")
-    type_into(driver, "other_table", "3S+1 W")
-    type_into(driver, "b_result", "4H-1 N")
+    click(driver, f"#non_offending-{nos}")
+    for name, text in (("table_result", table), ("other_table", other), ("b_result", without), ("inf_law", law)):
+        type_into(driver, name, text)
+    Select(field(driver, "inf_by")).select_by_value(by)
+
+
+def fill_infraction_case(driver, server: str) -> None:
+    """Commentary example 7 (cases/law16b/commentary-example-07.yaml) as a TD types it, Law 16B1 named."""
+    fill_law_case(driver, server, "Board 7: 4S after a slow pass", "NS", "NS", "5HX-2 N", "3S+1 W", "4H-1 N", "16B1", "W")
     Select(field(driver, "se_kind")).select_by_value("gambling")
     type_into(driver, "se_instead", "4S= W")
-    type_into(driver, "inf_law", "16B1")
-    Select(field(driver, "inf_by")).select_by_value("W")
     type_into(driver, "inf_note", "4S after East's long hesitation")
     Select(field(driver, "finding_suggested_over_a_logical_alternative")).select_by_value("yes")
 
@@ -511,18 +515,7 @@ def test_revoke_case_on_a_phone(page, server):
     """cases/law64c/bbo-second-revoke-same-suit.yaml typed on a 390 px screen: two revokes (a row
     added, the place kept), the second a 64B2 exception; EW get +10 IMPs and Law 64 is cited first."""
     page.set_window_size(390, 844)
-    page.get(server + "/")
-    wait(page, "#case-form")
-    Select(field(page, "rulebook")).select_by_value("wbf-2017")
-    type_into(page, "title", "Two revokes in clubs")
-    Select(field(page, "vulnerability")).select_by_value("None")
-    click(page, "#scoring-imps")
-    click(page, "#non_offending-EW")
-    type_into(page, "table_result", "4S+1 S")
-    type_into(page, "other_table", "4S= S")
-    type_into(page, "b_result", "4S-1 S")
-    type_into(page, "inf_law", "64")
-    Select(field(page, "inf_by")).select_by_value("S")
+    fill_law_case(page, server, "Two revokes in clubs", "None", "EW", "4S+1 S", "4S= S", "4S-1 S", "64", "S")
     type_into(page, "rv_trick_0", "5")
     Select(field(page, "rv_offender_0")).select_by_value("S")
     click(page, "#f-rv_swon_0")
