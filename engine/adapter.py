@@ -1,8 +1,8 @@
 """The one module that talks to durable_rules.
 
-A :class:`StageEvaluator` holds one compiled durable_rules ruleset for one stage of one
-rulebook, created once per process and kept (durable_rules frees almost nothing when a ruleset
-is deleted). :meth:`StageEvaluator.applicable` asserts the stage's facts as a *fact* (an event
+A :class:`StageEvaluator` holds the compiled durable_rules rulesets for one stage of one
+rulebook — one, or for a large stage several, each inside durable_rules' limits — created once
+per process and kept (durable_rules frees almost nothing when a ruleset is deleted). :meth:`StageEvaluator.applicable` asserts the stage's facts as a *fact* (an event
 would fire only the first matching rule), collects every rule that fired, and retracts the
 fact again.
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import threading
 from fractions import Fraction
 from typing import Any
@@ -33,6 +34,7 @@ from .exact import format_mixed, lcm_of_denominators
 MARKER = "bl_stage"          # every fact carries it; every rule requires it
 NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that cannot hold
 _LIMIT = 2**53               # integers up to this are exact as doubles
+_SCALE = " scale"           # (not a fact name) the common denominator, while a fact is encoded
 _ids = itertools.count(1)
 
 
@@ -107,31 +109,63 @@ def _tests(compiled: Any) -> int:
     return count
 
 
+def _paths(compiled: Any) -> int:
+    """How many matches a compiled condition can hold for one fact: durable_rules keeps one per
+    rule, and a rule with an $or one per branch (it fires once per true branch)."""
+    if isinstance(compiled, dict) and len(compiled) == 1:
+        key, value = next(iter(compiled.items()))
+        if key == "$or":
+            return sum(_paths(v) for v in value)
+        if key == "$and":
+            return math.prod(_paths(v) for v in value)
+    return 1
+
+
+# A stage's rules are partitioned, in declaration order, into rulesets that stay inside what
+# durable_rules can hold (bridgelaw.limits, measured: 512 rules under one node hang it, a fact of
+# 255 fields is refused with error 302, more than 64 rules matching a fact wholly or in part with
+# error 303). Every ruleset is asserted the stage's fact — only the fields its rules mention — and
+# what fired is merged, so the answer is exactly the one a single ruleset would give, and a
+# stage may hold up to limits.MAX_STAGE_RULES rules.
+PATHS_PER_RULESET = limits.MAX_MATCHING            # matches one fact can hold in one ruleset (64)
+FIELDS_PER_RULESET = limits.MAX_FACT_FIELDS // 2   # facts and lifted constants of one ruleset (120)
+TESTS_PER_RULESET = limits.MAX_STAGE_TESTS * 4 // 5   # tests of one ruleset (400)
+
+
 def stage_problem(label: str, rules: list[tuple[str, c.Condition]]) -> StageLimitError | None:
-    """Why durable_rules could not hold these rules as one stage (None when it can): too many
-    rules, tests or fact fields (facts compared plus distinct constants). Measured limits: a
-    network node with 512 children hangs, a fact of 255 fields is refused (docs/limits.md)."""
+    """Why durable_rules could not hold these rules as one stage (None when it can): more rules
+    than a stage may have, or one rule that alone would not fit a ruleset (too many fact fields or
+    tests). Larger stages are partitioned (see StageEvaluator), so only these remain."""
     compiler = _Compiler()
-    names: set[str] = set()
-    tests = 0
     for n, (rule_id, cond) in enumerate(rules, start=1):
         if n > limits.MAX_STAGE_RULES:
-            return StageLimitError(f"stage {label} has more than {limits.MAX_STAGE_RULES} rules, more than the "
+            return StageLimitError(f"stage {label} has more than {limits.MAX_STAGE_RULES:,} rules, more than the "
                                    "rule engine can hold", rule_id)
         body = compiler.compile(cond)
-        tests += 1 + (_tests(body) if body is not None else 0)
-        if tests > limits.MAX_STAGE_TESTS:
-            return StageLimitError(f"stage {label}'s conditions have more than {limits.MAX_STAGE_TESTS} tests in "
-                                   "all, more than the rule engine can hold", rule_id)
-        names |= c.names(cond)
-        if len(names) + len(compiler.constants) + 3 > limits.MAX_FACT_FIELDS:
-            return StageLimitError(f"stage {label} compares more than {limits.MAX_FACT_FIELDS - 3} facts and distinct "
-                                   "numbers, more than the rule engine can hold", rule_id)
+        if 1 + (_tests(body) if body is not None else 0) > limits.MAX_STAGE_TESTS:
+            return StageLimitError(f"rule {rule_id} of stage {label} has more than {limits.MAX_STAGE_TESTS} tests, "
+                                   "more than the rule engine can hold", rule_id)
+        if len(c.names(cond)) + len(c.constants(cond)) + 3 > limits.MAX_FACT_FIELDS:
+            return StageLimitError(f"rule {rule_id} of stage {label} compares more than {limits.MAX_FACT_FIELDS - 3} "
+                                   "facts and distinct numbers, more than the rule engine can hold", rule_id)
     return None
 
 
+class _Part:
+    """One ruleset of a stage: some of its rules, the facts and lifted constants they mention."""
+
+    def __init__(self, name: str, label: str, definition: dict[str, Any], fields: set[str], constants: set[str]) -> None:
+        self.name, self.definition = name, definition
+        self.facts = tuple(sorted(fields - constants))
+        self.constants = tuple(sorted(constants))
+        try:
+            self.handle = _engine.create_ruleset(name, json.dumps(definition))
+        except Exception as exc:        # noqa: BLE001 — the extension raises plain errors with a code
+            raise StageLimitError(f"the rule engine refuses stage {label}'s rules ({exc})", None) from None
+
+
 class StageEvaluator:
-    """One stage's rules compiled into one durable_rules ruleset."""
+    """One stage's rules compiled into durable_rules rulesets (one, unless the stage is large)."""
 
     def __init__(self, label: str, rules: list[tuple[str, c.Condition]], vocab: c.Vocabulary) -> None:
         problem = stage_problem(label, rules)
@@ -142,81 +176,126 @@ class StageEvaluator:
         self.rules = rules
         self.order = [rule_id for rule_id, _ in rules]
         compiler = _Compiler()
-        definition: dict[str, Any] = {}
+        groups: list[tuple[dict[str, Any], set[str], int, int]] = []     # (definition, fields, tests, paths)
         for rule_id, cond in rules:
             body = compiler.compile(cond)
             parts = [{MARKER: 1}] + ([body] if body is not None else [])
-            definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
+            fields = set(c.names(cond)) | {compiler.constants[k] for k in c.constants(cond) if k in compiler.constants}
+            tests, paths = 1 + (_tests(body) if body is not None else 0), _paths(body)
+            if groups:
+                definition, used, count, held = groups[-1]
+                if (held + paths <= PATHS_PER_RULESET and len(used | fields) <= FIELDS_PER_RULESET
+                        and count + tests <= TESTS_PER_RULESET):
+                    definition[rule_id] = {"all": [{"m": {"$and": parts}}]}
+                    groups[-1] = (definition, used | fields, count + tests, held + paths)
+                    continue
+            groups.append(({rule_id: {"all": [{"m": {"$and": parts}}]}}, fields, tests, paths))
         self.constants = compiler.constants
-        self.definition = definition
+        self.definition = {k: v for definition, *_ in groups for k, v in definition.items()}
         self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
-        self._name = f"bridgelaw{next(_ids)}"
-        try:
-            self._handle = _engine.create_ruleset(self._name, json.dumps(definition))
-        except Exception as exc:        # noqa: BLE001 — the extension raises plain errors with a code
-            raise StageLimitError(f"the rule engine refuses stage {label}'s rules ({exc})", None) from None
+        lifted = set(self.constants.values())
+        base = f"bridgelaw{next(_ids)}"
+        self.parts = [_Part(f"{base}.{i}", label, definition, fields, fields & lifted)
+                      for i, (definition, fields, *_) in enumerate(groups)]
+        # the constants, scaled once per common denominator (not on every fact)
+        self._constants_lcm = lcm_of_denominators(self.constants)
+        self._constants_max = max((abs(v) for v in self.constants), default=Fraction(0))
+        self._scaled: dict[int, tuple[dict[str, int], list[str]]] = {}
+        self._kinds = {name: vocab[name] for name in sorted(self.needed) if vocab.get(name) is not None}
         self._lock = threading.Lock()
+
+    def _scaled_constants(self, scale: int) -> tuple[dict[str, int], list[str]]:
+        """The constants scaled by `scale` (worked out once per scale): as a dict, and as each
+        ruleset's share of the JSON fact (text, spliced into every fact asserted there)."""
+        scaled = self._scaled.get(scale)
+        if scaled is None:
+            if len(self._scaled) >= 64:
+                self._scaled.clear()
+            values = {field: _int(value * scale, field) for value, field in self.constants.items()}
+            texts = [json.dumps({k: values[k] for k in part.constants})[1:-1] for part in self.parts]
+            scaled = self._scaled[scale] = (values, texts)
+        return scaled
 
     def encode(self, facts: dict[str, Any]) -> dict[str, Any]:
         """The JSON fact — only the facts some rule mentions: words as text, yes/no as 1/0,
         numbers scaled to exact integers."""
-        facts = {k: v for k, v in facts.items() if k in self.needed}
-        numbers = {k: Fraction(v) for k, v in facts.items() if self.vocab.get(k) == "number" and v is not None}
-        scale = lcm_of_denominators([*numbers.values(), *self.constants])
-        largest = max((abs(v) for v in [*numbers.values(), *self.constants]), default=0)
-        if largest >= _LIMIT:
-            big = max(numbers, key=lambda k: abs(numbers[k]), default=None)
-            shown = f"{big} = {limits.short(numbers[big].numerator) if numbers[big].denominator == 1 else 'a fraction'}" \
-                if big is not None and abs(numbers[big]) == largest else "a constant of the rules"
-            raise ValueError(f"a number is too large to compare exactly ({shown}; at most 2^53)")
-        if largest * scale >= _LIMIT:
-            finest = max(numbers, key=lambda k: numbers[k].denominator, default=None)
-            raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
-                             + (f"; {finest} = {format_mixed(numbers[finest])}" if finest else "")
-                             + "): use simpler fractions")
+        fact = self._facts(facts)
+        fact.update(self._scaled_constants(fact.pop(_SCALE))[0])
+        return fact
+
+    def _facts(self, facts: dict[str, Any]) -> dict[str, Any]:
+        """The fact without the constants; the common denominator under the key _SCALE.
+        Numbers stay integers (numerator, denominator) — no Fraction arithmetic per fact."""
         fact: dict[str, Any] = {MARKER: 1}
-        for name, value in facts.items():
-            kind = self.vocab.get(name)
-            if value is None or kind is None:
+        numbers: dict[str, tuple[int, int]] = {}
+        for name, kind in self._kinds.items():
+            value = facts.get(name)
+            if value is None:
                 continue
             if kind == "number":
-                fact[name] = _int(numbers[name] * scale, name)
+                if type(value) is int:
+                    numbers[name] = (value, 1)
+                else:
+                    value = value if type(value) is Fraction else Fraction(value)
+                    numbers[name] = (value.numerator, value.denominator)
             elif kind == "bool":
                 fact[name] = int(bool(value))
             else:
                 fact[name] = str(value)
-        for value, field in self.constants.items():
-            fact[field] = _int(value * scale, field)
+        if self._constants_max >= _LIMIT or any(abs(n) >= _LIMIT * d for n, d in numbers.values()):
+            big = max(numbers, key=lambda k: abs(Fraction(*numbers[k])), default=None)
+            shown = "a constant of the rules"
+            if big is not None and abs(Fraction(*numbers[big])) >= self._constants_max:
+                n, d = numbers[big]
+                shown = f"{big} = {limits.short(n) if d == 1 else 'a fraction'}"
+            raise ValueError(f"a number is too large to compare exactly ({shown}; at most 2^53)")
+        scale = math.lcm(self._constants_lcm, *(d for _, d in numbers.values()))
+        if self._constants_max * scale >= _LIMIT or any(abs(n) * (scale // d) >= _LIMIT for n, d in numbers.values()):
+            finest = max(numbers, key=lambda k: numbers[k][1], default=None)
+            raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
+                             + (f"; {finest} = {format_mixed(Fraction(*numbers[finest]))}" if finest else "")
+                             + "): use simpler fractions")
+        for name, (n, d) in numbers.items():
+            fact[name] = n * (scale // d)
+        fact[_SCALE] = scale
         return fact
 
     def applicable(self, facts: dict[str, Any]) -> list[str]:
         """The ids of every rule whose condition holds, in declaration order."""
-        fact = self.encode(facts)
+        fact = self._facts(facts)
+        _, constants = self._scaled_constants(fact.pop(_SCALE))
+        fired: set[str] = set()
         with self._lock:
-            fact["id"] = f"f{next(_ids)}"
-            fact["sid"] = "0"
-            payload = json.dumps(fact)
-            try:
-                _engine.assert_fact(self._handle, payload)
-            except Exception as exc:    # noqa: BLE001 — the extension's errors carry only a code
-                raise self._refused(exc, facts) from None
-            fired: set[str] = set()
-            try:
-                result = _engine.start_action(self._handle)
-                while result:
-                    fired.update(json.loads(result[1]).keys())
-                    following = _engine.complete_and_start_action(self._handle, result[2])
-                    result = (result[0], following, result[2]) if following else None
-            finally:
-                _engine.retract_fact(self._handle, payload)
+            for part, constant_text in zip(self.parts, constants):
+                one = {k: fact[k] for k in part.facts if k in fact}
+                one[MARKER] = 1
+                one["id"] = f"f{next(_ids)}"
+                one["sid"] = "0"
+                payload = json.dumps(one)
+                if constant_text:
+                    payload = f"{payload[:-1]}, {constant_text}}}"
+                try:
+                    _engine.assert_fact(part.handle, payload)
+                except Exception as exc:    # noqa: BLE001 — the extension's errors carry only a code
+                    raise self._refused(exc, facts, part) from None
+                try:
+                    result = _engine.start_action(part.handle)
+                    while result:
+                        fired.update(json.loads(result[1]).keys())
+                        following = _engine.complete_and_start_action(part.handle, result[2])
+                        result = (result[0], following, result[2]) if following else None
+                finally:
+                    _engine.retract_fact(part.handle, payload)
         return [rule_id for rule_id in self.order if rule_id in fired]
 
-    def _refused(self, exc: Exception, facts: dict[str, Any]) -> StageLimitError:
-        """The rule engine refused a fact: say which rules match it, wholly or in part (the
-        engine keeps a partial match for every rule with a test that holds; error 303 means
-        more than 64 of them). The plain evaluator finds them."""
+    def _refused(self, exc: Exception, facts: dict[str, Any], part: _Part) -> StageLimitError:
+        """The rule engine refused a fact: say which rules of the ruleset match it, wholly or in
+        part (the engine keeps a partial match for every rule with a test that holds — one for
+        each branch of an any; error 303 means more than 64). The plain evaluator finds them."""
         partly = []
         for rule_id, cond in self.rules:
+            if rule_id not in part.definition:
+                continue
             for leaf in c.leaves(cond):
                 try:
                     if c.evaluate(leaf, facts):
@@ -224,6 +303,11 @@ class StageEvaluator:
                         break
                 except c.MissingFact:
                     pass
+        if "303" in str(exc) and len(part.definition) == 1:
+            rule_id = next(iter(part.definition))
+            return StageLimitError(f"rule '{rule_id}' of stage {self.label} matches these facts, wholly or in part, "
+                                   f"in more than {limits.MAX_MATCHING} ways at once (one for each branch of an any "
+                                   f"that holds); the rule engine handles at most {limits.MAX_MATCHING}", rule_id)
         if "303" in str(exc):
             shown = ", ".join(partly[:5]) + (", …" if len(partly) > 5 else "")
             culprit = partly[limits.MAX_MATCHING] if len(partly) > limits.MAX_MATCHING else None

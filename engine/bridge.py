@@ -347,14 +347,14 @@ def matchpoints_against(score: int, field: Mapping[int, Fraction | int]) -> Frac
     """Matchpoints of `score` against a field ``{score: frequency}`` that excludes it:
     2 for each score beaten, 1 for each tie (Law 78A), frequencies possibly fractional.
     """
-    total = Fraction(0)
+    total: int | Fraction = 0                 # an int while the frequencies are whole numbers
     for other, frequency in field.items():
-        weight = _exact(frequency, "a frequency")
+        weight = frequency if type(frequency) in (int, Fraction) else _exact(frequency, "a frequency")
         if other < score:
             total += 2 * weight
         elif other == score:
             total += weight
-    return total
+    return Fraction(total)
 
 
 def frequency_table(

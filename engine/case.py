@@ -21,6 +21,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -110,7 +111,7 @@ ExactField = Annotated[Fraction, BeforeValidator(_exact_value), _NUM]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True, defer_build=True)
 
 
 def _vulnerability(value: Any) -> Any:
@@ -373,6 +374,13 @@ class Case:
     @property
     def file(self) -> str:
         return self.doc.file
+
+    @cached_property
+    def scoring_basis(self) -> Any:
+        """What every ruling of this case scores against (unit, other table, field, top), worked
+        out once per case (bridgelaw.scorer.basis)."""
+        from .scorer import basis
+        return basis(self)
 
     @property
     def event(self) -> str:

@@ -28,9 +28,6 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__, render
-from . import compare as comparing
-from . import casebook, explain as explaining, lint, traveller_cli
-from .events import cli as events_cli
 from . import rulebook as rulebooks
 from . import sources
 from .case import Case, load_case
@@ -38,7 +35,10 @@ from .errors import BridgelawError, one_line
 from .exact import format_mixed
 from .limits import too_long_name
 from .ruling import Ruling, rule_case
-from .web.cli import add_parser as add_serve_parser
+
+# Commands other than rule/check import their modules when they run or when their options are
+# asked for (see build_parser): `bridgelaw rule` loads neither the web server, the traveller and
+# event scorers, the casebook, nor compare/explain/lint.
 
 RULEBOOK_HELP = ("rulebook id (see `bridgelaw rulebooks`) or path to a rulebook file; overrides the case's rulebook: "
                  "(a case names an id only; a ruling under a file that is not a shipped rulebook says so)")
@@ -184,31 +184,46 @@ def check_one(path: Path, override: str | None, args: argparse.Namespace | None 
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    results = [r for p in case_files(args.paths or ["cases"]) for r in check_one(p, args.rulebook, args)]
+    """Each case's line is printed as soon as it is ruled; only the counts are kept."""
     statuses = ("pass", "fail", "error", "skip", "unreviewed")
-    counts = {s: sum(r.status == s for r in results) for s in statuses}
+    counts = dict.fromkeys(statuses, 0)
     several = args.rulebook == "all" or bool(getattr(args, "set", None) or getattr(args, "overlay", None))
-    if args.format == "json":
-        data = {"results": [{"path": r.path, "rulebook": r.book, "status": r.status, "details": r.details,
-                             "outcome": r.ruling.outcome if r.ruling else None} for r in results],
-                "summary": counts}
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
-    else:
-        for r in results:
-            where = f"{r.path}" + (f"  [{r.book}]" if several and r.book else "")
-            if r.status in ("pass", "unreviewed"):
-                rl = r.ruling
-                sides = "  ".join(f"{s} {_show(v.value) if v.value is None or rl.unit != 'IMP' else format_mixed(v.value, signed=True)}"
-                                  for s, v in rl.sides.items())
-                print(f"{'PASS' if r.status == 'pass' else 'NEW':<5} {where}  {rl.outcome}  {sides} {rl.unit}")
+    json_out = args.format == "json"
+    files = case_files(args.paths or ["cases"])
+    if json_out:
+        _write('{\n  "results": [')
+    first = True
+    for path in files:
+        for r in check_one(path, args.rulebook, args):
+            counts[r.status] += 1
+            if json_out:
+                item = {"path": r.path, "rulebook": r.book, "status": r.status, "details": r.details,
+                        "outcome": r.ruling.outcome if r.ruling else None}
+                _write(("" if first else ",") + "\n    " + json.dumps(item, indent=2).replace("\n", "\n    "))
             else:
-                print(f"{r.status.upper():<5} {where}" + "".join(f"\n      {d}" for d in r.details))
+                _write(_check_line(r, several) + "\n")
+            first = False
+    if json_out:
+        _write(("]" if first else "\n  ]") + ',\n  "summary": ' + json.dumps(counts, indent=2).replace("\n", "\n  ")
+               + "\n}\n")
+    else:
         extra = [f"{counts[s]} {label}" for s, label in (("skip", "skipped"), ("unreviewed", "unreviewed (NEW)"))
                  if counts[s]]
-        print(f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed" + "".join(f", {e}" for e in extra))
+        _write(f"{counts['pass']} passed, {counts['fail'] + counts['error']} failed" + "".join(f", {e}" for e in extra)
+               + "\n")
     if counts["error"]:
         return 2
     return 1 if counts["fail"] else 0
+
+
+def _check_line(r: CheckResult, several: bool) -> str:
+    where = f"{r.path}" + (f"  [{r.book}]" if several and r.book else "")
+    if r.status in ("pass", "unreviewed"):
+        rl = r.ruling
+        sides = "  ".join(f"{s} {_show(v.value) if v.value is None or rl.unit != 'IMP' else format_mixed(v.value, signed=True)}"
+                          for s, v in rl.sides.items())
+        return f"{'PASS' if r.status == 'pass' else 'NEW':<5} {where}  {rl.outcome}  {sides} {rl.unit}"
+    return f"{r.status.upper():<5} {where}" + "".join(f"\n      {d}" for d in r.details)
 
 
 # --- compare, diff, explain, lint, schema, rulebooks ----------------------------------------------
@@ -221,6 +236,7 @@ def _books(names: str) -> list[rulebooks.Rulebook]:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from . import compare as comparing
     books = _books(args.rulebooks)
     proposing = bool(args.set or args.overlay)
     columns: list[comparing.Column] = []
@@ -229,12 +245,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
         columns.append(comparing.Column(book, None if (index == 0 or proposing) else 0))
         if proposing:
             columns.append(comparing.Column(what_if(book, args), index))
-    matrix = comparing.build(columns, case_files(args.cases or ["cases"]), _as_of(args.as_of))
-    sys.stdout.write(comparing.RENDERERS[args.format](matrix))
+    comparing.stream(columns, case_files(args.cases or ["cases"]), args.format, _write, _as_of(args.as_of))
     return 0
 
 
+def _write(text: str) -> None:
+    """Write a part of a streamed output and let it reach the reader now (a pipe, a terminal)."""
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
 def cmd_diff(args: argparse.Namespace) -> int:
+    from . import explain as explaining
     a, b = rulebooks.get(args.a, path_ok=True), rulebooks.get(args.b, path_ok=True)
     d = explaining.diff(a, b)
     sys.stdout.write(explaining.diff_json(d) if args.format == "json" else explaining.diff_text(d))
@@ -242,6 +265,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    from . import explain as explaining
     names = [args.rulebook] if args.rulebook else list(rulebooks.available())
     books = [rulebooks.get(n, path_ok=True) for n in names]
     if args.exceptions:
@@ -259,6 +283,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
+    from . import lint
     names = args.rulebooks or list(rulebooks.available())
     reports, failed = [], False
     for name in names:
@@ -284,6 +309,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def _engine_holds(book: rulebooks.Rulebook) -> None:
     """Put the lint's inputs through durable_rules itself, stage by stage and date by date: a
     rulebook beyond the engine's limits (docs/limits.md) is reported before it is used."""
+    from . import lint
     from .adapter import StageLimitError
     from .stages import STAGES
     for day in lint._days(book):
@@ -347,7 +373,46 @@ def _what_if_options(p: argparse.ArgumentParser, *, as_of: bool = True) -> None:
     p.add_argument("--overlay", metavar="FILE", help="what-if: apply a proposed change written as an overlay file")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Subcommands defined in other modules: (module, function adding the subcommand, its one-line help).
+# Their modules are imported only when the subcommand is the one run (or when every subcommand is
+# wanted, e.g. for the full --help); otherwise a placeholder with the same help line lists them.
+# tests/test_cli.py checks that each placeholder's help is the real subcommand's.
+LAZY: dict[str, tuple[str, str, str]] = {
+    "compare": (".cli", "_add_compare", "one corpus under several rulebooks, side by side"),
+    "score": (".traveller_cli", "add_parser", "score one board's traveller, rescoring the field around adjusted scores"),
+    "casebook": (".casebook", "add_parser", "a folder of cases as a printable casebook (HTML and Markdown)"),
+    "event": (".events.cli", "add_parser",
+              "apply a TD's rulings to a whole results file (PBN or USEBIO) and write it back"),
+    "serve": (".web.cli", "add_parser", "start the web page for tournament directors"),
+}
+
+
+def _add_compare(sub: Any) -> argparse.ArgumentParser:
+    from . import compare as comparing
+    p = sub.add_parser("compare", help=LAZY["compare"][2],
+                       description="Rule each case under each rulebook; mark the rulings that differ from the first "
+                                   "rulebook (with --set/--overlay: from the rulebook the change is made to) and "
+                                   "summarise how many change, by how much, in whose favour.")
+    p.add_argument("cases", nargs="*", metavar="CASE", help="case files or folders (default: cases)")
+    p.add_argument("--rulebooks", required=True, metavar="A,B,…", help="comma-separated rulebook ids")
+    p.add_argument("--format", choices=list(comparing.RENDERERS), default="text", help="output format (default text)")
+    _what_if_options(p)
+    p.set_defaults(func=cmd_compare)
+    return p
+
+
+def _add_lazy(sub: Any, name: str, command: str | None) -> None:
+    module, function, help_line = LAZY[name]
+    if command is None or command == name:
+        import importlib
+        getattr(importlib.import_module(module, __package__), function)(sub)
+    else:
+        sub.add_parser(name, help=help_line, add_help=False)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `command`, only that subcommand's options are defined in full
+    (the others are listed by name and help line)."""
     parser = argparse.ArgumentParser(
         prog="bridgelaw",
         description="Rule Law 12 score adjustments from case files, under versioned rulebooks.",
@@ -375,20 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     _what_if_options(p)
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("compare", help="one corpus under several rulebooks, side by side",
-                       description="Rule each case under each rulebook; mark the rulings that differ from the first "
-                                   "rulebook (with --set/--overlay: from the rulebook the change is made to) and "
-                                   "summarise how many change, by how much, in whose favour.")
-    p.add_argument("cases", nargs="*", metavar="CASE", help="case files or folders (default: cases)")
-    p.add_argument("--rulebooks", required=True, metavar="A,B,…", help="comma-separated rulebook ids")
-    p.add_argument("--format", choices=list(comparing.RENDERERS), default="text", help="output format (default text)")
-    _what_if_options(p)
-    p.set_defaults(func=cmd_compare)
-
-    traveller_cli.add_parser(sub)
-    casebook.add_parser(sub)
-    events_cli.add_parser(sub)
-    add_serve_parser(sub)
+    _add_lazy(sub, "compare", command)
+    for name in ("score", "casebook", "event", "serve"):
+        _add_lazy(sub, name, command)
 
     p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
@@ -429,6 +483,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line, when it is one of LAZY (else None: build all)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in LAZY else "rule"
+        if arg in ("-h", "--help", "--version"):
+            return None
+    return None
+
+
 class Terminated(BaseException):
     """SIGTERM arrived: unwind (removing partly written files) and exit 143."""
 
@@ -438,13 +502,14 @@ def _terminate(signum: int, frame: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     previous = None
     try:
         previous = signal.signal(signal.SIGTERM, _terminate)
     except ValueError:                  # not the main thread (e.g. called from a test's thread)
         pass
     try:
-        parser = build_parser()
+        parser = build_parser(_command(argv))
         args = parser.parse_args(argv)
         return args.func(args)
     except BridgelawError as exc:

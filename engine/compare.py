@@ -29,6 +29,16 @@ class Column:
     reference: int | None          # index of the column it is compared with (None: the reference itself)
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """What a streamed comparison keeps of a ruling for its summary."""
+    outcome: str
+    unit: str
+    nos: Any
+    os: Any
+    sides: Any
+
+
 @dataclass
 class Cell:
     ruling: Ruling | None = None
@@ -50,6 +60,15 @@ class Cell:
         rules = [r for r in self.ruling.rules if r.stage in ("damage", "artificial", "kind")]
         decisive = [r for r in rules if r.stage != "kind"] or rules
         return list(dict.fromkeys(ref for r in decisive for ref in r.cites))
+
+    def slim(self) -> "Cell":
+        """This cell with only what Matrix.summary needs (the outcome, unit and scores, not the ruling)."""
+        if self.ruling is None:
+            return self
+        r = self.ruling
+        kept = _Kept(r.outcome, r.unit, r.nos, r.os, r.sides)
+        return Cell(ruling=kept, error=self.error, out_of_scope=self.out_of_scope, differs=self.differs,  # type: ignore[arg-type]
+                    reason=self.reason)
 
     def key(self) -> tuple:
         return (self.ruling.outcome, *self.scores) if self.ruling else (self.error,)
@@ -210,15 +229,18 @@ def _cell_text(cell: Cell, unit_sign: bool = True) -> str:
     return f"{mark}{r.outcome} NS {show(ns)} EW {show(ew)} [{', '.join(cell.deciding)}]"
 
 
-def text(m: Matrix) -> str:
-    out = []
-    for path, cells in m.rows:
-        out.append(path)
-        for col, cell in zip(m.columns, cells):
-            out.append(f"  {col.book.id:<22} {_cell_text(cell)}")
-    out.append("")
-    out.append("* differs from " + ("the first rulebook" if all(c.reference in (None, 0) for c in m.columns)
-                                    else "the rulebook it is compared with"))
+# Each format is written in three parts — before the first case, one case, after the last (the
+# summary) — so that `bridgelaw compare` prints each case's rulings as soon as they are made and
+# keeps only what the summary needs (see stream); RENDERERS join the parts for a whole matrix.
+
+def _text_row(m: Matrix, path: str, cells: list[Cell], first: bool) -> str:
+    return "".join(f"{line}\n" for line in [path] + [f"  {col.book.id:<22} {_cell_text(cell)}"
+                                                     for col, cell in zip(m.columns, cells)])
+
+
+def _text_tail(m: Matrix) -> str:
+    out = ["", "* differs from " + ("the first rulebook" if all(c.reference in (None, 0) for c in m.columns)
+                                    else "the rulebook it is compared with")]
     out += _summary_lines(m)
     return "\n".join(out) + "\n"
 
@@ -235,31 +257,54 @@ def _summary_lines(m: Matrix) -> list[str]:
     return lines
 
 
-def markdown(m: Matrix) -> str:
+def _markdown_head(m: Matrix) -> str:
     head = "| case | " + " | ".join(f"`{c.book.id}`" for c in m.columns) + " |"
-    out = [head, "|" + "---|" * (len(m.columns) + 1)]
-    for path, cells in m.rows:
-        out.append(f"| {Path(path).name} | " + " | ".join(
-            (f"**{_cell_text(c)}**" if c.differs else _cell_text(c)).replace("|", "\\|") for c in cells) + " |")
-    out += [""] + [f"- {line}" for line in _summary_lines(m)]
-    return "\n".join(out) + "\n"
+    return head + "\n|" + "---|" * (len(m.columns) + 1) + "\n"
 
 
-def as_csv(m: Matrix) -> str:
+def _markdown_row(m: Matrix, path: str, cells: list[Cell], first: bool) -> str:
+    return f"| {Path(path).name} | " + " | ".join(
+        (f"**{_cell_text(c)}**" if c.differs else _cell_text(c)).replace("|", "\\|") for c in cells) + " |\n"
+
+
+def _markdown_tail(m: Matrix) -> str:
+    return "\n".join([""] + [f"- {line}" for line in _summary_lines(m)]) + "\n"
+
+
+def _csv_head(m: Matrix) -> str:
+    return _csv_rows([["case", "rulebook", "outcome", "NS", "EW", "unit", "paragraphs", "differs", "error"]])
+
+
+def _csv_row(m: Matrix, path: str, cells: list[Cell], first: bool) -> str:
+    rows = []
+    for col, cell in zip(m.columns, cells):
+        ns, ew = cell.scores
+        rows.append([path, col.book.id, cell.ruling.outcome if cell.ruling else "",
+                     "" if ns is None else str(ns), "" if ew is None else str(ew),
+                     cell.ruling.unit if cell.ruling else "", " ".join(cell.deciding),
+                     "yes" if cell.differs else "", f"out of scope: {cell.reason}" if cell.out_of_scope else cell.error or ""])
+    return _csv_rows(rows)
+
+
+def _csv_rows(rows: list[list[str]]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["case", "rulebook", "outcome", "NS", "EW", "unit", "paragraphs", "differs", "error"])
-    for path, cells in m.rows:
-        for col, cell in zip(m.columns, cells):
-            ns, ew = cell.scores
-            writer.writerow([path, col.book.id, cell.ruling.outcome if cell.ruling else "",
-                             "" if ns is None else str(ns), "" if ew is None else str(ew),
-                             cell.ruling.unit if cell.ruling else "", " ".join(cell.deciding),
-                             "yes" if cell.differs else "", f"out of scope: {cell.reason}" if cell.out_of_scope else cell.error or ""])
+    csv.writer(buffer).writerows(rows)
     return buffer.getvalue()
 
 
-def as_json(m: Matrix) -> str:
+def _json(value: Any, depth: int) -> str:
+    """`value` as json.dumps(…, indent=2) writes it `depth` levels down a document."""
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * depth)
+
+
+def _json_head(m: Matrix) -> str:
+    books = [{"id": c.book.id, "version": c.book.version, "sha256": c.book.sha256,
+              "compared_with": m.columns[c.reference].book.id if c.reference is not None else None}
+             for c in m.columns]
+    return '{\n  "rulebooks": ' + _json(books, 1) + ',\n  "cases": ['
+
+
+def _json_row(m: Matrix, path: str, cells: list[Cell], first: bool) -> str:
     def cell(c: Cell) -> dict[str, Any]:
         if c.out_of_scope:
             return {"out_of_scope": True, "reason": c.reason}
@@ -269,16 +314,50 @@ def as_json(m: Matrix) -> str:
         return {"outcome": c.ruling.outcome, "unit": c.ruling.unit,
                 "NS": exact_json(ns) if ns is not None else None, "EW": exact_json(ew) if ew is not None else None,
                 "paragraphs": c.deciding, "differs": c.differs}
-    data = {
-        "rulebooks": [{"id": c.book.id, "version": c.book.version, "sha256": c.book.sha256,
-                       "compared_with": m.columns[c.reference].book.id if c.reference is not None else None}
-                      for c in m.columns],
-        "cases": [{"path": path, "rulings": {col.book.id: cell(c) for col, c in zip(m.columns, cells)}}
-                  for path, cells in m.rows],
-        "summary": [{**s, "total_change": {u: exact_json(v) for u, v in s["total_change"].items()}}
-                    for s in m.summary()],
-    }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    data = {"path": path, "rulings": {col.book.id: cell(c) for col, c in zip(m.columns, cells)}}
+    return ("" if first else ",") + "\n    " + _json(data, 2)
 
 
+def _json_tail(m: Matrix) -> str:
+    summary = [{**s, "total_change": {u: exact_json(v) for u, v in s["total_change"].items()}} for s in m.summary()]
+    return ("]" if not m.rows else "\n  ]") + ',\n  "summary": ' + _json(summary, 1) + "\n}\n"
+
+
+def _nothing(m: Matrix) -> str:
+    return ""
+
+
+STREAMS = {"text": (_nothing, _text_row, _text_tail), "markdown": (_markdown_head, _markdown_row, _markdown_tail),
+           "csv": (_csv_head, _csv_row, _nothing), "json": (_json_head, _json_row, _json_tail)}
+
+
+def _whole(fmt: str):
+    head, row, tail = STREAMS[fmt]
+
+    def render(m: Matrix) -> str:
+        return head(m) + "".join(row(m, path, cells, i == 0) for i, (path, cells) in enumerate(m.rows)) + tail(m)
+    render.__name__ = fmt
+    return render
+
+
+text, markdown, as_csv, as_json = (_whole(f) for f in ("text", "markdown", "csv", "json"))
 RENDERERS = {"text": text, "markdown": markdown, "csv": as_csv, "json": as_json}
+
+
+def stream(columns: list[Column], paths: list[Path], fmt: str, write, as_of=None) -> Matrix:
+    """Rule each case under every column and `write` its part of the output at once; the matrix
+    returned (and kept meanwhile) holds only what the summary needs, not the rulings."""
+    head, row, tail = STREAMS[fmt]
+    matrix = Matrix(columns)
+    write(head(matrix))
+    for i, path in enumerate(paths):
+        try:
+            case = load_case(path)
+        except BridgelawError as exc:
+            ruled = [Cell(error=str(exc)) for _ in columns]
+        else:
+            ruled = cells(columns, case, as_of)
+        write(row(matrix, str(path), ruled, i == 0))
+        matrix.rows.append((str(path), [c.slim() for c in ruled]))
+    write(tail(matrix))
+    return matrix

@@ -24,7 +24,7 @@ from .errors import did_you_mean
 
 
 class InfractionModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     title: str = Field(min_length=1)
     cites: list[str] = Field(min_length=1)
     known_as: list[str] = []          # the same law's number in the other edition

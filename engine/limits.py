@@ -6,10 +6,11 @@ numbers first; going over one is a one-line error (file:line:column where the in
 position) and exit status 2. docs/limits.md lists them with the reasons.
 
 The durable_rules figures were measured against durable_rules 2.0.28 (see docs/limits.md): a
-node of its Rete network with 512 or more children hangs the process (every rule of a stage
-starts with the same marker test, so that is also the number of rules a stage can hold); a fact
-with 255 or more fields, or with more than 64 rules matching it at once, is refused (error 302
-and 303).
+node of its Rete network with 512 or more children hangs the process (every rule of a ruleset
+starts with the same marker test); a fact with 255 or more fields, or with more than 64 rules
+matching it at once, wholly or in part, is refused (error 302 and 303). bridgelaw.adapter
+partitions a stage's rules into rulesets inside these figures, so a stage may hold
+MAX_STAGE_RULES rules; only a single rule too large for a ruleset is refused.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .errors import BridgelawError
 
 # --- files ----------------------------------------------------------------------------------
 MAX_FILE_BYTES = 2 * 1024 * 1024      # a 5,000-table traveller is about 250 KB
+MAX_RESULTS_BYTES = 64 * 1024 * 1024  # a results file (PBN, USEBIO) from a scoring program: a few MB for a congress
 MAX_NAME_CHARS = 255                  # one path component (most file systems' limit)
 MAX_PATH_CHARS = 4096
 
@@ -40,10 +42,10 @@ MAX_FORMULA_CHARS = 1000
 MAX_FORMULA_DEPTH = 32                # nested parentheses, functions and signs
 MAX_CONDITION_DEPTH = 20              # nested all/any/not
 MAX_CONDITION_TESTS = 200             # comparisons, words of in:, … in one rule's condition
-MAX_STAGE_RULES = 500                 # rules in one stage (durable_rules hangs at 512 under one node)
-MAX_STAGE_TESTS = 500                 # tests in one stage's compiled conditions (same reason)
-MAX_FACT_FIELDS = 240                 # facts and distinct constants one stage compares (302 at 255)
-MAX_MATCHING = 64                     # rules of one stage that may hold at once (303 beyond)
+MAX_STAGE_RULES = 5_000               # rules in one stage (partitioned into rulesets; 0.4 s to compile)
+MAX_STAGE_TESTS = 500                 # tests in one ruleset (durable_rules hangs at 512 under one node)
+MAX_FACT_FIELDS = 240                 # facts and distinct constants one ruleset compares (302 at 255)
+MAX_MATCHING = 64                     # matches, whole or partial, one fact may hold in a ruleset (303 beyond)
 
 
 class LimitError(BridgelawError):
@@ -58,9 +60,9 @@ def too_long_name(name: str) -> str | None:
     return None
 
 
-def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
-    """The bytes of a regular file of at most MAX_FILE_BYTES. Special files (devices, FIFOs,
-    sockets) are refused without being opened; reading stops at the bound."""
+def read_bytes(path: str | Path, *, what: str = "file", limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (MAX_FILE_BYTES unless said). Special
+    files (devices, FIFOs, sockets) are refused without being opened; reading stops at the bound."""
     name = str(path)
     problem = too_long_name(name)
     if problem:
@@ -75,37 +77,20 @@ def read_bytes(path: str | Path, *, what: str = "file") -> bytes:
         raise BridgelawError(f"this is a folder, expected a {what}", file=name)
     if not stat.S_ISREG(info.st_mode):
         raise LimitError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
-    if info.st_size > MAX_FILE_BYTES:
-        raise LimitError(too_big(info.st_size), file=name)
+    if info.st_size > limit:
+        raise LimitError(too_big(info.st_size, limit), file=name)
     try:
         with open(name, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+            data = f.read(limit + 1)
     except OSError as exc:
         raise BridgelawError(f"cannot read it: {exc.strerror or exc}", file=name) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise LimitError(too_big(len(data)), file=name)
+    if len(data) > limit:
+        raise LimitError(too_big(len(data), limit), file=name)
     return data
 
 
-def check_readable(path: str | Path, *, what: str = "file") -> None:
-    """For a reader with its own messages for missing files and folders: refuse a name that is
-    too long, a special file (device, FIFO, socket) and a file over MAX_FILE_BYTES, unopened."""
-    name = str(path)
-    problem = too_long_name(name)
-    if problem:
-        raise LimitError(problem, file=_shorten(name))
-    try:
-        info = os.stat(name)
-    except (OSError, ValueError):
-        return
-    if not stat.S_ISDIR(info.st_mode) and not stat.S_ISREG(info.st_mode):
-        raise LimitError(f"this is not a regular file (a device, pipe or socket), expected a {what}", file=name)
-    if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
-        raise LimitError(too_big(info.st_size), file=name)
-
-
-def too_big(size: int) -> str:
-    return f"the file is too large ({size:,} bytes; at most {MAX_FILE_BYTES:,})"
+def too_big(size: int, limit: int = MAX_FILE_BYTES) -> str:
+    return f"the file is too large ({size:,} bytes; at most {limit:,})"
 
 
 def _shorten(name: str) -> str:

@@ -66,6 +66,12 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
                                          "the line's score as it is (flat), or counted once per comparison and "
                                          "divided like the other lines (per-comparison)"),
+    "fieldscore.totals.factor_to_top": (("none", "session-top"), "a contestant's session total at matchpoints: "
+                                        "each board's matchpoints as scored (none), or a board with a smaller top "
+                                        "factored up to the session's largest top by Neuberg (session-top)"),
+    "fieldscore.totals.factor_boards": (("none", "session-boards"), "a contestant who played fewer boards than the "
+                                        "session's most: its total as it is (none), or multiplied by the session's "
+                                        "boards ÷ its boards (session-boards); percentages are the same either way"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
     "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "

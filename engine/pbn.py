@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import BridgelawError
-from .limits import check_readable
+from .limits import MAX_RESULTS_BYTES, read_bytes
 
 __all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "decode_pbn", "rewrite",
            "rewrite_tables", "check_row"]
@@ -26,7 +26,6 @@ __all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn"
 _TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s"]+)')
 _COLUMN = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\\(?P<width>[0-9]+)(?P<align>[LRlr])?)?$")
-MAX_BYTES = 64 * 1024 * 1024   # a results file is a few MB at most
 MAX_WIDTH = 255             # a column wider than this is a mistake (10**8 would write a 200 MB file)
 
 
@@ -119,24 +118,7 @@ class PbnFile:
 def load_pbn(path: str | Path) -> PbnFile:
     """Read a PBN file (UTF-8, or ISO-8859-1 as PBN 2.1 specifies when it is not UTF-8)."""
     name = str(path)
-    check_readable(path, what="PBN file")        # docs/limits.md: no devices or FIFOs, at most 2 MiB
-    try:
-        import os
-        import stat as st
-        info = os.stat(path)
-        if st.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(name)
-        if not st.S_ISREG(info.st_mode):
-            raise BridgelawError(f"{name} is not a regular file", expected="a PBN file")
-        if info.st_size > MAX_BYTES:
-            raise BridgelawError(f"{name} is {info.st_size:,} bytes", expected=f"a PBN file of at most {MAX_BYTES:,} bytes")
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise BridgelawError(f"no such file: {name}") from None
-    except IsADirectoryError:
-        raise BridgelawError(f"{name} is a directory, expected a PBN file") from None
-    except OSError as exc:
-        raise BridgelawError(f"cannot read {name}: {exc}") from None
+    data = read_bytes(path, what="PBN file", limit=MAX_RESULTS_BYTES)   # docs/limits.md
     text, encoding = decode_pbn(data)
     return parse_pbn(text, name, encoding)
 

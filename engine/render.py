@@ -17,6 +17,7 @@ from . import formula as formulas
 from . import parameters as params
 from . import record
 from .exact import exact_json, format_decimal, format_mixed
+from .rulebook import Decision, Dated, Rule, Rulebook
 from .ruling import UNIT_NAMES, Ruling, SideScore
 from .trace import Record
 
@@ -407,7 +408,6 @@ def record_lines(records: Any, book: Any) -> list[str]:
 
 
 def _json_value(v: Any) -> Any:
-    from .rulebook import Decision, Dated, Rule, Rulebook
     if v is None or isinstance(v, (bool, int, str)):
         return v
     if isinstance(v, Fraction):

@@ -36,6 +36,24 @@ def _points(p: int) -> str:
     return f"{p:+d}" if p else "0"
 
 
+def basis(case: Case) -> tuple[str, int | None, dict[int, Fraction | int] | None, Fraction | None]:
+    """(unit, the other table's NS points, the field's frequency table, top) of a case — the same
+    for every ruling of it (kept on the case: Case.scoring_basis)."""
+    m = case.model
+    vulnerability = m.board.vulnerability
+    if m.scoring == "imps":
+        other = bridge.ns_score(m.other_table, vulnerability) if m.other_table is not None else None
+        return "IMP", other, None, None
+    field, top = None, None
+    if m.field is not None:
+        field = bridge.frequency_table(bridge.ns_score(r, vulnerability) for r in m.field)
+        top = bridge.top(len(m.field) + 1)
+    elif m.results_on_board is not None:
+        top = bridge.top(m.results_on_board)
+    unit = "MP" if top is not None else "%"
+    return unit, None, field, top if top is not None else Fraction(100)
+
+
 class Scorer:
     """Scores outcomes of one case in its unit: 'IMP', 'MP', or '%' (matchpoints given as percentages)."""
 
@@ -45,22 +63,7 @@ class Scorer:
         self._cache: dict[tuple, Scored] = {}
         self.vulnerability = m.board.vulnerability
         self.scoring = m.scoring
-        self.other_ns: int | None = None
-        self.field: dict[int, Fraction] | None = None
-        self.top: Fraction | None = None
-        if m.scoring == "imps":
-            self.unit = "IMP"
-            if m.other_table is not None:
-                self.other_ns = bridge.ns_score(m.other_table, self.vulnerability)
-        else:
-            if m.field is not None:
-                self.field = bridge.frequency_table(bridge.ns_score(r, self.vulnerability) for r in m.field)
-                self.top = bridge.top(len(m.field) + 1)
-            elif m.results_on_board is not None:
-                self.top = bridge.top(m.results_on_board)
-            self.unit = "MP" if self.top is not None else "%"
-            if self.top is None:
-                self.top = Fraction(100)
+        self.unit, self.other_ns, self.field, self.top = case.scoring_basis
 
     def describe_basis(self) -> str:
         m = self.case.model
@@ -95,23 +98,24 @@ class Scorer:
         if isinstance(outcome, UnitScore):
             return self._unit_score(outcome, side)
         ns = bridge.ns_score(outcome, self.vulnerability)
-        label = outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
+        def label() -> str:                     # the result's notation, written only when shown
+            return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
         if self.unit == "IMP":
             here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
             value = Fraction(bridge.imps(here - there))
             sign = "−" if there >= 0 else "+"
-            return Scored(value, lambda: f"{label}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
+            return Scored(value, lambda: f"{label()}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
                                          f"= {format_mixed(value, signed=True)}")
         mp_ns = bridge.matchpoints_against(ns, self.field)
         if side == "NS":
             def text() -> str:
                 below = sum((f for s, f in self.field.items() if s < ns), Fraction(0))
                 tied = self.field.get(ns, Fraction(0))
-                return (f"{label}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + "
+                return (f"{label()}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + "
                         f"{format_mixed(tied)} tied = {format_mixed(mp_ns)}")
             return Scored(mp_ns, text)
         value = self.top - mp_ns
-        return Scored(value, lambda: f"{label}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
+        return Scored(value, lambda: f"{label()}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
                                      f"{format_mixed(mp_ns)} = {format_mixed(value)}")
 
     def _unit_score(self, outcome: UnitScore, side: Side) -> Scored:

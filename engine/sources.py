@@ -26,7 +26,7 @@ KINDS = ("law", "regulation", "recommendation", "guidance", "practice", "proposa
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class DocumentModel(_Strict):

@@ -259,6 +259,23 @@ def test_14_6_large_and_special_files(tmp_path):
     os.mkfifo(pbn_fifo)
     assert error("score", pbn_fifo, "--rulebook", "wbf-2017") == (
         f"{pbn_fifo}: this is not a regular file (a device, pipe or socket), expected a PBN file")
+    big_pbn = tmp_path / "big.pbn"
+    with open(big_pbn, "wb") as f:                    # results files have their own, larger bound
+        f.truncate(limits.MAX_RESULTS_BYTES + 1)
+    assert error("score", big_pbn, "--rulebook", "wbf-2017") == (
+        f"{big_pbn}: the file is too large (67,108,865 bytes; at most 67,108,864)")
+
+
+def test_a_results_file_over_the_yaml_bound_reads(tmp_path):
+    """A congress's PBN is larger than any case file: 3 MB of it (comment lines before a real
+    board) reads and scores as the board alone does."""
+    board = (ROOT / "travellers" / "board-09.pbn").read_text(encoding="utf-8")
+    padded = tmp_path / "congress.pbn"
+    padded.write_text(("% " + "x" * 97 + "\n") * 30_000 + board, encoding="utf-8")
+    assert padded.stat().st_size > limits.MAX_FILE_BYTES
+    from bridgelaw.pbn import load_pbn
+    assert [g.tag("Board").value for g in load_pbn(padded).games] == \
+        [g.tag("Board").value for g in load_pbn(ROOT / "travellers" / "board-09.pbn").games]
 
 
 # --- issue 14 item 7: messages that keep the promise -------------------------------------------------------
@@ -445,45 +462,66 @@ def test_9_2_twenty_thousand_rules(tmp_path):
         f"{path}:5002:5: a list or mapping of more than 5,000 entries (expected at most 5,000)")
 
 
-def test_9_2_rules_beyond_durable_rules_limits_are_named(tmp_path):
-    # ~256 single-condition rules, each with its own constant (the fact would need too many fields)
+def _sides(*argv) -> dict:
+    code, out, err = run(*argv, "--format", "json")
+    assert (code, err) == (0, "")
+    return json.loads(out)["sides"]
+
+
+def test_9_2_stages_beyond_one_ruleset_are_partitioned(tmp_path):
+    # These stages used to be refused (issue 9 item 2: durable_rules' limits); the adapter now
+    # partitions a stage into rulesets inside those limits (issue 9 item 5: 1,000-rule rulebooks),
+    # so each rules the case exactly as the rulebook without them.
+    plain = _sides("rule", KAPLAN)
+    # 300 single-condition rules, each with its own constant (one fact would need 300+ fields: 302)
     path = overlay(tmp_path, [rule(i, f"{{lt: [A, {-1000 - i}]}}") for i in range(300)])
-    message = error("rule", KAPLAN, "--overlay", path)
-    assert "compares more than 237 facts and distinct numbers" in message
-    culprit = message.split("rule '")[1].split("'")[0]
-    assert message.startswith(f"{path}:{int(culprit[1:]) + 2}:5: rule '{culprit}': stage damage ")
-    # ~600 tests under one node
+    assert _sides("rule", KAPLAN, "--overlay", path) == plain
+    # 600 rules of two tests under one node (1,200 tests: durable_rules hangs past 511 children)
     path = overlay(tmp_path, [rule(i, "{all: [{given: A}, {lt: [A, -1000]}]}") for i in range(600)])
-    assert error("rule", KAPLAN, "--overlay", path) == (
-        f"{path}:163:5: rule 'x161': stage damage's conditions have more than 500 tests in all, more than the rule "
-        "engine can hold (expected fewer or simpler rules in this stage (docs/limits.md))")
-
-
-def test_9_2_partly_matching_rules_are_named(tmp_path):
-    """~65 damage rules that match in part: durable_rules refuses the fact (error 303)."""
+    assert _sides("rule", KAPLAN, "--overlay", path) == plain
+    # 70 rules that match in part at once (error 303 past 64 in one ruleset)
     path = overlay(tmp_path, [rule(i, f"{{all: [{{given: A}}, {{gt: [A, {-1000 - i}]}}, {{lt: [A, -999]}}]}}")
                               for i in range(70)])
-    message = error("rule", KAPLAN, "--overlay", path)
-    assert message.startswith("wbf-2007+overlay, stage damage: ")
-    assert " rules of stage wbf-2007+overlay/damage match these facts wholly or in part (" in message
-    assert message.endswith("; the rule engine handles at most 64 (rule 'x59' is the 65th)")
+    assert _sides("rule", KAPLAN, "--overlay", path) == plain
+
+
+def test_9_2_a_stage_beyond_max_stage_rules_is_named():
+    from bridgelaw import conditions as cond
+    from bridgelaw.adapter import stage_problem
+    rules = [(f"x{i}", cond.Compare("lt", cond.Name("A"), cond.Const(Fraction(-i)))) for i in range(limits.MAX_STAGE_RULES + 1)]
+    assert stage_problem("big/damage", rules[:-1]) is None
+    problem = stage_problem("big/damage", rules)
+    assert problem.rule_id == f"x{limits.MAX_STAGE_RULES}"
+    assert problem.message == "stage big/damage has more than 5,000 rules, more than the rule engine can hold"
+
+
+ANY_70 = "{any: [" + ", ".join(f"{{gt: [A, {-1000 - i}]}}" for i in range(70)) + "]}"
+
+
+def test_9_2_a_rule_matching_in_too_many_ways_is_named(tmp_path):
+    """One rule whose any has 70 branches that hold: durable_rules refuses the fact (error 303)
+    and no partition can help, so the rule is named."""
+    path = overlay(tmp_path, [rule(0, ANY_70)])
+    assert error("rule", KAPLAN, "--overlay", path) == (
+        "wbf-2007+overlay, stage damage: rule 'x0' of stage wbf-2007+overlay/damage matches these facts, wholly "
+        "or in part, in more than 64 ways at once (one for each branch of an any that holds); the rule engine "
+        "handles at most 64")
 
 
 def test_9_2_lint_reports_a_rulebook_beyond_the_engine(tmp_path):
     shutil.copy(ROOT / "rules" / "wbf-2007.yaml", tmp_path / "wbf-2007.yaml")
-    rules = "".join(rule(i, f"{{all: [{{given: A}}, {{gt: [A, {-1000 - i}]}}, {{lt: [A, -999]}}]}}") for i in range(70))
     book = write(tmp_path, "big.yaml", "rulebook: big\ntitle: T\nauthority: X\nversion: '1'\nextends: wbf-2007\n"
-                 "effective: {from: 2010-01-01}\nrules:\n" + rules)
+                 "effective: {from: 2010-01-01}\nrules:\n" + rule(0, ANY_70))
     code, out, err = run("lint", book)
     assert code == 2
-    assert err.startswith(f"bridgelaw: error: {book}:{7 + 60}:5: big: the rule engine cannot hold it: 75 rules of "
-                          "stage big/damage match these facts wholly or in part")
+    assert err.startswith(f"bridgelaw: error: {book}:8:5: big: the rule engine cannot hold it: rule 'x0' of stage "
+                          "big/damage matches these facts, wholly or in part, in more than 64 ways at once")
     assert len(err.splitlines()) == 1
 
 
 def test_limits_are_documented():
     text = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
-    for name in ("MAX_FILE_BYTES", "MAX_DEPTH", "MAX_ALIAS_NODES", "MAX_ITEMS", "MAX_DIGITS", "MAX_EXPONENT",
+    for name in ("MAX_FILE_BYTES", "MAX_RESULTS_BYTES", "MAX_DEPTH", "MAX_ALIAS_NODES", "MAX_ITEMS", "MAX_DIGITS", "MAX_EXPONENT",
                  "RAW_SCORE_MAX", "MAX_FORMULA_CHARS", "MAX_FORMULA_DEPTH", "MAX_CONDITION_DEPTH",
                  "MAX_CONDITION_TESTS", "MAX_STAGE_RULES", "MAX_STAGE_TESTS", "MAX_FACT_FIELDS", "MAX_MATCHING"):
         value = getattr(limits, name)

@@ -402,3 +402,98 @@ def test_impossible_date_no_traceback(capsys, tmp_path):
     assert (code, out) == (2, "")
     line = assert_one_line_error(err, f"bridgelaw: error: {case}:4:7: ")
     assert "day is out of range for month" in line
+
+
+# --- start-up: `rule` imports only what it needs -------------------------------------------------
+
+def test_rule_imports_neither_web_events_traveller_casebook_nor_compare():
+    code = ("import sys, io, contextlib\n"
+            "from bridgelaw.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['rule', 'cases/wbf-commentary-2017/example-07.yaml']) == 0\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('bridgelaw'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
+    loaded = set(out.split())
+    assert "bridgelaw.ruling" in loaded and "bridgelaw.render" in loaded
+    for module in ("bridgelaw.web", "bridgelaw.web.cli", "bridgelaw.events", "bridgelaw.traveller",
+                   "bridgelaw.traveller_cli", "bridgelaw.casebook", "bridgelaw.compare", "bridgelaw.lint",
+                   "bridgelaw.explain"):
+        assert module not in loaded, module
+
+
+def test_lazy_subcommands_list_the_same_help_as_their_full_parsers():
+    from bridgelaw.cli import LAZY, build_parser
+
+    def helps(parser):
+        action = next(a for a in parser._actions if a.dest == "command")
+        return {c.dest: c.help for c in action._choices_actions}
+
+    full = helps(build_parser())
+    assert set(LAZY) <= set(full)
+    assert helps(build_parser("rule")) == full
+    for name in LAZY:
+        assert full[name] == LAZY[name][2], name
+
+
+def test_a_lazy_subcommand_parses_its_own_options(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["score", "--help"])
+    assert exit_.value.code == 0
+    assert "--scoring" in capsys.readouterr().out
+
+
+# --- check and compare stream their output --------------------------------------------------------
+
+STREAMED = sorted((REPO / "cases" / "wbf-commentary-2017").glob("example-0*.yaml"))[:4]
+
+
+def _reading_snapshots(monkeypatch, module):
+    """Replace sys.stdout by a buffer and `module.load_case` by a wrapper that notes, for each case
+    read, what had been printed by then."""
+    import io
+    buffer, printed = io.StringIO(), {}
+    real = module.load_case
+
+    def load(path):
+        printed[str(path)] = buffer.getvalue()
+        return real(path)
+    monkeypatch.setattr(sys, "stdout", buffer)
+    monkeypatch.setattr(module, "load_case", load)
+    return buffer, printed
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_check_prints_each_case_before_reading_the_next(monkeypatch, fmt):
+    import bridgelaw.cli as cli
+    buffer, printed = _reading_snapshots(monkeypatch, cli)
+    assert main(["check", *map(str, STREAMED), "--format", fmt]) == 0
+    last = printed[str(STREAMED[-1])]
+    assert str(STREAMED[0]) in last and str(STREAMED[-2]) in last and str(STREAMED[-1]) not in last
+    assert "passed" not in last and "summary" not in last
+    if fmt == "json":
+        data = json.loads(buffer.getvalue())
+        assert [r["path"] for r in data["results"]] == list(map(str, STREAMED))
+        assert data["summary"]["pass"] == len(STREAMED)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "json"])
+def test_compare_prints_each_case_before_reading_the_next(monkeypatch, fmt):
+    import bridgelaw.compare as comparing
+    buffer, printed = _reading_snapshots(monkeypatch, comparing)
+    assert main(["compare", "--rulebooks", "wbf-2007,wbf-2017", *map(str, STREAMED), "--format", fmt]) == 0
+    last = printed[str(STREAMED[-1])]
+    name = STREAMED[0].name if fmt == "markdown" else str(STREAMED[0])
+    assert name in last and STREAMED[-1].name not in last
+    # the streamed output is the one the whole-matrix renderer gives
+    columns = [comparing.Column(rulebooks.get("wbf-2007"), None), comparing.Column(rulebooks.get("wbf-2017"), 0)]
+    assert buffer.getvalue() == comparing.RENDERERS[fmt](comparing.build(columns, STREAMED))
+
+
+def test_streamed_compare_keeps_no_ruling():
+    import bridgelaw.compare as comparing
+    from bridgelaw.ruling import Ruling
+    columns = [comparing.Column(rulebooks.get("wbf-2007"), None), comparing.Column(rulebooks.get("wbf-2017"), 0)]
+    parts = []
+    matrix = comparing.stream(columns, STREAMED, "text", parts.append)
+    assert not any(isinstance(c.ruling, Ruling) for _, cells in matrix.rows for c in cells)
+    assert "".join(parts) == comparing.text(comparing.build(columns, STREAMED))

@@ -63,16 +63,45 @@ def test_compscore_cross_imps_every_cell_agrees():
     assert event.sessions[0].scoring == "cross-imps"
 
 
-def test_compscore_matchpoints_every_line_agrees():
-    event, ss = scored("compscore-mp-pairs-howell.xml")
+COMPSCORE_TOTALS = ["fieldscore.totals.factor_to_top=session-top", "fieldscore.totals.factor_boards=session-boards"]
+
+
+def test_compscore_matchpoints_every_cell_agrees_with_its_totals_factoring():
+    """Compscore factors the board five tables played (top 8) to the session's top of 10 by
+    Neuberg, and the totals of the two pairs that played 26 of the 27 boards to 27 boards."""
+    event, ss = scored("compscore-mp-pairs-howell.xml", COMPSCORE_TOTALS)
     checks, bad = report("Compscore matchpoints", event, ss)
+    assert (len(checks), len(bad)) == (346, 0)
     line_cells = [c for c in checks if c.what.startswith("board")]
-    assert len(line_cells) == 322 and all(c.agrees for c in line_cells)
+    assert len(line_cells) == 322
     # A5050 lines: 50% of the top for both sides
     a = [sl for sb in ss.boards.values() for sl in sb.lines if sl.line.kind == "artificial"]
     assert a and all(sl.NS.percent == 50 and sl.EW.percent == 50 for sl in a)
-    # totals: Compscore factors the board five tables played to the session's top (see ORIGINS.md)
+    by = {st.key: st for st in ss.standings}
+    assert by["6"].total == Fraction(813, 5) and by["6"].factored == [
+        "board 12: 8 of top 8 → 9 4/5 of 10 (fieldscore.totals.factor_to_top: session-top)"]
+    assert by["3"].total == Fraction(636, 5) * 27 / 26 and by["3"].percent == Fraction(636, 5) * 100 / 260
+    assert by["3"].factored == ["total 127 1/5 × 27 boards ÷ 26 played = 132 6/65 "
+                                "(fieldscore.totals.factor_boards: session-boards)"]
+
+
+def test_compscore_matchpoints_without_factoring_only_totals_differ():
+    event, ss = scored("compscore-mp-pairs-howell.xml")
+    checks, bad = report("Compscore matchpoints, totals unfactored", event, ss)
     assert len(bad) == 22 and not any(c.what.startswith("board") for c in bad)
+    # each factoring alone leaves the other's cells differing
+    _, top_only = scored("compscore-mp-pairs-howell.xml", COMPSCORE_TOTALS[:1])
+    assert sorted(c.what for c in top_only.checks() if not c.agrees) == ["1 total", "3 total"]
+    _, boards_only = scored("compscore-mp-pairs-howell.xml", COMPSCORE_TOTALS[1:])
+    assert len([c for c in boards_only.checks() if not c.agrees]) == 20
+
+
+def test_factor_to_top_is_neuberg_in_a_file_counting_one_per_result():
+    from bridgelaw.events.score import _to_top
+    # 5 results (top 8 in twos, 4 in ones) factored to 6 results: a top becomes 9.8 / 4.9
+    assert _to_top(Fraction(8), Fraction(8), Fraction(10), Fraction(1)) == Fraction(49, 5)
+    assert _to_top(Fraction(4), Fraction(4), Fraction(5), Fraction(1, 2)) == Fraction(49, 10)
+    assert _to_top(Fraction(4), Fraction(8), Fraction(10), Fraction(1)) == 5      # average stays average
 
 
 def test_compscore_butler_every_cell_agrees_with_its_datum_rounding():

@@ -7,6 +7,8 @@ re-reading the file scores the line the same way without the rulings file.
     split NS: 4S= N @1/2; 4S-1 N @1/2 | EW: 4S= N @1/3; 4S-1 N @2/3
     np                                not played (not scheduled, or no score for either side)
     … & pen EW=1/4                    a procedural penalty as well (fraction of a top, or IMPs)
+    … & ppen 3a=1/4                   an individual: a procedural penalty on a player (12C3)
+    art NS=… EW=… & own 21b=3/5       an individual: a player's own artificial score (12C2(c))
 
 The same text is the USEBIO writer's comment on an adjusted line.
 """
@@ -23,6 +25,7 @@ from ..errors import BridgelawError
 from .model import SIDES, Line, Where
 
 _VALUE = re.compile(r"^(NS|EW)=([+-]?[0-9]{1,6}(?:/[0-9]{1,6})?)$")
+_PLAYER_VALUE = re.compile(r"^([^\s=]{1,24})=([+-]?[0-9]{1,9}(?:/[0-9]{1,9})?)$")
 HINT = "art NS=3/5 EW=2/5, adj 4S= N @1/3; 4S-1 N @2/3, split NS: … | EW: …, np, or … & pen EW=1/4"
 
 
@@ -39,6 +42,16 @@ def _values(text: str, where: Where) -> dict[str, Fraction]:
         m = _VALUE.match(item)
         if m is None:
             raise where.error(f"Adjustment '{item[:30]}' is not NS=value or EW=value", expected=HINT)
+        out[m[1]] = _exact(m[2], where)
+    return out
+
+
+def _player_values(text: str, where: Where) -> dict[str, Fraction]:
+    out = {}
+    for item in text.split():
+        m = _PLAYER_VALUE.match(item)
+        if m is None:
+            raise where.error(f"Adjustment '{item[:30]}' is not PLAYER=value", expected=HINT)
         out[m[1]] = _exact(m[2], where)
     return out
 
@@ -86,6 +99,19 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
                           "EW": _parts(ew.strip()[3:], where, vulnerability)}
         elif word == "pen":
             line.penalty = _values(rest, where)
+        elif word in ("ppen", "own"):
+            if line.players is None:
+                raise where.error(f"Adjustment '{word}' names players, but the line is not an individual's",
+                                  expected="PlayerId_North … columns")
+            values = _player_values(rest, where)
+            unknown = [p for p in values if p not in line.players.values()]
+            if unknown:
+                raise where.error(f"Adjustment '{word}': player {unknown[0]} does not play on this line",
+                                  expected="one of " + ", ".join(line.players.values()))
+            if word == "ppen":
+                line.player_penalty = values
+            else:
+                line.extra["own_given"] = values
         else:
             raise where.error(f"Adjustment '{clause[:30]}' is not understood", expected=HINT)
     line.extra["adjustment"] = text
@@ -112,6 +138,11 @@ def write(line: Line, values: dict[str, Any] | None = None) -> str | None:
         clauses.append("adj " + _parts_text(line.parts["NS"]))
     elif line.kind == "split":
         clauses.append(f"split NS: {_parts_text(line.parts['NS'])} | EW: {_parts_text(line.parts['EW'])}")
+    own = line.extra.get("own_awarded") or line.extra.get("own_given")
+    if line.kind == "artificial" and own:
+        clauses.append("own " + " ".join(f"{p}={v}" for p, v in own.items()))
     if line.penalty:
         clauses.append("pen " + " ".join(f"{s}={v}" for s, v in line.penalty.items()))
+    if line.player_penalty:
+        clauses.append("ppen " + " ".join(f"{p}={v}" for p, v in line.player_penalty.items()))
     return " & ".join(clauses) if clauses else None

@@ -64,22 +64,37 @@ def _load_event(path: str, scoring: str | None = None, text: bytes | None = None
 
 
 class Progress:
-    """A one-line progress note on stderr for runs over a second; silent when not a terminal."""
+    """A progress bar on stderr (one line, redrawn per board) once a run has taken more than
+    `delay` seconds; silent when the stream is not a terminal. `stream` and `clock` are
+    parameters so that a test can give a fake terminal and a fake clock."""
 
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.tty = sys.stderr.isatty()
-        self.shown = False
+    WIDTH = 24
 
-    def __call__(self, what: str) -> None:
-        if self.tty and time.monotonic() - self.start > 1:
-            sys.stderr.write(f"\r{what:<60}")
-            sys.stderr.flush()
-            self.shown = True
+    def __init__(self, stream: Any = None, clock: Any = time.monotonic, delay: float = 1.0) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.start = clock()
+        self.delay = delay
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.shown = 0
+
+    def __call__(self, what: str, done: int | None = None, total: int | None = None) -> None:
+        if not self.tty or self.clock() - self.start <= self.delay:
+            return
+        text = what
+        if done is not None and total:
+            filled = self.WIDTH * done // total
+            text = f"{what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} boards"
+        text = text[:78]
+        self.stream.write(f"\r{text:<{max(self.shown, len(text))}}")
+        self.stream.flush()
+        self.shown = max(self.shown, len(text))
 
     def done(self) -> None:
         if self.shown:
-            sys.stderr.write("\r" + " " * 60 + "\r")
+            self.stream.write("\r" + " " * self.shown + "\r")
+            self.stream.flush()
+            self.shown = 0
 
 
 def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str],
@@ -101,9 +116,9 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
         apply(event, rulings, book)
     scored = []
     for k, s in enumerate(event.sessions, 1):
-        if progress:
-            progress(f"scoring session {k} of {len(event.sessions)}")
-        scored.append(score_session(s, book))
+        what = f"session {k} of {len(event.sessions)}"
+        step = (lambda done, total, what=what: progress(what, done, total)) if progress else None
+        scored.append(score_session(s, book, progress=step))
     return scored
 
 

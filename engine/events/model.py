@@ -23,6 +23,9 @@ from ..errors import BridgelawError
 Side = Literal["NS", "EW"]
 SIDES: tuple[Side, Side] = ("NS", "EW")
 SCORINGS = ("matchpoints", "cross-imps", "butler")
+SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
+SEAT_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
 # Law 77: the largest raw score a board can produce is 7,600 (13 down, redoubled, vulnerable).
 MAX_SCORE = 7600
@@ -124,6 +127,42 @@ def parse_code(text: str) -> Code | None:
     return None
 
 
+@dataclass(frozen=True)
+class CodeReading:
+    """What a row's code cells say together: not played, or each side's artificial value."""
+
+    kind: Literal["artificial", "not-played"]
+    values: dict[str, ArtValue] | None
+    mirrored: str | None          # the side whose code the row left out (taken as the other's mirror)
+    text: str                     # the codes as written, joined by '/'
+
+
+def read_codes(codes: dict[str, tuple[Code, Where, str]]) -> CodeReading:
+    """A row's artificial or not-played codes, keyed by the side of their column (``NS``, ``EW``,
+    or ``both`` for a two-sided ``Score`` cell): the one reading shared by ``bridgelaw event``
+    and ``bridgelaw score``. A side without a code gets the mirror of the other's."""
+    kinds = {c.kind for c, _, _ in codes.values()}
+    (code, where, text) = next(iter(codes.values()))
+    if "not-played" in kinds:
+        if len(kinds) > 1:
+            raise where.error("a line is both not played and given an artificial score",
+                              expected="NP/Bye in both score columns, or an artificial code")
+        return CodeReading("not-played", None, None, text)
+    values: dict[str, Any] = {}
+    for key, (c, w, t) in codes.items():
+        if c.two_sided or key == "both":
+            values["NS"], values["EW"] = c.NS, c.EW
+        else:
+            values[key] = c.NS
+    mirrored = None
+    for side in SIDES:
+        if side not in values:
+            other = "EW" if side == "NS" else "NS"
+            values[side] = mirror(values[other])
+            mirrored = side
+    return CodeReading("artificial", values, mirrored, "/".join(t for _, _, t in codes.values()))
+
+
 def mirror(value: ArtValue) -> ArtValue:
     """The other side's artificial score when a file writes only one side's code (A+ ↔ A-,
     A60 ↔ A40): the usual reading of a single code on a traveller line, shown in its trace."""
@@ -202,11 +241,19 @@ class Line:
     published: dict[str, Published] = field(default_factory=dict)   # NS, EW, NS%, EW%
     code: str | None = None          # the artificial code as the file wrote it
     ruling: Any = None               # the rulings-file entry that changed this line
+    players: dict[str, str] | None = None      # an individual event: seat (N, S, E, W) → player id
+    player_penalty: dict[str, Fraction] = field(default_factory=dict)   # individual: player id → penalty
     note: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)             # reader-specific (PBN row, …)
 
     def who(self, side: str) -> str | None:
         return self.ns if side == "NS" else self.ew
+
+    def members(self, side: str) -> list[str] | None:
+        """An individual event's two players of `side` (N then S, E then W); None at pairs."""
+        if self.players is None:
+            return None
+        return [self.players[s] for s in SEATS[side]]
 
     @property
     def label(self) -> str:
@@ -244,6 +291,7 @@ class Session:
     pair_numbers: str = "by-direction"    # by-direction | unique
     where: Where | None = None
     mp_unit: Fraction = Fraction(1)       # 1/2 when the file counts 1 matchpoint per result beaten (PBN MP2)
+    individual: bool = False              # players, not pairs, are the contestants (Line.players)
 
 
 @dataclass
@@ -264,6 +312,15 @@ class Event:
 def contestant_key(section: str, direction: str | None, number: str, pair_numbers: str) -> str:
     base = f"{direction} {number}" if pair_numbers == "by-direction" and direction else number
     return f"{section}:{base}" if section else base
+
+
+def side_keys(line: Line, side: str, session: Session) -> list[str]:
+    """The contestants a side of a line scores for: its pair, or at an individual its two players."""
+    members = line.members(side)
+    if members is not None:
+        return [contestant_key(line.section, None, m, "unique") for m in members]
+    who = line.who(side)
+    return [] if who is None else [contestant_key(line.section, side, who, session.pair_numbers)]
 
 
 def guess_pair_numbers(lines: list[Line]) -> str:

@@ -28,8 +28,8 @@ from ..errors import BridgelawError
 from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
 from . import adjustment_cell
 from .model import (MAX_BOARD, MAX_TABLE, SIDES, Board, Contestant, Event, Line, Session, Where,
-                    contestant_key, guess_pair_numbers, identifier, mirror, parse_code, published,
-                    raw_score, whole_number)
+                    contestant_key, guess_pair_numbers, identifier, parse_code, published, read_codes,
+                    raw_score, side_keys, whole_number)
 
 VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All",
               "n-s": "NS", "e-w": "EW"}
@@ -94,7 +94,8 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
                              expected="[Scoring \"MatchPoints\"] (or Butler, Cross-IMPs) in the file, or --scoring")
     lines = [line for b in session.boards.values() for line in b.lines]
     contestants, numbering = _contestants(pbn)
-    session.pair_numbers = numbering or guess_pair_numbers(lines)
+    session.individual = any(line.players for line in lines)
+    session.pair_numbers = "unique" if session.individual else numbering or guess_pair_numbers(lines)
     for c in contestants.values():
         c.key = contestant_key(c.section, c.direction, c.number, session.pair_numbers)
         session.contestants[c.key] = c
@@ -169,11 +170,21 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
     ns_tok, ew_tok = get("PairId_NS"), get("PairId_EW")
     ns = identifier(ns_tok.value, _where(pbn, ns_tok), "PairId_NS") if ns_tok else None
     ew = identifier(ew_tok.value, _where(pbn, ew_tok), "PairId_EW") if ew_tok else None
+    players = None
+    if table.index("PlayerId_North") is not None:           # an individual event: four players a line
+        players = {}
+        for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"), ("E", "PlayerId_East"),
+                          ("W", "PlayerId_West")):
+            tok = get(col)
+            if tok is None:
+                raise pbn.error(row.tokens[index(col)], f"{col} is empty", expected="the player's id")
+            players[seat] = identifier(tok.value, _where(pbn, tok), col)
+        ns, ew = f"{players['N']}-{players['S']}", f"{players['E']}-{players['W']}"
     multiplicity = get("Multiplicity")
     if multiplicity is not None and multiplicity.value.strip() != "1":
         raise pbn.error(multiplicity, "rows standing for several tables (Multiplicity) are not supported",
                         expected="one row per table (Multiplicity 1 or -)")
-    line = Line(board.number, section, number, ns, ew, _where(pbn, first), extra={"row": row})
+    line = Line(board.number, section, number, ns, ew, _where(pbn, first), extra={"row": row}, players=players)
     for name, key in (("MP_NS", "NS"), ("MP_EW", "EW"), ("IMP_NS", "NS"), ("IMP_EW", "EW"),
                       ("Percentage_NS", "NS%"), ("Percentage_EW", "EW%")):
         token = get(name)
@@ -286,27 +297,10 @@ def _contract(text: str, declarer: str) -> Any:
 
 
 def _codes(line: Line, codes: dict[str, Any]) -> None:
-    kinds = {c.kind for c, _, _ in codes.values()}
-    (code, where, text) = next(iter(codes.values()))
-    if "not-played" in kinds:
-        if len(kinds) > 1:
-            raise where.error("a line is both not played and given an artificial score",
-                              expected="NP/Bye in both score columns, or an artificial code")
-        line.kind, line.code = "not-played", text
-        return
-    values: dict[str, Any] = {}
-    for key, (c, w, t) in codes.items():
-        if c.two_sided or key == "both":
-            values["NS"], values["EW"] = c.NS, c.EW
-        else:
-            values[key] = c.NS
-    for side in SIDES:
-        if side not in values:
-            other = "EW" if side == "NS" else "NS"
-            values[side] = mirror(values[other])
-            line.mirrored = side
-    line.kind, line.artificial = "artificial", values
-    line.code = "/".join(t for _, _, t in codes.values())
+    r = read_codes(codes)
+    line.kind, line.code = r.kind, r.text
+    if r.kind == "artificial":
+        line.artificial, line.mirrored = r.values, r.mirrored
 
 
 def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
@@ -326,7 +320,7 @@ def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
                     token = row.value(table, col)
                     return None if token is None or token.empty else token
 
-                pid = get("PairId") or get("TeamId")
+                pid = get("PairId") or get("TeamId") or get("PlayerId")
                 if pid is None:
                     continue
                 number = identifier(pid.value, _where(pbn, pid), "PairId")
@@ -370,12 +364,10 @@ def _check_pairs(session: Session) -> None:
                                            f"(first at line {tables[key].where.line})", expected="each table once per section")
                 tables[key] = line
             for side in SIDES:
-                who = line.who(side)
-                if who is None:
-                    continue
-                key = contestant_key(line.section, side, who, session.pair_numbers)
-                if key in pairs:
-                    raise line.where.error(f"board {board.number}: pair {key} plays at two tables (lines "
-                                           f"{pairs[key].where.line} and {line.where.line})",
-                                           expected="each pair once on a board")
-                pairs[key] = line
+                for key in side_keys(line, side, session):
+                    if key in pairs:
+                        what = "player" if session.individual else "pair"
+                        raise line.where.error(f"board {board.number}: {what} {key} plays at two tables (lines "
+                                               f"{pairs[key].where.line} and {line.where.line})",
+                                               expected=f"each {what} once on a board")
+                    pairs[key] = line

@@ -63,11 +63,18 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                 label = " ".join(x for x in (f"Section {st.section}" if st.section else "", st.direction or "") if x)
                 out.append("")
                 out.append(label or "Ranking")
-                out.append(f"{'rank':>5} {'pair':>8} {'total':>9} {'%':>7} {'boards':>6}  names")
+                who = "player" if s.individual else "pair"
+                out.append(f"{'rank':>5} {who:>8} {'total':>9} {'%':>7} {'boards':>6}  names")
             names = st.contestant.names if st.contestant and st.contestant.names else ""
             mark = " *" if st.adjusted else ""
             out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {_d(st.total):>9} {_d(st.percent):>7} "
                        f"{st.boards:>6}  {names}{mark}")
+        factored = [st for st in ss.standings if st.factored]
+        if factored:
+            out.append("")
+            out.append(f"Factored totals ({len(factored)}):")
+            for st in factored:
+                out.append(f"  {st.key}: " + "; ".join(st.factored))
         adj = list(adjusted_lines(ss))
         if adj:
             out.append("")
@@ -115,6 +122,13 @@ def markdown(sessions: list[ScoredSession]) -> str:
             mark = " \\*" if st.adjusted else ""
             out.append(f"| {st.section}{' ' + st.direction if st.direction else ''} | {st.rank_text} | "
                        f"{st.key.split(':')[-1]} | {_d(st.total)} | {_d(st.percent)} | {st.boards} | {names}{mark} |")
+        factored = [st for st in ss.standings if st.factored]
+        if factored:
+            out.append("")
+            out.append("### Factored totals")
+            out.append("")
+            for st in factored:
+                out.append(f"- **{st.key}**: " + "; ".join(st.factored))
         adj = list(adjusted_lines(ss))
         if adj:
             out.append("")
@@ -144,7 +158,7 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
             "rulebook": ss.book.identity, "parameters": {k: str(v) for k, v in ss.parameters.items()},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,
                            "rank_text": st.rank_text, "total": ej(st.total), "percent": ej(st.percent),
-                           "boards": st.boards, "adjusted": st.adjusted,
+                           "boards": st.boards, "adjusted": st.adjusted, "factored": st.factored,
                            "names": st.contestant.names if st.contestant else None} for st in ss.standings],
             "boards": [{"board": n, "top": ej(sb.top), "results": sb.results, "expected": sb.expected,
                         "lines": [{"section": sl.line.section, "table": sl.line.table, "ns": sl.line.ns,

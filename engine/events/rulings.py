@@ -39,7 +39,7 @@ from ..exact import NumberError, format_mixed, parse_exact
 from ..traveller.adjust import TableReader
 from ..traveller.model import TableLine
 from ..yamlio import Document, load_yaml
-from .model import SIDES, Event, Line, Session
+from .model import PARTNER, SIDES, Event, Line, Session
 
 def _pen(value: Any) -> tuple[Fraction, bool]:
     if isinstance(value, bool):
@@ -62,7 +62,7 @@ Id = Annotated[str, BeforeValidator(_id)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True, defer_build=True)
 
 
 class ArtificialWords(_Strict):
@@ -73,6 +73,11 @@ class ArtificialWords(_Strict):
 class PenaltyModel(_Strict):
     NS: PenaltyValue | None = None
     EW: PenaltyValue | None = None
+    # an individual event: the offending player's seat, the amount, and whether the partner is in no
+    # way to blame; the rulebook's penalty stage (12C3) decides who bears it
+    player: Literal["N", "E", "S", "W"] | None = None
+    amount: PenaltyValue | None = None
+    partner_blameless: bool | None = None
 
 
 class RulingModel(_Strict):
@@ -224,7 +229,13 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
         change.update(kind=tl.kind, parts=tl.parts, artificial=None)
         line.extra["expectation"] = dict(tl.expectation)
         line.extra["excluded"] = {s: [c.outcome.text for c in cs] for s, cs in tl.excluded.items() if cs}
-    if r.penalty is not None:
+    if r.penalty is not None and r.penalty.player is not None:
+        change["player_penalty"] = _player_penalty(r, line, path, doc, book, session)
+    elif r.penalty is not None and (r.penalty.amount is not None or r.penalty.partner_blameless is not None):
+        raise doc.error(path + ["penalty"], "amount and partner_blameless go with player:", key=True,
+                        expected="penalty: {player: N, amount: 25%, partner_blameless: true} (an individual event), "
+                        "or penalty: {NS: 25%} / {EW: 25%}")
+    if r.penalty is not None and r.penalty.player is None:
         pens = {}
         for side in SIDES:
             v = getattr(r.penalty, side)
@@ -237,6 +248,33 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
             pens[side] = amount
         change["penalty"] = pens
     return change
+
+
+def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, book, session: Session) -> dict:
+    """A procedural penalty on one player of an individual event: the rulebook's penalty stage
+    (12C3) decides whether the partner bears it too."""
+    pen = r.penalty
+    if line.players is None:
+        raise doc.error(path + ["penalty", "player"], "a penalty on one player needs an individual event "
+                        f"(the lines of {line.label} are pairs)", expected="penalty: {NS: 25%} or {EW: 25%}")
+    if pen.NS is not None or pen.EW is not None:
+        raise doc.error(path + ["penalty", "NS" if pen.NS is not None else "EW"], "a penalty names a player "
+                        "or a side, not both", expected="penalty: {player: N, amount: 25%, partner_blameless: true}")
+    for name in ("amount", "partner_blameless"):
+        if getattr(pen, name) is None:
+            raise doc.error(path + ["penalty"], f"the penalty on player {pen.player} has no {name}", key=True,
+                            expected="penalty: {player: N, amount: 25%, partner_blameless: true}")
+    amount, percent = pen.amount
+    if session.scoring == "matchpoints" and not percent and amount > 1:
+        raise doc.error(path + ["penalty", "amount"], f"a penalty of {format_mixed(amount)} at matchpoints",
+                        expected="a share of a top: 25% or 1/4")
+    rule = book.decide("penalty", {"event": "individual", "partner_blameless": pen.partner_blameless})
+    if rule is None:
+        raise doc.error(path + ["penalty"], f"rulebook {book.id} has no rule for a procedural penalty in an "
+                        "individual event (stage penalty)", expected="a rulebook whose penalty stage covers 12C3")
+    seats = [pen.player] + ([PARTNER[pen.player]] if rule.apply["to"] == "offender-and-partner" else [])
+    line.extra["penalty_rule"] = f"{rule.id} ({', '.join(rule.cites)})"
+    return {line.players[s]: amount for s in seats}
 
 
 def _reader(doc: Document, book, session: Session, line: Line, per_board: bool) -> TableReader:

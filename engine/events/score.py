@@ -13,6 +13,10 @@ with the session facts Law 12C2 asks for, and the contestants' totals and ranks.
   across the session in board order; the count is the stage's ``boards`` fact.
 * Cross-IMPs: an artificial score in IMPs enters the total ``flat`` or once ``per-comparison``
   (scaled by comparisons ÷ divisor), as ``fieldscore.cross_imps.artificial`` says.
+* Totals: a board with a smaller top enters a matchpoint total as scored or factored up to the
+  session's largest top by Neuberg (``fieldscore.totals.factor_to_top``); a contestant who played
+  fewer boards keeps its total or has it multiplied by the session's boards over its own
+  (``fieldscore.totals.factor_boards``). Each factoring is kept in the standing's ``factored``.
 """
 
 from __future__ import annotations
@@ -26,12 +30,15 @@ from ..artificial import artificial_scores
 from ..errors import BridgelawError
 from ..exact import format_mixed
 from ..rulebook import Rulebook
-from .model import SIDES, Board, Contestant, Line, Session, contestant_key, shown
+from .model import SIDES, Board, Contestant, Line, Session, contestant_key, shown, side_keys
 
+TOTALS_TOP = "fieldscore.totals.factor_to_top"
+TOTALS_BOARDS = "fieldscore.totals.factor_boards"
 USED = {
-    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to"),
-    "cross-imps": ("fieldscore.cross_imps.divisor",),
-    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half"),
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", TOTALS_TOP, TOTALS_BOARDS),
+    "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
+    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
+               TOTALS_BOARDS),
 }
 CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
 
@@ -50,6 +57,8 @@ class ScoredLine:
     EW: SideScore
     awarded: dict[str, Any] | None = None       # artificial values awarded (share of top or IMPs)
     rules: list[str] = field(default_factory=list)
+    contestants: dict[str, Fraction | None] = field(default_factory=dict)   # each contestant's score on the line
+    own: dict[str, Fraction | None] = field(default_factory=dict)   # individual: a player's own artificial score
 
     def side(self, side: str) -> SideScore:
         return self.NS if side == "NS" else self.EW
@@ -78,6 +87,7 @@ class Standing:
     rank: int = 0
     rank_text: str = ""
     adjusted: list[str] = field(default_factory=list)
+    factored: list[str] = field(default_factory=list)   # how the total was factored (fieldscore.totals.*)
 
     @property
     def percent(self) -> Fraction | None:
@@ -156,14 +166,18 @@ def _points(vulnerability: str | None) -> dict[str, Any]:
     return {"NS": ns, "EW": lambda outcome: -ns(outcome)}
 
 
-def score_session(session: Session, book: Rulebook) -> ScoredSession:
+def score_session(session: Session, book: Rulebook, progress: Any = None) -> ScoredSession:
+    """Score every board of `session` and total it. `progress(done, total)` is called once a
+    board (the CLI's progress bar)."""
     scoring = session.scoring
     unit_scoring = "matchpoints" if scoring == "matchpoints" else "imps"
     needs_cross = scoring == "cross-imps" and any(l.kind == "artificial" for b in session.boards.values() for l in b.lines)
     p = _params(book, scoring, needs_cross)
     boards: dict[int, ScoredBoard] = {}
     # pass 1: every board's field
-    for number, board in session.boards.items():
+    for done, (number, board) in enumerate(session.boards.items(), 1):
+        if progress is not None:
+            progress(done, len(session.boards))
         lines = [l for l in board.lines]
         scored = [ScoredLine(l, SideScore(None), SideScore(None)) for l in lines]
         played = [k for k, l in enumerate(lines) if l.kind != "not-played"]
@@ -190,20 +204,19 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                 scored[k].side(side).value = v
         boards[number] = sb
     # contestants' scores on boards with a result (for 12C2(c)) and artificial counts (12C2(d))
-    keys = {}
+    keys: dict[tuple[int, str], list[str]] = {}
     for number, sb in boards.items():
         for sl in sb.lines:
             for side in SIDES:
-                who = sl.line.who(side)
-                keys[(id(sl), side)] = contestant_key(sl.line.section, side, who, session.pair_numbers) if who else None
+                keys[(id(sl), side)] = side_keys(sl.line, side, session)
     have: dict[str, list[tuple[int, Fraction, Fraction | None]]] = {}
     for number, sb in boards.items():
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
                 for side in SIDES:
-                    key = keys[(id(sl), side)]
-                    if key is not None and sl.side(side).value is not None:
-                        have.setdefault(key, []).append((number, sl.side(side).value, sb.top))
+                    if sl.side(side).value is not None:
+                        for key in keys[(id(sl), side)]:
+                            have.setdefault(key, []).append((number, sl.side(side).value, sb.top))
     counts: dict[str, int] = {}
     # pass 2: artificial lines
     for number, sb in sorted(boards.items()):
@@ -216,35 +229,55 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                 raise line.where.error(f"{line.label}: one side has an artificial score by responsibility and the other "
                                        "an explicit percentage", expected="both sides the same kind")
             awarded: dict[str, Any] = {}
+            own: dict[str, Any] = {}
             if words:
-                session_facts, board_facts = {}, {}
-                for side in SIDES:
-                    key = keys[(id(sl), side)]
-                    if key is None:
-                        continue
-                    other = [(v, t) for n, v, t in have.get(key, []) if n != number]
-                    if other:
-                        if unit_scoring == "matchpoints":
-                            tops = sum((t for _, t in other if t), Fraction(0))
-                            if tops:
-                                session_facts[side] = sum((v for v, _ in other), Fraction(0)) / tops
-                        else:
-                            session_facts[side] = sum((v for v, _ in other), Fraction(0)) / len(other)
-                    counts[key] = counts.get(key, 0) + 1
-                    board_facts[side] = counts[key]
-                rules: list = []
-                try:
-                    scores = artificial_scores(book, scoring=unit_scoring, responsibility=words,
-                                               session=session_facts, boards=board_facts, rules=rules)
-                except BridgelawError as exc:
-                    raise line.where.error(f"{line.label}: {exc.message}", expected=exc.expected,
-                                           suggestion=exc.suggestion) from None
-                sl.rules = [f"{r.id} ({', '.join(r.cites)})" for r in rules]
-                for side in SIDES:
-                    a = scores[side]
-                    awarded[side] = a.value
-                    sl.side(side).steps = list(a.steps)
+                # 12C2(c)/(d) are per contestant: at pairs one pairing (NS pair, EW pair); at an
+                # individual two (North with East, South with West), each player with its own facts
+                ns_keys, ew_keys = keys[(id(sl), "NS")], keys[(id(sl), "EW")]
+                width = max(len(ns_keys), len(ew_keys), 1)
+                pairings = [{"NS": ns_keys[k] if k < len(ns_keys) else None,
+                             "EW": ew_keys[k] if k < len(ew_keys) else None} for k in range(width)]
+                for k, pairing in enumerate(pairings):
+                    session_facts, board_facts = {}, {}
+                    for side in SIDES:
+                        key = pairing[side]
+                        if key is None:
+                            continue
+                        other = [(v, t) for n, v, t in have.get(key, []) if n != number]
+                        if other:
+                            if unit_scoring == "matchpoints":
+                                tops = sum((t for _, t in other if t), Fraction(0))
+                                if tops:
+                                    session_facts[side] = sum((v for v, _ in other), Fraction(0)) / tops
+                            else:
+                                session_facts[side] = sum((v for v, _ in other), Fraction(0)) / len(other)
+                        counts[key] = counts.get(key, 0) + 1
+                        board_facts[side] = counts[key]
+                    rules: list = []
+                    try:
+                        scores = artificial_scores(book, scoring=unit_scoring, responsibility=words,
+                                                   session=session_facts, boards=board_facts, rules=rules)
+                    except BridgelawError as exc:
+                        raise line.where.error(f"{line.label}: {exc.message}", expected=exc.expected,
+                                               suggestion=exc.suggestion) from None
+                    for side in SIDES:
+                        if pairing[side] is not None:
+                            own[pairing[side]] = scores[side].value
+                    if k == 0:
+                        sl.rules = [f"{r.id} ({', '.join(r.cites)})" for r in rules]
+                        for side in SIDES:
+                            a = scores[side]
+                            awarded[side] = a.value
+                            sl.side(side).steps = list(a.steps)
+                    else:
+                        for side in SIDES:
+                            key, a = pairing[side], scores[side]
+                            if key is not None and a.value != awarded[side]:
+                                sl.side(side).steps.append(f"{key.split(':')[-1]}: {a.label} on its own "
+                                                           f"session facts (rule {a.rule_id})")
             else:
+                for pid, share in line.extra.get("own_given", {}).items():     # an individual's, as the file gives it
+                    own[contestant_key(line.section, None, pid, "unique")] = share
                 for side in SIDES:
                     awarded[side] = line.artificial[side]
                     sl.side(side).steps = [f"{side}: {format_mixed(line.artificial[side] * 100)}% as the file gives it"
@@ -254,6 +287,12 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                 sl.side(line.mirrored).steps.insert(0, f"{line.mirrored}: the file gives only the other side's code "
                                                     f"'{line.code}'; this side's is its mirror")
             sl.awarded = awarded
+            for side in SIDES:
+                for key in keys[(id(sl), side)]:
+                    if key in own and own[key] != awarded[side]:
+                        sl.own[key] = _value(own[key], scoring, sb, p)
+            if words and line.players is not None:
+                line.extra["own_awarded"] = {k.split(":")[-1]: own[k] for k in sl.own}
             for side in SIDES:
                 a = awarded[side]
                 if a is None:
@@ -279,6 +318,7 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                 for side in SIDES:
                     if sl.side(side).value is not None:
                         sl.side(side).value *= session.mp_unit
+                sl.own = {k: (v * session.mp_unit if v is not None else None) for k, v in sl.own.items()}
     # penalties, percentages
     for sb in boards.values():
         for sl in sb.lines:
@@ -292,36 +332,86 @@ def score_session(session: Session, book: Rulebook) -> ScoredSession:
                                    f"{'MP' if scoring == 'matchpoints' else 'IMPs'} → {format_mixed(s.value)}")
                 if scoring == "matchpoints" and s.value is not None and sb.top:
                     s.percent = 100 * s.value / sb.top
+                unit = "MP" if scoring == "matchpoints" else "IMPs"
+                for key in keys[(id(sl), side)]:
+                    v = sl.own.get(key, s.value) if key in sl.own else s.value
+                    if key in sl.own and pen and v is not None:
+                        v -= pen * sb.top if scoring == "matchpoints" else pen
+                    player = key.split(":")[-1]
+                    ppen = sl.line.player_penalty.get(player)
+                    if ppen and v is not None:
+                        amount = ppen * sb.top if scoring == "matchpoints" else ppen
+                        v -= amount
+                        s.steps.append(f"{side}: player {player} bears a procedural penalty of "
+                                       f"{format_mixed(amount)} {unit} → {format_mixed(v)} "
+                                       f"(rule {sl.line.extra.get('penalty_rule', '?')})")
+                    sl.contestants[key] = v
     return ScoredSession(session, book, "MP" if scoring == "matchpoints" else "IMP", boards,
-                         _standings(session, boards, keys), p)
+                         _standings(session, boards, keys, p), p)
 
 
-def _standings(session: Session, boards: dict[int, ScoredBoard], keys: dict) -> list[Standing]:
+def _value(a: Any, scoring: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction | None:
+    """An artificial value (share of the top, or IMPs) as the line's score on this board."""
+    if a is None:
+        return None
+    if scoring == "matchpoints":
+        return a * sb.top
+    if scoring == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
+        return a * max(sb.results, 1) / sb.divisor
+    return Fraction(a)
+
+
+def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fraction) -> Fraction:
+    """Neuberg from a board's top to the session's: (M + 1) × E / A − 1 with M in matchpoints of
+    two per result beaten (a file counting one per result is converted there and back), A the
+    results the board's top stands for (top ÷ 2 + 1) and E the session's (EBU form; the ACBL's
+    (M + ½) × E / A − ½ in its half units is the same)."""
+    m, a, e = value / unit, top / unit / 2 + 1, session_top / unit / 2 + 1
+    return ((m + 1) * e / a - 1) * unit
+
+
+def _standings(session: Session, boards: dict[int, ScoredBoard], keys: dict,
+               p: dict[str, Any]) -> list[Standing]:
     table: dict[str, Standing] = {}
+    tops = [sb.top for sb in boards.values() if sb.top]
+    session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
     for key, c in session.contestants.items():
         table[key] = Standing(key, c, c.section, c.direction)
     for number, sb in sorted(boards.items()):
         for sl in sb.lines:
             for side in SIDES:
-                key = keys[(id(sl), side)]
-                if key is None:
-                    continue
-                st = table.get(key)
-                if st is None:
-                    st = table[key] = Standing(key, None, sl.line.section,
-                                               side if session.pair_numbers == "by-direction" else None)
-                v = sl.side(side).value
-                if v is None:
-                    continue
-                st.total += v
-                st.boards += 1
-                if sb.top:
-                    st.available += sb.top
-                if sl.line.kind != "result" or sl.line.penalty:
-                    st.adjusted.append(f"board {number}")
+                for key in keys[(id(sl), side)]:
+                    st = table.get(key)
+                    if st is None:
+                        st = table[key] = Standing(key, None, sl.line.section,
+                                                   side if session.pair_numbers == "by-direction" else None)
+                    v = sl.contestants.get(key)
+                    if v is None:
+                        continue
+                    top = sb.top
+                    if session_top is not None and top and top < session_top:
+                        f = _to_top(v, top, session_top, session.mp_unit)
+                        st.factored.append(f"board {number}: {format_mixed(v)} of top {format_mixed(top)} → "
+                                           f"{format_mixed(f)} of {format_mixed(session_top)} ({TOTALS_TOP}: session-top)")
+                        v, top = f, session_top
+                    st.total += v
+                    st.boards += 1
+                    if top:
+                        st.available += top
+                    if sl.line.kind != "result" or sl.line.penalty or key.split(":")[-1] in sl.line.player_penalty:
+                        st.adjusted.append(f"board {number}")
     groups: dict[tuple, list[Standing]] = {}
     for st in table.values():
         groups.setdefault((st.section, st.direction), []).append(st)
+    if p.get(TOTALS_BOARDS) == "session-boards":
+        most = max((st.boards for st in table.values()), default=0)
+        for st in table.values():
+            if 0 < st.boards < most:
+                before = st.total
+                st.total = st.total * most / st.boards
+                st.available = st.available * most / st.boards
+                st.factored.append(f"total {format_mixed(before)} × {most} boards ÷ {st.boards} played = "
+                                   f"{format_mixed(st.total)} ({TOTALS_BOARDS}: session-boards)")
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
         group = groups[group_key]

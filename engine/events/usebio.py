@@ -16,8 +16,6 @@ are refused (no entity expansion) and the DTD is never fetched.
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -25,12 +23,12 @@ from xml.parsers import expat
 
 from .. import bridge
 from ..errors import BridgelawError
+from ..limits import MAX_RESULTS_BYTES, read_bytes
 from . import adjustment_cell
 from .model import (MAX_BOARD, SIDES, Board, Contestant, Event, Line, Session, Where, contestant_key,
                     guess_pair_numbers, identifier, mirror, parse_code, published, raw_score, whole_number)
 from .pbn_in import _check_pairs
 
-MAX_BYTES = 64 * 1024 * 1024
 EVENT_TYPES = {"MP_PAIRS": "matchpoints", "CROSS_IMP": "cross-imps", "CROSS_IMPS": "cross-imps",
                "BUTLER_PAIRS": "butler", "BUTLER_IMPS": "butler", "SWISS_PAIRS": None}
 POINTS = {"matchpoints": "MATCH_POINTS", "cross-imps": "CROSS_IMP_POINTS", "butler": "BUTLER_POINTS"}
@@ -112,17 +110,7 @@ def parse_xml(data: bytes, file: str) -> Node:
 def load_event_usebio(path: str | Path, *, data: bytes | None = None, scoring: str | None = None) -> Event:
     name = str(path)
     if data is None:
-        try:
-            info = os.stat(path)
-            if stat.S_ISDIR(info.st_mode):
-                raise BridgelawError(f"{name} is a directory, expected a USEBIO file")
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-                raise BridgelawError(f"{name} is not a regular file of at most {MAX_BYTES:,} bytes")
-            data = Path(path).read_bytes()
-        except FileNotFoundError:
-            raise BridgelawError(f"no such file: {name}") from None
-        except OSError as exc:
-            raise BridgelawError(f"cannot read {name}: {exc.strerror}") from None
+        data = read_bytes(path, what="USEBIO file", limit=MAX_RESULTS_BYTES)   # docs/limits.md
     root = parse_xml(data, name)
     return read_usebio(root, name, scoring=scoring, data=data)
 
@@ -299,6 +287,10 @@ def write(scored_sessions: list, event: Event) -> str:
            '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">',
            '<USEBIO Version="1.2">']
     first = scored_sessions[0].session
+    if any(ss.session.individual for ss in scored_sessions):
+        raise BridgelawError("an individual event is not written as USEBIO: how USEBIO 1.2 gives the four players "
+                             "of a traveller line is not modelled (no public specimen found)",
+                             file=event.file, expected="--output FILE.pbn for an individual event")
     etype = SCORINGS_BACK[first.scoring]
     out.append(f'<EVENT EVENT_TYPE="{etype}">')
     out.append(f"  <EVENT_DESCRIPTION>{_esc(event.title)}</EVENT_DESCRIPTION>")

@@ -187,9 +187,11 @@ class Rulebook:
     _by_id: dict = field(default_factory=dict, repr=False)
     _decided: dict = field(default_factory=dict, repr=False)
     _reads: dict = field(default_factory=dict, repr=False)
+    _evaluator_of: dict = field(default_factory=dict, repr=False)   # stage → its evaluator (rules in force)
 
     def __post_init__(self) -> None:
         self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
+        self._evaluator_of = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
         for name, values in self.dated.items():
@@ -251,11 +253,15 @@ class Rulebook:
         return vocab
 
     def evaluator(self, stage_id: str) -> StageEvaluator:
+        found = self._evaluator_of.get(stage_id)
+        if found is not None:
+            return found
         rules = self.rules_for(stage_id)
         key = (stage_id, tuple(r.id for r in rules))
         if key not in self._evaluators:
             self._evaluators[key] = StageEvaluator(f"{self.id}/{stage_id}", [(r.id, r.condition) for r in rules],
                                                    self.vocabulary(STAGES[stage_id]))
+        self._evaluator_of[stage_id] = self._evaluators[key]
         return self._evaluators[key]
 
     def beats(self, rule_id: str) -> frozenset[str]:
@@ -293,6 +299,10 @@ class Rulebook:
                 self._decided.clear()
             self._decided[key] = decision
         return decision
+
+    def forget_decisions(self) -> None:
+        """Empty the decision cache (benchmarks measure cold rulings with it)."""
+        self._decided.clear()
 
     def _decision(self, stage_id: str, facts: dict[str, Any]) -> Decision:
         given_facts = dict(facts)

@@ -14,7 +14,7 @@ RULE_ID = r"^[a-z0-9][a-z0-9-]*$"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
 
 class ParagraphModel(_Strict):

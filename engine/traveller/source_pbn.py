@@ -15,7 +15,10 @@ from typing import Any
 from .. import bridge
 from .. import rulebook as rulebooks
 from ..case import VULNERABILITY_WORDS, Board
+from ..artificial import ArtificialScore, artificial_scores
 from ..errors import BridgelawError
+from ..events.model import Where as CellWhere
+from ..events.model import code_text, parse_code, read_codes
 from ..pbn import Game, PbnFile, Row, Token, load_pbn, parse_pbn
 from ..yamlio import Document, load_yaml
 from .adjust import TableReader
@@ -83,6 +86,16 @@ def pbn_traveller(pbn: PbnFile, doc: Document | None, model: AdjustmentsModel | 
         if len(row.tokens) != len(table.columns):
             _row_mismatch(pbn, table, row)
         line = _row_line(pbn, table, row, k, vulnerability or "None")
+        if line.kind == "artificial-code":
+            values, code = line.artificial, line.note
+            line.artificial, line.note = None, None
+            try:
+                _artificial(reader, line, values, code)
+            except BridgelawError as exc:
+                if exc.file is not None:
+                    raise
+                token = row.value(table, "Score_NS") or row.value(table, "Score_EW") or row.value(table, "Score")
+                raise pbn.error(token, exc.message, expected=exc.expected, suggestion=exc.suggestion) from None
         if line.table not in by_table:
             by_table[line.table] = k
         rows.append((line, row))
@@ -186,19 +199,47 @@ def _row_line(pbn: PbnFile, table, row: Row, k: int, vulnerability: str) -> Tabl
                         expected="one row per table")
     ns, ew = get("PairId_NS"), get("PairId_EW")
     line = TableLine(number, ns.value if ns else None, ew.value if ew else None, "none")
-    result, points = _row_result(pbn, row, get, vulnerability)
-    if result is not None:
+    result, points = _row_result(pbn, row, get, vulnerability, line)
+    if result is not None and line.kind == "none":
         line.kind, line.result, line.points = "result", result, points
+    elif result is not None:
+        line.result, line.points = result, points          # kept beside the artificial score, as events do
     return line
 
 
-def _row_result(pbn: PbnFile, row: Row, get, vulnerability: str) -> tuple[Any, int | None]:
+def _artificial(reader: TableReader, line: TableLine, values: dict[str, Any], code: str) -> None:
+    """A row's artificial code (read by the events' one parser, events.model.read_codes): words by
+    responsibility go through the rulebook's artificial stage; an explicit percentage (A60, A6040)
+    is that share of the top (at IMPs: that many IMPs) as the file gives it."""
+    words = {s: v for s, v in values.items() if isinstance(v, str)}
+    if words and len(words) == 2:
+        line.responsibility, line.artificial_words = reader.responsibilities(words)
+        line.artificial = artificial_scores(reader.dated, scoring=reader.unit_scoring,
+                                            responsibility=line.responsibility)
+    elif not words:
+        line.responsibility = {s: "as-written" for s in values}
+        line.artificial_words = {s: code_text(values[s]) for s in values}
+        line.artificial = {s: ArtificialScore(s, "as-written", values[s], code_text(values[s]), "file",
+                                              f"'{code}' in the score column") for s in values}
+    else:
+        raise BridgelawError(f"'{code}': one side has an artificial score by responsibility and the other an "
+                             "explicit percentage", expected="both sides the same kind")
+    line.kind = "artificial"
+    line.note = line.note or f"'{code}' in the score column"
+
+
+def _row_result(pbn: PbnFile, row: Row, get, vulnerability: str, line: TableLine) -> tuple[Any, int | None]:
     contract, declarer, tricks = get("Contract"), get("Declarer"), get("Result")
     played = None
     if contract is not None:
         text = contract.value.strip()
-        if text.lower() in ("pass", "passed", "p"):
+        contract_code = parse_code(text)
+        if contract_code is not None and contract_code.kind == "pass":
             played = bridge.PlayedResult(None, None, 0)
+        elif contract_code is not None:
+            played = None                       # A+, NP … in the Contract column: the score columns say more
+            if not any(get(n) for n in ("Score_NS", "Score_EW", "Score")):
+                _not_played(pbn, contract, text)
         else:
             if declarer is None or tricks is None:
                 missing = "Declarer" if declarer is None else "Result"
@@ -215,12 +256,26 @@ def _row_result(pbn: PbnFile, row: Row, get, vulnerability: str) -> tuple[Any, i
                                 expected="a contract such as 4SX and a declarer N, E, S or W") from None
     score = None
     score_token = None
+    codes: dict[str, Any] = {}
     for name, sign in (("Score_NS", 1), ("Score_EW", -1), ("Score", 0)):
         token = get(name)
         if token is None:
             continue
         text = token.value.strip()
+        code = parse_code(text)
+        if code is not None and code.kind != "pass":
+            if code.kind == "artificial" and sign == 0 and not code.two_sided:
+                raise pbn.error(token, f"Score '{text}' does not say whose artificial score it is",
+                                expected="Score_NS/Score_EW columns, or a two-sided code such as A6040")
+            codes[{1: "NS", -1: "EW", 0: "both"}[sign]] = (code, CellWhere(pbn.file, token.line, token.column), text)
+            continue
         try:
+            if code is not None:                # PASS in a score column: a score of 0
+                value = 0
+                if score is not None and score != value:
+                    raise pbn.error(token, f"{name} says +0 for NS, but {score_token[0]} says {score:+d}")
+                score, score_token = value, (name, token)
+                continue
             if sign == 0:
                 parsed = bridge.parse_result(text)
                 if not isinstance(parsed, bridge.Score):
@@ -234,6 +289,14 @@ def _row_result(pbn: PbnFile, row: Row, get, vulnerability: str) -> tuple[Any, i
         if score is not None and score != value:
             raise pbn.error(token, f"{name} says {value:+d} for NS, but {score_token[0]} says {score:+d}")
         score, score_token = value, (name, token)
+    if codes:
+        reading = read_codes(codes)
+        if reading.kind == "not-played":
+            _not_played(pbn, get("Score_NS") or get("Score_EW") or get("Score"), reading.text)
+        line.kind, line.artificial, line.note = "artificial-code", reading.values, reading.text
+        if played is not None:
+            return played, bridge.ns_score(played, vulnerability)
+        return None, None
     if played is not None:
         points = bridge.ns_score(played, vulnerability)
         if score is not None and score != points:
@@ -244,3 +307,10 @@ def _row_result(pbn: PbnFile, row: Row, get, vulnerability: str) -> tuple[Any, i
     if score is not None:
         return bridge.Score(score), score
     return None, None
+
+
+def _not_played(pbn: PbnFile, token: Token, text: str) -> None:
+    raise pbn.error(token, f"'{text}': this table did not play the board",
+                    expected="a result, a score or an artificial code such as A+ or A6040",
+                    suggestion="leave the row out of the board's traveller, or read the whole file with "
+                    "bridgelaw event, which keeps not-played lines out of the field")
