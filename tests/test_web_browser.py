@@ -159,6 +159,7 @@ def submit_and_wait(driver, css: str, expect: str) -> None:
 
 
 DOCS_SHOTS = {"web-ruling.png", "web-slip.png", "web-compare.png", "web-traveller.png", "web-phone.png",
+              "web-infraction.png", "web-revoke-phone.png",
               "web-slip-phone.png", "casebook-page.png"}
 DOCS_HEIGHT = 1800          # docs images show the top of a page (small PNGs); test-artifacts/ keep the whole   # used by docs/web.md
 
@@ -457,3 +458,91 @@ def test_casebook_page(page, tmp_path, monkeypatch):
     page.get((tmp_path / "book" / "index.html").as_uri())
     wait(page, "#summary-table")
     screenshot(page, "casebook-index.png", width=820)
+
+
+# --- the infraction: the law that empowers the adjustment, typed into the form ------------------------
+
+def fill_law_case(driver, server: str, title: str, vulnerability: str, nos: str, table: str, other: str,
+                  without: str, law: str, by: str) -> None:
+    """A teams case with one result without the infraction, and the law infringed and its offender."""
+    driver.get(server + "/")
+    wait(driver, "#case-form")
+    Select(field(driver, "rulebook")).select_by_value("wbf-2017")
+    type_into(driver, "title", title)
+    Select(field(driver, "vulnerability")).select_by_value(vulnerability)
+    click(driver, "#scoring-imps")
+    click(driver, f"#non_offending-{nos}")
+    for name, text in (("table_result", table), ("other_table", other), ("b_result", without), ("inf_law", law)):
+        type_into(driver, name, text)
+    Select(field(driver, "inf_by")).select_by_value(by)
+
+
+def fill_infraction_case(driver, server: str) -> None:
+    """Commentary example 7 (cases/law16b/commentary-example-07.yaml) as a TD types it, Law 16B1 named."""
+    fill_law_case(driver, server, "Board 7: 4S after a slow pass", "NS", "NS", "5HX-2 N", "3S+1 W", "4H-1 N", "16B1", "W")
+    Select(field(driver, "se_kind")).select_by_value("gambling")
+    type_into(driver, "se_instead", "4S= W")
+    type_into(driver, "inf_note", "4S after East's long hesitation")
+    Select(field(driver, "finding_suggested_over_a_logical_alternative")).select_by_value("yes")
+
+
+def test_infraction_fields_of_a_16b_case(page, server):
+    """The infraction typed into the form: the ruling and the slip cite Law 16B1's paragraphs before
+    Law 12's and say what the infraction was; the slip prints on one page."""
+    fill_infraction_case(page, server)
+    submit_and_wait(page, "#rule-button", "#ruling")
+    assert page.find_element(By.ID, "score-NS").text == "0 IMPs"
+    assert page.find_element(By.ID, "score-EW").text == "-2 IMPs"
+    laws = [dt.text for dt in page.find_elements(By.CSS_SELECTOR, "#law dt")]
+    assert laws[:3] == ["16B1(a)", "16B3", "12C1(a)"]
+    assert "law: 16B1; by: W; note: 4S after East's long hesitation" in page.find_element(By.ID, "record").text
+    assert field(page, "inf_law").get_attribute("value") == "16B1"       # the form keeps what was typed
+    screenshot(page, "web-infraction.png")
+    submit_and_wait(page, "#slip-button", "#slip")
+    assert [dt.text for dt in page.find_elements(By.CSS_SELECTOR, "#slip-law dt")][:3] == ["16B1(a)", "16B3", "12C1(a)"]
+    assert page.find_element(By.ID, "slip-story-infraction").text.startswith("law: 16B1; by: W")
+    page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    pdf = page.execute_cdp_cmd("Page.printToPDF", {"printBackground": False, "paperWidth": 8.27, "paperHeight": 11.69})
+    data = base64.b64decode(pdf["data"])
+    (ARTIFACTS / "web-slip-infraction-A4.pdf").write_bytes(data)
+    pages = pdf_pages(data)
+    assert len(pages) == 1, f"the slip prints on {len(pages)} A4 pages"
+    assert "16B1(a)" in pages[0] and "4S after East" in pages[0]
+    assert pages[0].index("16B1(a)") < pages[0].index("12C1(a)")
+
+
+def test_revoke_case_on_a_phone(page, server):
+    """cases/law64c/bbo-second-revoke-same-suit.yaml typed on a 390 px screen: two revokes (a row
+    added, the place kept), the second a 64B2 exception; EW get +10 IMPs and Law 64 is cited first."""
+    page.set_window_size(390, 844)
+    fill_law_case(page, server, "Two revokes in clubs", "None", "EW", "4S+1 S", "4S= S", "4S-1 S", "64", "S")
+    type_into(page, "rv_trick_0", "5")
+    Select(field(page, "rv_offender_0")).select_by_value("S")
+    click(page, "#f-rv_swon_0")
+    type_into(page, "rv_later_0", "6")
+    submit_and_wait(page, "#add-revoke-row", "#f-rv_trick_1")
+    assert page.execute_script("return location.hash") == "#f-revokes"
+    assert page.execute_script("return window.scrollY") > 200
+    assert field(page, "rv_later_0").get_attribute("value") == "6"
+    page.set_window_size(390, 844)
+    type_into(page, "rv_trick_1", "6")
+    Select(field(page, "rv_offender_1")).select_by_value("S")
+    click(page, "#f-rv_owon_1")
+    click(page, "#f-rv_swon_1")
+    type_into(page, "rv_later_1", "5")
+    Select(field(page, "rv_exception_1")).select_by_value("subsequent-same-suit")
+    for name in ("inf_law", "inf_note", "rv_trick_1", "rv_later_1", "rv_exception_1", "rv_offender_1",
+                 "finding_could_have_been_aware"):
+        el = field(page, name)
+        box = page.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right];", el)
+        assert box[0] >= 0 and box[1] <= 390 and el.size["width"] >= 60, f"{name} is off the screen or too narrow: {box}"
+    submit_and_wait(page, "#rule-button", "#ruling")
+    assert page.find_element(By.ID, "score-NS").text == "-10 IMPs"
+    assert page.find_element(By.ID, "score-EW").text == "+10 IMPs"
+    laws = [dt.text for dt in page.find_elements(By.CSS_SELECTOR, "#law dt")]
+    assert laws[0].startswith("64") and "64C2(a)" in laws and laws.index("64C2(a)") < laws.index("12C1(a)")
+    overflow = page.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than a phone screen"
+    screenshot(page, "web-revoke-phone.png", width=390)
+    page.set_window_size(1280, 1000)
+    screenshot(page, "web-revoke.png")

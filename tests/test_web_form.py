@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -160,7 +161,7 @@ def test_every_case_in_the_corpus_opens_in_the_form_and_rules_the_same(client):
         assert r.status_code == 200, (path, field_error(r.text, "general"))
         kept = re.search(r'name="extra" value="([^"]*)"', r.text)
         if kept:
-            assert set(eval_json(kept[1])) <= {"expect", "published", "infraction"}, path   # no infraction field yet
+            assert set(eval_json(kept[1])) <= {"expect", "published"}, path
         case = load_case(path)
         ruling = rule_case(case, rulebooks.get(case.model.rulebook))
         assert scores(r.text) == {side: render.amount(ruling, s.value) for side, s in ruling.sides.items()}, path
@@ -190,3 +191,209 @@ def test_the_traveller_page_downloads_the_rescored_board(client):
     yaml_page = client.post("/traveller", data={"traveller": (REPO / "travellers" / "wbf-2017-example-09.yaml")
                                                 .read_text(encoding="utf-8"), "name": "ex9.yaml"})
     assert 'id="download-csv"' in yaml_page.text and 'id="download-pbn"' not in yaml_page.text
+
+
+# --- the whole corpus, through the form and back -----------------------------------------------------
+
+class _FormFields(HTMLParser):
+    """The name → value pairs a browser would submit from the page's ruling form (#case-form):
+    inputs (checked boxes and radios only), the selected option of each select, textareas."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.data: dict[str, str] = {}
+        self.inside = False
+        self.select: str | None = None
+        self.first_option: str | None = None
+        self.textarea: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.inside = a.get("id") == "case-form"
+        if not self.inside or "name" not in a and tag != "option":
+            return
+        if tag == "input" and a.get("type") != "submit":
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.data[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self.select, self.first_option = a["name"], None
+        elif tag == "option" and self.select:
+            if self.first_option is None:
+                self.first_option = a.get("value", "")
+                self.data.setdefault(self.select, self.first_option)
+            if "selected" in a:
+                self.data[self.select] = a.get("value", "")
+        elif tag == "textarea":
+            self.textarea = a["name"]
+            self.data[a["name"]] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = None
+        elif tag == "textarea":
+            self.textarea = None
+
+    def handle_data(self, data):
+        if self.textarea:
+            self.data[self.textarea] += data
+
+
+def form_fields(html: str) -> dict[str, str]:
+    parser = _FormFields()
+    parser.feed(html)
+    return {k: v for k, v in parser.data.items() if k != "action"}
+
+
+CORPUS = sorted((REPO / "cases").rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[str(p.relative_to(REPO / "cases")) for p in CORPUS])
+def test_each_case_opened_and_downloaded_again_is_the_same_case(client, path):
+    """Open a case file, submit the form as the browser shows it, download it: the case read back is
+    the same case (every key, the infraction, findings, revokes, `both` and the poll's factor
+    included) and is ruled the same, under every rulebook its expect names."""
+    r = client.post("/upload", files={"case_file": (path.name, path.read_bytes(), "application/yaml")})
+    assert r.status_code == 200, (path, field_error(r.text, "general"))
+    fields = form_fields(r.text)
+    down = client.post("/case.yaml", data=fields)
+    assert down.status_code == 200
+    original, again = load_case(path), load_case("again.yaml", text=down.text)
+    assert stripped(again.model.model_dump(exclude={"players", "record"})) == \
+        stripped(original.model.model_dump(exclude={"players", "record"})), path
+    assert record_fields(again) == record_fields(original)
+    assert record_players(again) == record_players(original)
+    books = [original.model.rulebook] + sorted(b for b in (original.model.expect or {}) if isinstance(b, str)
+                                               and b not in EXPECT_FLAT and b != original.model.rulebook)
+    for book in books:
+        one = rule_case(original, rulebooks.get(book))
+        two = rule_case(again, rulebooks.get(book))
+        assert (two.outcome, {s: v.value for s, v in two.sides.items()}, two.players) == \
+            (one.outcome, {s: v.value for s, v in one.sides.items()}, one.players), (path, book)
+        assert render.text(two, again).rstrip() == render.text(one, original).rstrip(), (path, book)
+
+
+EXPECT_FLAT = {"outcome", "nos", "os", "NS", "EW", "players", "vp"}
+
+
+def record_players(case) -> dict:
+    """Names by seat, wherever the file put them (top-level players: or record.players)."""
+    names = dict(case.model.players or {})
+    names.update((case.model.record.players or {}) if case.model.record else {})
+    return names
+
+
+def stripped(value):
+    """Text without the line break a YAML block scalar ends with (a form field has none)."""
+    if isinstance(value, dict):
+        return {k: stripped(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [stripped(v) for v in value]
+    return value.strip() if isinstance(value, str) else value
+
+
+def record_fields(case) -> dict:
+    """The record's fields other than the players' names, those given."""
+    rec = case.model.record.model_dump(exclude={"players"}) if case.model.record else {}
+    return stripped({k: v for k, v in rec.items() if v is not None})
+
+
+# --- issue 12's keys: the infraction, findings, revokes, both sides non-offending, the TD's factor ------
+
+UI = {**BASE, "vulnerability": "NS", "board_number": "", "other_table": "3S+1 W", "se_kind": "gambling",
+      "se_instead": "4S= W", "inf_law": "16B1", "inf_by": "W", "inf_note": "4S after East's hesitation",
+      "finding_suggested_over_a_logical_alternative": "yes"}
+REVOKE = {**BASE, "vulnerability": "None", "board_number": "", "non_offending": "EW", "table_result": "4S+1 S",
+          "other_table": "4S= S", "b_result": "4S-1 S", "inf_law": "64", "inf_by": "S",
+          "rv_trick_0": "5", "rv_offender_0": "S", "rv_swon_0": "1", "rv_later_0": "6",
+          "rv_trick_1": "6", "rv_offender_1": "S", "rv_owon_1": "1", "rv_swon_1": "1", "rv_later_1": "5",
+          "rv_exception_1": "subsequent-same-suit"}
+
+
+def laws_cited(html: str, dl_id: str) -> list[str]:
+    block = re.search(rf'<dl class="law" id="{dl_id}">(.*?)</dl>', html, re.S)[1]
+    return re.findall(r"<dt>([^<]+)</dt>", block)
+
+
+def test_an_unauthorized_information_case_entered_in_the_form(client):
+    """Commentary example 7 with Law 16B1 named in the form: saved as the case file says it, ruled as
+    cases/law16b/commentary-example-07.yaml, the empowering law cited before Law 12's."""
+    case = saved(client, UI)
+    inf = case.model.infraction
+    assert (inf.law, inf.by, inf.note, inf.findings, inf.revokes) == \
+        ("16B1", "W", "4S after East's hesitation", {"suggested_over_a_logical_alternative": True}, None)
+    r = client.post("/", data=UI)
+    assert r.status_code == 200 and scores(r.text) == {"NS": "0 IMPs", "EW": "-2 IMPs"}
+    assert laws_cited(r.text, "law")[:3] == ["16B1(a)", "16B3", "12C1(a)"]
+    slip = client.post("/slip", data=UI).text
+    assert laws_cited(slip, "slip-law")[:3] == ["16B1(a)", "16B3", "12C1(a)"]
+    story = unescape(re.search(r'id="slip-story-infraction">(.*?)</td>', slip)[1])
+    assert story.startswith("law: 16B1; by: W; note: 4S after East's hesitation")
+    # the finding that does not hold: no adjustment, the table result stands (A = -8)
+    r = client.post("/", data={**UI, "finding_suggested_over_a_logical_alternative": "no"})
+    assert r.status_code == 200 and scores(r.text) == {"NS": "-8 IMPs", "EW": "+8 IMPs"}
+
+
+def test_a_revoke_case_entered_in_the_form(client):
+    """cases/law64c/bbo-second-revoke-same-suit.yaml in the form: two revokes, the second a 64B2
+    exception; one trick transferred (64A2), equity restored (64C1, 64C2(a)): EW +10."""
+    case = saved(client, REVOKE)
+    revokes = [r.model_dump() for r in case.model.infraction.revokes]
+    assert revokes == [
+        {"trick": 5, "offender": "S", "offender_won": False, "side_won": True, "later_tricks": 6, "exception": None},
+        {"trick": 6, "offender": "S", "offender_won": True, "side_won": True, "later_tricks": 5,
+         "exception": "subsequent-same-suit"}]
+    r = client.post("/", data=REVOKE)
+    assert r.status_code == 200 and scores(r.text) == {"NS": "-10 IMPs", "EW": "+10 IMPs"}
+    cited = laws_cited(r.text, "law")
+    assert cited[0].startswith("64") and cited.index("12C1(a)") > max(i for i, c in enumerate(cited) if c.startswith("64"))
+    added = client.post("/", data={**REVOKE, "action": "add-revoke-row"})
+    assert 'value="add-revoke-row" formaction="/#f-revokes"' in added.text
+    assert len(re.findall(r'name="rv_trick_\d+"', added.text)) == 3
+    removed = client.post("/", data={**REVOKE, "action": "remove-revoke-row-1"})
+    assert re.findall(r'name="rv_trick_(\d+)" value="(\d*)"', removed.text) == [("0", "5")]
+
+
+def test_both_sides_non_offending_and_the_tds_factor(client):
+    both = {**BASE, "vulnerability": "None", "board_number": "", "non_offending": "both", "table_result": "",
+            "other_table": "NS -100", "b_mode": "split", "wi_result_0": "NS -150", "wi_weight_0": "1",
+            "ew_result_0": "NS -630", "ew_weight_0": "1", "inf_law": "82C", "inf_by": "W",
+            "finding_cannot_be_scored_normally": "yes"}
+    assert saved(client, both).model.non_offending == "both"
+    r = client.post("/", data=both)
+    assert r.status_code == 200 and scores(r.text) == {"NS": "-2 IMPs", "EW": "+11 IMPs"}
+    assert 'id="non_offending-both" value="both" checked' in r.text
+    poll = {**BASE, "rulebook": "wbf-laws-committee-2017", "vulnerability": "None", "table_result": "3NT-1 S",
+            "other_table": "5D+1 S", "b_mode": "poll", "poll_polled": "6", "poll_action_0": "6D", "poll_votes_0": "3",
+            "poll_result_0": "6D= S", "poll_action_1": "3NT", "poll_votes_1": "3", "poll_result_1": "3NT+2 S"}
+    assert saved(client, {**poll, "poll_bod": "1.1"}).model.poll.benefit_of_doubt == Fraction(11, 10)
+    # 6D= raised from 1/2 to 11/20: 11/20 × 11 + 9/20 × 1 = 130/20 = 6 1/2
+    r = client.post("/", data={**poll, "poll_bod": "1.1"})
+    assert r.status_code == 200 and scores(r.text)["NS"].startswith("+6 1/2 IMPs")
+    bad = client.post("/", data={**poll, "poll_bod": "1.5"})
+    assert bad.status_code == 422 and "is 1 1/2, above the ceiling 1 1/5" in field_error(bad.text, "poll_bod")
+
+
+def test_errors_of_the_infraction_are_beside_their_field(client):
+    bad = client.post("/", data={**UI, "inf_law": "61B1"})
+    assert bad.status_code == 422
+    assert "Infraction law 61B1 is not one wbf-2017 knows" in field_error(bad.text, "inf_law")
+    assert "Did you mean '16B1'?" in field_error(bad.text, "inf_law")
+    missing = {k: v for k, v in UI.items() if not k.startswith("finding_")}
+    bad = client.post("/", data=missing)
+    assert "must give the Director's finding 'suggested_over_a_logical_alternative'" in field_error(bad.text, "infraction")
+    bad = client.post("/", data={**UI, "finding_could_have_ben_aware": "yes"})
+    assert "No law in wbf-2017 makes 'could_have_ben_aware' a condition" in field_error(bad.text, "finding_could_have_ben_aware")
+    bad = client.post("/", data={**REVOKE, "rv_trick_1": "14"})
+    assert "less than or equal to 13" in field_error(bad.text, "rv_trick_1")
+    bad = client.post("/", data={**REVOKE, "rv_exception_0": "whenever"})
+    assert field_error(bad.text, "rv_exception_0") is not None
+    bad = client.post("/", data={**REVOKE, "rv_offender_0": ""})
+    assert field_error(bad.text, "rv_offender_0") == "This is needed here"
+    bad = client.post("/", data={**UI, "non_offending": "both", "table_result": "", "se_kind": ""})
+    assert "Both is for a law that rules each side from its own view (82C, 86B1); 16B1" in field_error(bad.text, "non_offending")
+    bad = client.post("/", data={**REVOKE, "inf_law": "", "inf_by": ""})
+    assert field_error(bad.text, "inf_law") == "This is needed here"

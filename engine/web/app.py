@@ -270,6 +270,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         if name == "compare.html":
             context.update(compare_page=True, form_action="/compare")
         context.setdefault("traveller", traveller_ok)
+        context["infraction_laws"], context["known_findings"] = books.infractions()
         return templates.TemplateResponse(request, name, context, status_code=code)
 
     def default_form() -> CaseForm:

@@ -5,8 +5,11 @@ players, director, what happened), the rulebook and board, a table result and th
 table or the field, the outcome without the infraction as one result, a weighted list, a split
 weighting (one list per side) or a poll, a serious error or gamble with one or several weighted
 outcomes (C), an artificial score or a board not scheduled, a procedural penalty (individual
-events), the match in victory points, the TD's reasons and the appeal. What an opened file holds
-that the form does not edit (expect:, published:) is kept as it is (``extra``).
+events), the match in victory points, the TD's reasons and the appeal; the infraction and the law
+that empowers the adjustment (its law, offender, note, the Director's findings the law makes a
+condition of adjusting, and for Law 64 the established revokes), both sides non-offending (82C,
+86B1) and the TD's benefit-of-doubt factor in a poll. What an opened file holds that the form does
+not edit (expect:, published:) is kept as it is (``extra``).
 
 Strings are copied into the model as the TD typed them; the engine's own parsers read them when
 the model is ruled. A compact weighted list is written ``4S= W 2/3; 4S-1 W 1/3`` (a result, a
@@ -44,6 +47,15 @@ SIDES = {"": "—", "NS": "North-South", "EW": "East-West"}
 DECISIONS = {"": "no appeal", "pending": "lodged, not yet heard", "upheld": "upheld: the ruling stands",
              "changed": "changed: the committee changed the ruling", "withdrawn": "withdrawn"}
 DEPOSITS = {"": "—", "returned": "returned", "forfeited": "forfeited"}
+NON_OFFENDING = {"NS": "North-South", "EW": "East-West",
+                 "both": "Both (a Director's error, 82C; the other table's result, 86B1)"}
+SEATS = {"": "—", "N": "North", "E": "East", "S": "South", "W": "West"}
+FINDING_CHOICES = {"": "not given", "yes": "yes, it holds", "no": "no, it does not hold"}
+EXCEPTIONS = {"": "none", "subsequent-same-suit": "64B2: a later revoke in the same suit by the same player",
+              "faced-card": "64B3: failure to play a card faced on the table",
+              "after-next-deal-call": "64B4: attention drawn after a call on the next deal",
+              "after-round": "64B5: attention drawn after the round ended",
+              "both-sides": "64B7: both sides revoked on the same board"}
 
 # the record: form field → key in record:
 RECORD_FIELDS = {"rec_event": "event", "rec_session": "session", "rec_time": "time", "rec_table": "table",
@@ -57,20 +69,25 @@ APPEAL_FIELDS = {"ap_lodged": "lodged", "ap_by": "by", "ap_committee": "committe
 FORM_KEYS = {"title", "source", "rulebook", "date", "scoring", "event", "board", "non_offending",
              "table_result", "other_table", "field", "results_on_board", "without_infraction", "poll",
              "serious_error", "artificial", "possibilities", "not_scheduled", "session",
-             "artificial_boards_this_session", "penalty", "match", "players", "notes", "record", "appeal"}
+             "artificial_boards_this_session", "penalty", "match", "players", "notes", "record", "appeal",
+             "infraction"}
 CASE_KEYS = list(CaseModel.model_fields)
 
 TEXT_FIELDS = ("rulebook", "title", "source", "date", "board_number", "table_result", "other_table",
                "results_on_board", "b_result", "se_instead", "session_ns", "session_ew", "boards_ns", "boards_ew",
                "poll_polled", "pen_amount", "match_boards", "match_imps_ns", "match_imps_ew",
                *RECORD_FIELDS, *PAIR_FIELDS, *PLAYER_FIELDS, "ap_lodged", "ap_committee", "ap_reasons",
-               "ap_changed_to")
+               "ap_changed_to", "inf_law", "inf_note", "poll_bod")
 # every string field, for the hidden copy of the form on the slip page
 HIDDEN_FIELDS = (*TEXT_FIELDS, "field", "notes", "scoring", "event", "vulnerability", "kind", "not_scheduled",
                  "non_offending", "b_mode", "se_kind", "art_ns", "art_ew", "pen_player", "ap_decision", "ap_by",
-                 "ap_deposit")
+                 "ap_deposit", "inf_by")
 _ROW = re.compile(r"^(wi|ew)_(result|weight|illegal)_(\d{1,3})$")
 _POLL = re.compile(r"^poll_(action|votes|result|illegal)_(\d{1,3})$")
+_REVOKE = re.compile(r"^rv_(trick|offender|owon|swon|later|exception)_(\d{1,2})$")
+_FINDING = re.compile(r"^finding_([a-z][a-z0-9_]{0,47})$")
+MAX_REVOKES = 13            # at most one revoke a trick
+MAX_FINDINGS = 20
 _WEIGHT = re.compile(r"^[+-]?\d[\d\s./]*%?$|^[+-]?\.\d+%?$")
 
 
@@ -95,6 +112,22 @@ class PollRow:
     @property
     def blank(self) -> bool:
         return not (self.action.strip() or self.votes.strip() or self.result.strip() or self.illegal)
+
+
+@dataclass
+class RevokeRow:
+    """One established revoke (Law 64), as typed: its trick, offender, who won it, the later tricks."""
+    trick: str = ""
+    offender: str = ""
+    owon: bool = False         # the offending player won the revoke trick
+    swon: bool = False         # the offending side won the revoke trick
+    later: str = ""            # tricks the offending side won after it
+    exception: str = ""        # a 64B exception, or none
+
+    @property
+    def blank(self) -> bool:
+        return not (self.trick.strip() or self.offender or self.owon or self.swon or self.later.strip()
+                    or self.exception)
 
 
 def _rows() -> list[Row]:
@@ -126,6 +159,7 @@ class CaseForm:
     ew_rows: list[Row] = dc_field(default_factory=_rows)     # EW's list of a split weighting
     poll_polled: str = ""
     poll_rows: list[PollRow] = dc_field(default_factory=lambda: [PollRow(), PollRow()])
+    poll_bod: str = ""                     # the TD's benefit-of-doubt factor (poll.benefit_of_doubt)
     se_kind: str = ""
     se_instead: str = ""                   # one result, or "4S= W 2/3; 4S-1 W 1/3"
     art_ns: str = "in-no-way-at-fault"
@@ -161,6 +195,11 @@ class CaseForm:
     ap_reasons: str = ""
     ap_changed_to: str = ""
     ap_deposit: str = ""
+    inf_law: str = ""                      # infraction: the law that empowers the adjustment
+    inf_by: str = ""
+    inf_note: str = ""
+    findings: dict[str, str] = dc_field(default_factory=dict)   # finding name → "yes" | "no"
+    revokes: list[RevokeRow] = dc_field(default_factory=lambda: [RevokeRow()])
     extra: dict[str, Any] = dc_field(default_factory=dict)   # keys of an opened file the form does not edit
     compare: list[str] = dc_field(default_factory=list)      # rulebooks to compare (compare page)
 
@@ -189,6 +228,7 @@ class CaseForm:
         f.kind = _choice(s("kind", "assigned"), KINDS, "assigned")
         f.not_scheduled = _choice(s("not_scheduled", "bye"), NOT_SCHEDULED, "bye")
         f.non_offending = s("non_offending", "NS")
+        f.inf_by = _choice(s("inf_by"), SEATS, "")
         f.b_mode = _choice(s("b_mode", "one"), B_MODES, "one")
         f.se_kind = s("se_kind")
         f.art_ns = s("art_ns", "in-no-way-at-fault")
@@ -201,6 +241,7 @@ class CaseForm:
         f.ap_deposit = _choice(s("ap_deposit"), DEPOSITS, "")
         lists: dict[str, dict[int, Row]] = {"wi": {}, "ew": {}}
         polls: dict[int, PollRow] = {}
+        revokes: dict[int, RevokeRow] = {}
         for key in data.keys():
             if (m := _ROW.match(key)) and int(m[3]) < MAX_ROWS:
                 row = lists[m[1]].setdefault(int(m[3]), Row())
@@ -214,9 +255,22 @@ class CaseForm:
                     prow.illegal = True
                 else:
                     setattr(prow, m[1], s(key))
+            elif (m := _REVOKE.match(key)) and int(m[2]) < MAX_REVOKES:
+                rrow = revokes.setdefault(int(m[2]), RevokeRow())
+                if m[1] in ("owon", "swon"):
+                    setattr(rrow, m[1], bool(s(key)))
+                elif m[1] == "offender":
+                    rrow.offender = _choice(s(key), SEATS, "")
+                elif m[1] == "exception":
+                    rrow.exception = s(key)      # checked by the engine, so a bad one is reported
+                else:
+                    setattr(rrow, m[1], s(key))
+            elif (m := _FINDING.match(key)) and len(f.findings) < MAX_FINDINGS and s(key) in ("yes", "no"):
+                f.findings[m[1]] = s(key)
         f.rows = [lists["wi"][i] for i in sorted(lists["wi"])] or _rows()
         f.ew_rows = [lists["ew"][i] for i in sorted(lists["ew"])] or _rows()
         f.poll_rows = [polls[i] for i in sorted(polls)] or [PollRow(), PollRow()]
+        f.revokes = [revokes[i] for i in sorted(revokes)] or [RevokeRow()]
         extra = s("extra")
         if extra:
             try:
@@ -232,21 +286,21 @@ class CaseForm:
 
     def apply(self, action: str) -> bool:
         """Add or remove a row of a list; True when the action was one of those."""
-        m = re.fullmatch(r"(add|remove)-(row|ew-row|poll-row)(?:-(\d{1,3}))?", action)
+        m = re.fullmatch(r"(add|remove)-(row|ew-row|poll-row|revoke-row)(?:-(\d{1,3}))?", action)
         if not m:
             return False
         lists = {"row": ("rows", Row, "weighted"), "ew-row": ("ew_rows", Row, "split"),
-                 "poll-row": ("poll_rows", PollRow, "poll")}
+                 "poll-row": ("poll_rows", PollRow, "poll"), "revoke-row": ("revokes", RevokeRow, None)}
         name, make, mode = lists[m[2]]
         rows = getattr(self, name)
         if m[1] == "add":
-            if len(rows) < MAX_ROWS:
+            if len(rows) < (MAX_REVOKES if mode is None else MAX_ROWS):
                 rows.append(make())
         elif m[3] is not None and 0 <= int(m[3]) < len(rows):
             del rows[int(m[3])]
         if not rows:
             rows.append(make())
-        if not (mode == "weighted" and self.b_mode == "split"):
+        if mode is not None and not (mode == "weighted" and self.b_mode == "split"):
             self.b_mode = mode
         return True
 
@@ -269,6 +323,7 @@ class CaseForm:
         board["vulnerability"] = self.vulnerability
         m["board"] = board
         m["results_on_board"] = _int_or_text(self.results_on_board) if self.results_on_board else None
+        m["infraction"] = self._infraction(rowmap)
         if self.kind == "artificial":
             m["artificial"] = {"NS": self.art_ns, "EW": self.art_ew}
             m["possibilities"] = "numerous" if self.numerous else None
@@ -335,7 +390,24 @@ class CaseForm:
             if row.illegal:
                 choice["legal"] = False
             choices.append(choice)
-        return {"polled": _int_or_text(self.poll_polled) if self.poll_polled else None, "choices": choices or None}
+        return {"polled": _int_or_text(self.poll_polled) if self.poll_polled else None, "choices": choices or None,
+                "benefit_of_doubt": self.poll_bod or None}
+
+    def _infraction(self, rowmap: dict[tuple, str]) -> dict[str, Any] | None:
+        revokes = []
+        for i, row in enumerate(self.revokes):
+            if row.blank:
+                continue
+            rowmap[("revoke", len(revokes))] = str(i)
+            revokes.append({"trick": _int_or_text(row.trick) if row.trick else None, "offender": row.offender or None,
+                            "offender_won": row.owon, "side_won": row.swon,
+                            "later_tricks": _int_or_text(row.later) if row.later else None,
+                            "exception": row.exception or None})
+        findings = {name: value == "yes" for name, value in self.findings.items() if value in ("yes", "no")}
+        if not (self.inf_law or self.inf_by or self.inf_note or findings or revokes):
+            return None
+        return {"law": self.inf_law or None, "by": self.inf_by or None, "note": self.inf_note or None,
+                "findings": findings or None, "revokes": revokes or None}
 
     def to_yaml(self, *, header: str | None = None) -> tuple[str, dict[tuple, str]]:
         model, rowmap = self.model()
@@ -346,7 +418,7 @@ class CaseForm:
     @classmethod
     def from_tree(cls, tree: Mapping[str, Any]) -> "CaseForm":
         """Fill the form from a case file's data; what the form cannot show is kept in `extra`."""
-        f = cls(rows=[], ew_rows=[], poll_rows=[])
+        f = cls(rows=[], ew_rows=[], poll_rows=[], revokes=[])
         t = dict(tree)
         extra: dict[str, Any] = {k: v for k, v in t.items() if k not in FORM_KEYS}
         for key in ("title", "source", "rulebook", "table_result", "other_table", "notes", "date", "scoring",
@@ -372,6 +444,8 @@ class CaseForm:
         if isinstance(poll, dict):
             f.b_mode = "poll"
             f.poll_polled = _text(poll.get("polled", ""))
+            if poll.get("benefit_of_doubt") is not None:
+                f.poll_bod = _text(poll["benefit_of_doubt"])
             for c in poll.get("choices") or []:
                 if not isinstance(c, dict):
                     continue
@@ -427,7 +501,21 @@ class CaseForm:
             for name, key in APPEAL_FIELDS.items():
                 if ap.get(key) is not None:
                     setattr(f, name, _text(ap[key]))
+        inf = t.get("infraction")
+        if isinstance(inf, dict):
+            for name, key in (("inf_law", "law"), ("inf_by", "by"), ("inf_note", "note")):
+                if inf.get(key) is not None:
+                    setattr(f, name, _text(inf[key]))
+            if isinstance(inf.get("findings"), dict):
+                f.findings = {str(k): ("yes" if v is True else "no" if v is False else _text(v))
+                              for k, v in list(inf["findings"].items())[:MAX_FINDINGS]}
+            for r in (inf.get("revokes") or [])[:MAX_REVOKES] if isinstance(inf.get("revokes"), list) else []:
+                if isinstance(r, dict):
+                    f.revokes.append(RevokeRow(_text(r.get("trick", "")), _text(r.get("offender", "")),
+                                               r.get("offender_won") is True, r.get("side_won") is True,
+                                               _text(r.get("later_tricks", "")), _text(r.get("exception") or "")))
         f.extra = _jsonable(extra)
+        f.revokes = f.revokes or [RevokeRow()]
         f.rows = f.rows or _rows()
         f.ew_rows = f.ew_rows or _rows()
         f.poll_rows = f.poll_rows or [PollRow(), PollRow()]
@@ -532,15 +620,23 @@ LABELS = {
     "ap_decision": "Appeal", "ap_by": "Appeal lodged by", "ap_lodged": "Appeal lodged at",
     "ap_committee": "Committee", "ap_reasons": "Committee's reasons", "ap_changed_to": "The ruling as changed",
     "ap_deposit": "Deposit", "extra": "Kept from the opened file", "general": "The case",
-    "compare": "Rulebooks to compare",
+    "compare": "Rulebooks to compare", "infraction": "Infraction", "inf_law": "Law infringed",
+    "inf_by": "Offender", "inf_note": "The irregularity", "findings": "The Director's findings",
+    "revokes": "Established revokes", "poll_bod": "Benefit-of-doubt factor",
 }
 _LIST_LABEL = re.compile(r"^(wi|ew|poll)_(result|weight|illegal|action|votes)_(\d+)$")
+_REVOKE_LABEL = {"trick": "trick", "offender": "offender", "owon": "won by the offender",
+                 "swon": "won by the offending side", "later": "later tricks", "exception": "64B exception"}
 
 
 def label(name: str) -> str:
     """The words for a field in the error summary: "East-West's weighting, weight 2"."""
     if name in LABELS:
         return LABELS[name]
+    if (m := _REVOKE.match(name)):
+        return f"Revoke {int(m[2]) + 1}, {_REVOKE_LABEL[m[1]]}"
+    if (m := _FINDING.match(name)):
+        return f"Finding {m[1]}"
     m = _LIST_LABEL.match(name)
     if m:
         which = {"wi": "Weighted list (B)", "ew": "East-West's weighting", "poll": "Poll choice"}[m[1]]

@@ -25,12 +25,14 @@ SIMPLE_FIELDS = {
     ("session", "NS"): "session_ns", ("session", "EW"): "session_ew", ("artificial_boards_this_session",): "boards_ns",
     ("artificial_boards_this_session", "NS"): "boards_ns", ("artificial_boards_this_session", "EW"): "boards_ew",
     ("notes",): "notes", ("not_scheduled",): "not_scheduled", ("poll",): "poll", ("poll", "polled"): "poll_polled",
-    ("poll", "choices"): "poll", ("penalty",): "pen_player", ("penalty", "player"): "pen_player",
+    ("poll", "choices"): "poll", ("poll", "benefit_of_doubt"): "poll_bod", ("penalty",): "pen_player", ("penalty", "player"): "pen_player",
     ("penalty", "amount"): "pen_amount", ("penalty", "partner_blameless"): "pen_blameless",
     ("match",): "match_boards", ("match", "boards"): "match_boards", ("match", "imps"): "match_imps_ns",
     ("match", "imps", "NS"): "match_imps_ns", ("match", "imps", "EW"): "match_imps_ew",
     ("record",): "rec_event", ("record", "pairs"): "rec_pair_ns", ("record", "players"): "rec_n",
     ("players",): "rec_n", ("appeal",): "ap_decision",
+    ("infraction",): "infraction", ("infraction", "law"): "inf_law", ("infraction", "by"): "inf_by",
+    ("infraction", "note"): "inf_note", ("infraction", "findings"): "findings", ("infraction", "revokes"): "revokes",
     **{("record", key): name for name, key in RECORD_FIELDS.items()},
     **{("record", "pairs", key): name for name, key in PAIR_FIELDS.items()},
     **{("record", "players", key): name for name, key in PLAYER_FIELDS.items()},
@@ -38,6 +40,8 @@ SIMPLE_FIELDS = {
     **{("appeal", key): name for name, key in APPEAL_FIELDS.items()},
 }
 ROW_PARTS = {"result": "result", "weight": "weight", "legal": "illegal"}
+REVOKE_PARTS = {"trick": "trick", "offender": "offender", "offender_won": "owon", "side_won": "swon",
+                "later_tricks": "later", "exception": "exception"}
 POLL_PARTS = {"action": "action", "votes": "votes", "result": "result", "results": "result", "legal": "illegal"}
 
 
@@ -75,6 +79,12 @@ def field_for_path(path: tuple | None, form: CaseForm, rowmap: dict[tuple, str])
         row = rowmap.get(("poll", path[2]))
         part = POLL_PARTS.get(path[3] if len(path) > 3 else "action", "action")
         return f"poll_{part}_{row}" if row is not None else "poll"
+    if path[:2] == ("infraction", "revokes") and len(path) > 2:
+        row = rowmap.get(("revoke", path[2]))
+        part = REVOKE_PARTS.get(path[3] if len(path) > 3 else "trick", "trick")
+        return f"rv_{part}_{row}" if row is not None else "revokes"
+    if path[:2] == ("infraction", "findings") and len(path) > 2:
+        return f"finding_{path[2]}" if path[2] in form.findings else "findings"
     if path[0] == "non_offending" and form.kind != "assigned":
         return "general"
     for n in range(len(path), 0, -1):

@@ -14,7 +14,8 @@ is evaluated.
 from __future__ import annotations
 
 from .caseform import (B_MODES, CASE_KEYS, DECISIONS, DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, HIDDEN_FIELDS, KINDS,  # noqa: F401
-                       LABELS, NOT_SCHEDULED, RESPONSIBILITIES, SCORINGS, SERIOUS, SIDES, VULNERABILITIES, CaseForm,
-                       PollRow, Row, compact_list, label, split_field)
+                       EXCEPTIONS, FINDING_CHOICES, LABELS, NON_OFFENDING, NOT_SCHEDULED, RESPONSIBILITIES, SCORINGS,
+                       SEATS, SERIOUS, SIDES, VULNERABILITIES, CaseForm, PollRow, RevokeRow, Row, compact_list, label,
+                       split_field)
 from .caseyaml import MAX_FIELD, MAX_LIST, MAX_ROWS, check_list_lengths, dump_yaml, positions  # noqa: F401
 from .formerrors import error_path, field_for_path, form_errors, friendly  # noqa: F401

@@ -130,6 +130,22 @@ class Books:
         """The rulebooks as `bridgelaw rulebooks --format json` lists them (a test holds the two equal)."""
         return [b.summary() for b in self.all()]
 
+    def infractions(self) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+        """For the infraction fields: the laws the rulebooks know to empower an adjustment (law → its
+        title), and the Director's findings those laws make a condition of adjusting (name → what it
+        says and the laws that ask for it), in the rulebooks' order."""
+        laws: dict[str, str] = {}
+        findings: dict[str, dict[str, Any]] = {}
+        default = self.default()
+        for b in sorted(self.all(), key=lambda b: (b.id != default, b.id)):     # the current edition's words first
+            for law, e in b.infractions.items():
+                laws.setdefault(law, e.title)
+                for name, what in e.requires:
+                    entry = findings.setdefault(name, {"text": what, "laws": []})
+                    if law not in entry["laws"]:
+                        entry["laws"].append(law)
+        return laws, findings
+
     def choices(self) -> list[dict[str, str]]:
         """For the rulebook select: id and a label with edition and dates."""
         out = []
