@@ -194,6 +194,26 @@ def _weighted(entry: _Pairs, value_units, scale: int) -> Fraction:
     return Fraction(num, scale * scale)
 
 
+def _per_table(field: "Field", of_result: Callable[[int], Fraction],
+               of_weighted: Callable[[_Pairs], Fraction]) -> list[Fraction | None]:
+    """Each table's value: None without a result, `of_result(points)` for a result obtained
+    (computed once per distinct score), `of_weighted(entry)` for a weighted adjusted score."""
+    cache: dict[int, Fraction] = {}
+    values: list[Fraction | None] = []
+    append = values.append
+    for entry in field.entries:
+        if entry is None:
+            append(None)
+        elif isinstance(entry, int):
+            v = cache.get(entry)
+            if v is None:
+                v = cache[entry] = of_result(entry)
+            append(v)
+        else:
+            append(of_weighted(entry))
+    return values
+
+
 # --- matchpoints --------------------------------------------------------------------------------
 
 @dataclass
@@ -239,19 +259,8 @@ def matchpoints(
                 m = round_toward(m, step, centre)
         return m
 
-    cache: dict[int, Fraction] = {}
-    values: list[Fraction | None] = []
-    append = values.append
-    for entry in field.entries:
-        if entry is None:
-            append(None)
-        elif isinstance(entry, int):
-            v = cache.get(entry)
-            if v is None:
-                v = cache[entry] = finish(Fraction(field.mp_units(entry) - scale, scale))
-            append(v)
-        else:
-            append(finish(_weighted(entry, field.mp_units, scale) - 1))
+    values = _per_table(field, lambda points: finish(Fraction(field.mp_units(points) - scale, scale)),
+                        lambda entry: finish(_weighted(entry, field.mp_units, scale) - 1))
     return MatchpointResult(values, top, a, e, factored, step, field)
 
 
@@ -301,19 +310,8 @@ def cross_imps(entries: Sequence[FieldEntry], *, points: Points | None = None,
             u = units[points] = field.imp_units(points)
         return u
 
-    cache: dict[int, Fraction] = {}
-    values: list[Fraction | None] = []
-    append = values.append
-    for entry in field.entries:
-        if entry is None:
-            append(None)
-        elif isinstance(entry, int):
-            v = cache.get(entry)
-            if v is None:
-                v = cache[entry] = Fraction(imp_units(entry), scale * by)
-            append(v)
-        else:
-            append(_weighted(entry, imp_units, scale) / by)
+    values = _per_table(field, lambda points: Fraction(imp_units(points), scale * by),
+                        lambda entry: _weighted(entry, imp_units, scale) / by)
     return values, field, by
 
 
@@ -362,13 +360,5 @@ def butler(entries: Sequence[FieldEntry], *, points: Points | None = None, drop:
             v = cache[points] = Fraction(imps_exact(points - datum))
         return v
 
-    values: list[Fraction | None] = []
-    append = values.append
-    for entry in field.entries:
-        if entry is None:
-            append(None)
-        elif isinstance(entry, int):
-            append(imp(entry))
-        else:
-            append(sum((w * imp(p) for p, w in entry), Fraction(0)))
+    values = _per_table(field, imp, lambda entry: sum((w * imp(p) for p, w in entry), Fraction(0)))
     return ButlerResult(values, datum, mean, dropped, field)
