@@ -323,13 +323,11 @@ IMP_SCALE: tuple[int, ...] = (
 
 
 def imps(difference: int | Fraction) -> int:
-    """Signed IMPs for a difference in points (Law 78B); the sign follows the difference."""
+    """Signed IMPs for a difference in points (Law 78B): the number of steps of the scale at or
+    below ``|difference|``, signed as the difference. The difference may be fractional (a butler
+    datum need not be whole); it is never a float."""
     if isinstance(difference, bool) or not isinstance(difference, (int, Fraction)):
-        raise TypeError(f"expected an int or integral Fraction, got {difference!r}")
-    if isinstance(difference, Fraction):
-        if difference.denominator != 1:
-            raise ValueError(f"a points difference must be a whole number, got {difference}")
-        difference = difference.numerator
+        raise TypeError(f"expected an int or a Fraction, got {difference!r}")
     steps = bisect_right(IMP_SCALE, abs(difference))
     return steps if difference >= 0 else -steps
 

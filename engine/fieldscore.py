@@ -38,7 +38,7 @@ from fractions import Fraction
 from itertools import accumulate
 from typing import Any, Union
 
-from .bridge import IMP_SCALE
+from .bridge import IMP_SCALE, imps
 from .case import Component
 from .rounding import round_half_away, round_half_even, round_toward
 
@@ -46,7 +46,6 @@ __all__ = [
     "Weighting",
     "FieldEntry",
     "Field",
-    "imps_exact",
     "round_toward",
     "round_half_even",
     "neuberg",
@@ -67,13 +66,6 @@ def _as_points(outcome: Any) -> int:
     return outcome
 
 _ONE = Fraction(1)
-
-
-def imps_exact(difference: int | Fraction) -> int:
-    """Signed IMPs (Law 78B) for a difference in points that may be fractional (a butler datum
-    need not be whole): the number of steps of the scale at or below ``|difference|``."""
-    steps = bisect_right(IMP_SCALE, abs(difference))
-    return steps if difference >= 0 else -steps
 
 
 def neuberg(m: Fraction, results: int, expected: int) -> Fraction:
@@ -320,7 +312,7 @@ def cross_imps_as_if(field: Field, entry: Weighting) -> list[Fraction]:
     entry = [(field.points(c.outcome), c.weight) for c in entry]
     out = []
     for points, _ in entry:
-        own = sum((w * imps_exact(points - p) for p, w in entry), Fraction(0))
+        own = sum((w * imps(points - p) for p, w in entry), Fraction(0))
         out.append(Fraction(field.imp_units(points), field.scale) - own)
     return out
 
@@ -357,7 +349,7 @@ def butler(entries: Sequence[FieldEntry], *, points: Points | None = None, drop:
     def imp(points: int) -> Fraction:
         v = cache.get(points)
         if v is None:
-            v = cache[points] = Fraction(imps_exact(points - datum))
+            v = cache[points] = Fraction(imps(points - datum))
         return v
 
     values = _per_table(field, imp, lambda entry: sum((w * imp(p) for p, w in entry), Fraction(0)))

@@ -42,6 +42,8 @@ def describe(value: Any) -> str:
         return "; ".join(f"{k.replace('_', ' ')}: {describe(v)}" for k, v in value.items() if v is not None)
     if isinstance(value, (list, tuple)):
         return ", ".join(describe(v) for v in value)
+    if isinstance(value, bool):                 # a Director's finding: yes or no, as on a ruling form
+        return "yes" if value else "no"
     if isinstance(value, Fraction):
         return format_mixed(value)
     return " ".join(str(value).split()) if not isinstance(value, str) or "\n" not in value.strip() \

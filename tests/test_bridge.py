@@ -417,9 +417,10 @@ def test_weighted_imps_from_the_seeds() -> None:
     assert sum(w * imps(score - 1100) for score, w in weighted.items()) == F(17, 5)
 
 
-def test_imps_rejects_non_integral() -> None:
-    with pytest.raises(ValueError):
-        imps(F(1, 2))
+def test_imps_of_a_fractional_difference_and_what_it_refuses() -> None:
+    # a butler datum need not be whole: the steps at or below |difference| count
+    assert imps(F(39, 2)) == 0 and imps(F(41, 2)) == 1 and imps(F(-41, 2)) == -1
+    assert imps(F(7999, 2)) == 23 and imps(F(4000)) == 24
     with pytest.raises(TypeError):
         imps(50.0)  # type: ignore[arg-type]
     with pytest.raises(TypeError):

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from bridgelaw import fieldscore as fs
 from bridgelaw.bridge import imps, matchpoint_table, top
 from bridgelaw.case import Component
-from bridgelaw.fieldscore import imps_exact, neuberg, round_half_even, round_toward
+from bridgelaw.bridge import imps as imps_exact
+from bridgelaw.fieldscore import neuberg, round_half_even, round_toward
 
 # The data below writes a weighted table as (points, weight) pairs, as the sources print them;
 # fieldscore takes the one weighted-outcome type, Component, whose outcomes here are points.

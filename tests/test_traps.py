@@ -240,7 +240,7 @@ def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):
     s = slip.build(ruling, case)
     # the paragraphs that empower the adjustment (the rulebook's infractions: for 16B1), then Law 12
     assert [ref for ref, _ in s.laws] == ["16B1(a)", "16B3", "12B1", "12C1(a)", "12C1(b)"]
-    shown = "law: 16B1; note: West chose 4S, suggested by the pause; findings: suggested over a logical alternative: True"
+    shown = "law: 16B1; note: West chose 4S, suggested by the pause; findings: suggested over a logical alternative: yes"
     assert ("Infraction", shown) in s.story
     assert "  Infraction  " + shown in " ".join(text(ruling, case).split("\n              "))
     assert f'id="slip-story-infraction">{shown}<' in slip.html(s)

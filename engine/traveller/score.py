@@ -179,7 +179,7 @@ def _adjusted_steps(board: ScoredBoard, f: fieldscore.Field, line: TableLine, si
         how = "IMPs against every other table" + (f", ÷ {board.divisor}" if board.divisor != 1 else "")
     else:
         datum = board.datum[side]
-        each = [Fraction(fieldscore.imps_exact(pts - datum)) for pts, _ in pairs]
+        each = [Fraction(bridge.imps(pts - datum)) for pts, _ in pairs]
         how = f"IMP(score − datum {format_mixed(datum)})"
     total = Fraction(0)
     for p, (pts, w), x in zip(entry, pairs, each):
