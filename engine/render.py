@@ -224,7 +224,11 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
     }
 
 
-def as_json(r: Ruling, case: Any = None) -> str:
+def as_json(r: Ruling, case: Any = None, *, compact: bool = False) -> str:
+    """The ruling as JSON: indented for people (the CLI), or `compact` for machines (the web API:
+    the same document, written by json's C encoder, which indentation would bypass)."""
+    if compact:
+        return json.dumps(as_dict(r, case), separators=(",", ":"), ensure_ascii=False) + "\n"
     return json.dumps(as_dict(r, case), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -437,7 +437,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             case, ruling = service.rule_text(text, "request", books, override)
         except BridgelawError as exc:
             return api_bridgelaw_error(exc, text, source)
-        return Response(render.as_json(ruling, case), media_type="application/json")
+        return Response(render.as_json(ruling, case, compact=True), media_type="application/json")
 
     async def api_compare(request: Request) -> Response:
         kind, body = await api_body(request)
