@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..exact import exact_json, format_decimal, format_mixed
-from .model import SIDES
+from .model import SHORT, SIDES
 from .score import ScoredSession
 
 FORMATS = ("text", "markdown", "json", "csv")
@@ -36,8 +36,10 @@ def _what(line) -> str:
 
 
 def _aw(v: Any) -> str:
+    """An artificial line as the results file codes it (A+, A=, A-, or a percentage): the score
+    itself comes from the rulebook's artificial stage, not from this label."""
     if isinstance(v, str):
-        return {"in-no-way-at-fault": "avg-plus", "partly-at-fault": "average", "directly-at-fault": "avg-minus"}[v]
+        return SHORT[v]
     return f"{format_mixed(v * 100)}%"
 
 
