@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import bridge
@@ -203,19 +204,43 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
     return line
 
 
-def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
+@dataclass
+class RowResult:
+    """What one ScoreTable row says happened, from its Contract/Declarer/Result and score cells
+    (read once, by :func:`read_row_result`, for ``bridgelaw event`` and ``bridgelaw score``)."""
+
+    played: bridge.PlayedResult | None = None     # the contract and tricks, when the row gives them
+    score: int | None = None                      # the score columns, NS's view, when they give points
+    score_where: tuple[str, Where] | None = None  # the column that gave it
+    codes: dict[str, Any] = field(default_factory=dict)   # artificial/not-played codes in score cells
+    contract_code: tuple[str, Token, str] | None = None   # a code in Contract and no score cell: text, cell, kind
+
+    def points(self, vulnerability: str) -> int | None:
+        """NS's points for the row: the contract's score (checked against the score columns),
+        else the score columns' points."""
+        if self.played is None:
+            return self.score
+        points = bridge.ns_score(self.played, vulnerability)
+        if self.score is not None and self.score != points:
+            name, where = self.score_where
+            raise where.error(f"{name} gives NS {self.score:+d}, but {self.played.text} scores NS {points:+d} "
+                              f"(vulnerability {vulnerability})", expected="the score of the contract and result")
+        return points
+
+
+def read_row_result(pbn: PbnFile, get) -> RowResult:
+    """The result cells of one ScoreTable row, each error at its cell."""
+    out = RowResult()
     contract, declarer, tricks = get("Contract"), get("Declarer"), get("Result")
-    played = None
     if contract is not None:
         text = contract.value.strip()
         code = parse_code(text)
         if code is not None and code.kind == "pass":
-            played = bridge.PlayedResult(None, None, 0)
-        elif code is not None and code.kind in ("not-played", "artificial"):
-            played = None           # the score columns say what happened
-            if code.kind == "not-played" and not any(get(n) for n in ("Score_NS", "Score_EW", "Score")):
-                line.kind, line.code = "not-played", text      # e.g. Bye in the Contract column
-                return
+            out.played = bridge.PlayedResult(None, None, 0)
+        elif code is not None:                  # A+, Bye, NP … in the Contract column: the score cells say more
+            if not any(get(n) for n in ("Score_NS", "Score_EW", "Score")):
+                out.contract_code = (text, contract, code.kind)
+                return out
         else:
             if declarer is None or tricks is None:
                 missing = "Declarer" if declarer is None else "Result"
@@ -226,14 +251,11 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
                 raise pbn.error(tricks, f"Result '{t[:20]}' is not a number of tricks", expected="0 to 13")
             try:
                 c = _contract(text, declarer.value.strip().upper())
-                played = bridge.PlayedResult(c.contract, c.declarer, int(t))
+                out.played = bridge.PlayedResult(c.contract, c.declarer, int(t))
             except bridge.NotationError as exc:
                 token = contract if "declarer" not in exc.message else declarer
                 raise pbn.error(token, f"'{text[:20]}' by '{declarer.value[:5]}' making {t}: {exc.message}",
                                 expected="a contract such as 4SX and a declarer N, E, S or W") from None
-    codes: dict[str, Any] = {}
-    score = None
-    score_where = None
     for name, side in (("Score_NS", "NS"), ("Score_EW", "EW"), ("Score", None)):
         token = get(name)
         if token is None:
@@ -250,33 +272,36 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
                 if code.kind == "artificial" and side is None and not code.two_sided:
                     raise where.error(f"Score '{text}' does not say whose artificial score it is",
                                       expected="Score_NS/Score_EW columns, or a two-sided code such as A6040")
-                codes[side or "both"] = (code, where, text)
+                out.codes[side or "both"] = (code, where, text)
                 continue
         else:
             value = raw_score(text, where, name)
             if side == "EW":
                 value = -value
-        if score is not None and score != value:
-            raise where.error(f"{name} says NS {value:+d}, but the row's other score column says NS {score:+d}")
-        score, score_where = value, (name, where)
-    if codes:
-        _codes(line, codes)
-        if played is not None and line.kind != "not-played":
-            line.result, line.points = played, bridge.ns_score(played, board.vulnerability or "None")
+        if out.score is not None and out.score != value:
+            raise where.error(f"{name} says NS {value:+d}, but the row's other score column says NS {out.score:+d}")
+        out.score, out.score_where = value, (name, where)
+    return out
+
+
+def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
+    r = read_row_result(pbn, get)
+    if r.contract_code is not None and r.contract_code[2] == "not-played":
+        line.kind, line.code = "not-played", r.contract_code[0]      # e.g. Bye in the Contract column
         return
-    if played is not None:
-        if board.vulnerability is None and played.contract is not None:
+    if r.codes:
+        _codes(line, r.codes)
+        if r.played is not None and line.kind != "not-played":
+            line.result, line.points = r.played, bridge.ns_score(r.played, board.vulnerability or "None")
+        return
+    if r.played is not None:
+        if board.vulnerability is None and r.played.contract is not None:
             raise line.where.error(f"board {board.number} has no Vulnerable tag, needed to score its contracts",
                                    expected='[Vulnerable "None"] (or NS, EW, All)')
-        points = bridge.ns_score(played, board.vulnerability or "None")
-        if score is not None and score != points:
-            name, where = score_where
-            raise where.error(f"{name} gives NS {score:+d}, but {played.text} scores NS {points:+d} "
-                              f"(vulnerability {board.vulnerability})", expected="the score of the contract and result")
-        line.kind, line.result, line.points = "result", played, points
+        line.kind, line.result, line.points = "result", r.played, r.points(board.vulnerability or "None")
         return
-    if score is not None:
-        line.kind, line.result, line.points = "result", bridge.Score(score), score
+    if r.score is not None:
+        line.kind, line.result, line.points = "result", bridge.Score(r.score), r.score
         return
     raise line.where.error(f"{line.label} has no result", expected="a contract and result, a score, or an artificial "
                            "code such as A+ or NP", suggestion="give it a ruling in the rulings file")

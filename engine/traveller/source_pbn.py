@@ -17,8 +17,8 @@ from .. import rulebook as rulebooks
 from ..case import VULNERABILITY_WORDS, Board
 from ..artificial import ArtificialScore, artificial_scores
 from ..errors import BridgelawError
-from ..events.model import Where as CellWhere
-from ..events.model import code_text, parse_code, read_codes
+from ..events.model import code_text, read_codes
+from ..events.pbn_in import read_row_result
 from ..pbn import Game, PbnFile, Row, Token, load_pbn, parse_pbn
 from ..yamlio import Document, load_yaml
 from .adjust import TableReader
@@ -199,7 +199,7 @@ def _row_line(pbn: PbnFile, table, row: Row, k: int, vulnerability: str) -> Tabl
                         expected="one row per table")
     ns, ew = get("PairId_NS"), get("PairId_EW")
     line = TableLine(number, ns.value if ns else None, ew.value if ew else None, "none")
-    result, points = _row_result(pbn, row, get, vulnerability, line)
+    result, points = _row_result(pbn, get, vulnerability, line)
     if result is not None and line.kind == "none":
         line.kind, line.result, line.points = "result", result, points
     elif result is not None:
@@ -228,84 +228,24 @@ def _artificial(reader: TableReader, line: TableLine, values: dict[str, Any], co
     line.note = line.note or f"'{code}' in the score column"
 
 
-def _row_result(pbn: PbnFile, row: Row, get, vulnerability: str, line: TableLine) -> tuple[Any, int | None]:
-    contract, declarer, tricks = get("Contract"), get("Declarer"), get("Result")
-    played = None
-    if contract is not None:
-        text = contract.value.strip()
-        contract_code = parse_code(text)
-        if contract_code is not None and contract_code.kind == "pass":
-            played = bridge.PlayedResult(None, None, 0)
-        elif contract_code is not None:
-            played = None                       # A+, NP … in the Contract column: the score columns say more
-            if not any(get(n) for n in ("Score_NS", "Score_EW", "Score")):
-                _not_played(pbn, contract, text)
-        else:
-            if declarer is None or tricks is None:
-                missing = "Declarer" if declarer is None else "Result"
-                raise pbn.error(contract, f"contract {text} has no {missing}",
-                                expected="a declarer (N, E, S, W) and the tricks taken by declarer")
-            if not tricks.value.isdigit() or int(tricks.value) > 13:
-                raise pbn.error(tricks, f"Result '{tricks.value}' is not a number of tricks", expected="0 to 13")
-            try:
-                c = bridge.parse_result(f"{text}= {declarer.value.strip().upper()}")
-                played = bridge.PlayedResult(c.contract, c.declarer, int(tricks.value))
-            except bridge.NotationError as exc:
-                token = contract if "declarer" not in exc.message else declarer
-                raise pbn.error(token, f"'{text}' by '{declarer.value}' making {tricks.value}: {exc.message}",
-                                expected="a contract such as 4SX and a declarer N, E, S or W") from None
-    score = None
-    score_token = None
-    codes: dict[str, Any] = {}
-    for name, sign in (("Score_NS", 1), ("Score_EW", -1), ("Score", 0)):
-        token = get(name)
-        if token is None:
-            continue
-        text = token.value.strip()
-        code = parse_code(text)
-        if code is not None and code.kind != "pass":
-            if code.kind == "artificial" and sign == 0 and not code.two_sided:
-                raise pbn.error(token, f"Score '{text}' does not say whose artificial score it is",
-                                expected="Score_NS/Score_EW columns, or a two-sided code such as A6040")
-            codes[{1: "NS", -1: "EW", 0: "both"}[sign]] = (code, CellWhere(pbn.file, token.line, token.column), text)
-            continue
-        try:
-            if code is not None:                # PASS in a score column: a score of 0
-                value = 0
-                if score is not None and score != value:
-                    raise pbn.error(token, f"{name} says +0 for NS, but {score_token[0]} says {score:+d}")
-                score, score_token = value, (name, token)
-                continue
-            if sign == 0:
-                parsed = bridge.parse_result(text)
-                if not isinstance(parsed, bridge.Score):
-                    raise bridge.NotationError("not a score")
-                value = parsed.ns
-            else:
-                value = sign * int(text)
-        except (ValueError, bridge.NotationError):
-            raise pbn.error(token, f"{name} '{text}' is not a score", expected="points such as 420 or -50"
-                            + (", or NS 420" if sign == 0 else "")) from None
-        if score is not None and score != value:
-            raise pbn.error(token, f"{name} says {value:+d} for NS, but {score_token[0]} says {score:+d}")
-        score, score_token = value, (name, token)
-    if codes:
-        reading = read_codes(codes)
+def _row_result(pbn: PbnFile, get, vulnerability: str, line: TableLine) -> tuple[Any, int | None]:
+    """The row's result and NS points, read by the events' one row reader (read_row_result); a
+    row the board has no result for (Bye, NP) is refused: bridgelaw event keeps such lines."""
+    r = read_row_result(pbn, get)
+    if r.contract_code is not None:
+        _not_played(pbn, r.contract_code[1], r.contract_code[0])
+    if r.codes:
+        reading = read_codes(r.codes)
         if reading.kind == "not-played":
             _not_played(pbn, get("Score_NS") or get("Score_EW") or get("Score"), reading.text)
         line.kind, line.artificial, line.note = "artificial-code", reading.values, reading.text
-        if played is not None:
-            return played, bridge.ns_score(played, vulnerability)
+        if r.played is not None:
+            return r.played, bridge.ns_score(r.played, vulnerability)
         return None, None
-    if played is not None:
-        points = bridge.ns_score(played, vulnerability)
-        if score is not None and score != points:
-            name, token = score_token
-            raise pbn.error(token, f"{name} gives NS {score:+d}, but {played.text} scores NS {points:+d} "
-                            f"(vulnerability {vulnerability})", expected="the score of the contract and result")
-        return played, points
-    if score is not None:
-        return bridge.Score(score), score
+    if r.played is not None:
+        return r.played, r.points(vulnerability)
+    if r.score is not None:
+        return bridge.Score(r.score), r.score
     return None, None
 
 
