@@ -25,13 +25,12 @@ import argparse
 import datetime as dt
 import json
 import re
-import sys
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
 
-from . import record, render
+from . import render
 from . import rulebook as rulebooks
 from . import slip as slips
 from .case import Case, load_case

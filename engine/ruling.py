@@ -338,7 +338,6 @@ class _Builder:
                                       expected="revokes: [{trick: …, offender: …, offender_won: …, side_won: …, "
                                       "later_tricks: …}]")
         findings = inf.findings or {}
-        needed = dict(e.requires)
         known = {name for entry in self.book.infractions.values() for name, _ in entry.requires}
         for name in findings:
             if name not in known:               # a finding no law of this rulebook asks for: a typo?

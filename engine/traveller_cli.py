@@ -87,9 +87,9 @@ def cmd_score(args: argparse.Namespace) -> int:
                                  suggestion="give a PBN file (with --adjustments), or redirect the report with >")
         source = Path(trav.pbn.file)
         target = source if args.in_place else Path(args.output)
-        if not args.in_place and _same_file(target, source):
+        if not args.in_place and same_file(target, source):
             raise BridgelawError(f"--output {args.output} is the input file; it is rewritten only with --in-place")
-        if trav.adjustments_file is not None and _same_file(target, Path(trav.adjustments_file)):
+        if trav.adjustments_file is not None and same_file(target, Path(trav.adjustments_file)):
             raise BridgelawError(f"--output {args.output} is the adjustments file; choose another name")
         pbn_text = pbn_output(board)
     if target is not None:
@@ -98,11 +98,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two names are one file (through links), so that an output never overwrites an input."""
     try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and os.path.samefile(a, b))
     except OSError:
-        return a.resolve() == b.resolve()
+        return False
 
 
 def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:

@@ -24,7 +24,8 @@ from .pbn_in import load_event_pbn
 from .rulings import apply, book_for, load_rulings
 from .score import ScoredSession, score_session
 from .usebio import load_event_usebio
-from .writers import encode_check, pbn_fresh, pbn_text, same_file, usebio_text, write_atomic
+from ..traveller_cli import same_file
+from .writers import encode_check, pbn_fresh, pbn_text, usebio_text, write_atomic
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

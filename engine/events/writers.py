@@ -109,13 +109,6 @@ def usebio_text(event: Event, scored: list[ScoredSession]) -> str:
     return text
 
 
-def same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (b.exists() and os.path.samefile(a, b))
-    except OSError:
-        return False
-
-
 def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
     """The shared atomic write (temporary file renamed over the target); a symlink is kept and
     its target written."""

@@ -13,7 +13,6 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -23,24 +22,12 @@ from .. import slip as slips
 from .. import rulebook as rulebooks
 from ..case import Case, CaseModel, check_case
 from ..errors import BridgelawError, did_you_mean
-from ..exact import format_mixed
 from ..ruling import Ruling, rule_case
 from ..yamlio import load_yaml
 from . import forms
 
 log = logging.getLogger("bridgelaw.web")
 
-OUTCOME_WORDS = {
-    "no-damage": "no damage: the table result stands",
-    "all-self-inflicted": "all the damage is self-inflicted: the non-offending side keeps its table result, "
-                          "the offending side gets the assigned score",
-    "none-self-inflicted": "no damage is self-inflicted: both sides get the assigned score",
-    "split": "part of the damage is self-inflicted: the non-offending side gets A + B − C, the offending "
-             "side the assigned score",
-    "assigned": "assigned adjusted score",
-    "artificial": "artificial adjusted score",
-    "not-scored": "the board is not scored",
-}
 
 
 class Books:
@@ -261,7 +248,7 @@ def view(ruling: Ruling, case: Case) -> RulingView:
     m = case.model
     return RulingView(
         title=ruling.title, source=ruling.source, outcome=ruling.outcome,
-        outcome_words=OUTCOME_WORDS.get(ruling.outcome, ruling.outcome), sides=sides, steps=list(ruling.steps),
+        outcome_words=slips.HEADLINES.get(ruling.outcome, ruling.outcome), sides=sides, steps=list(ruling.steps),
         citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings),
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
