@@ -323,7 +323,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         if not isinstance(upload_file, UploadFile) or not upload_file.filename:
             return page(request, "rule.html", 400, form=default_form(),
                         errors=general("Choose a case file (.yaml) to open."))
-        name = _safe_name(upload_file.filename)
+        name = service.safe_name(upload_file.filename, "case.yaml")
         raw = await upload_file.read()
         return await work(opened, request, name, raw)
 
@@ -689,11 +689,6 @@ def case_filename(f: CaseForm) -> str:
         board = ""
     stem = "-".join(p for p in (board, words) if p) or "case"
     return f"{stem}.yaml"
-
-
-def _safe_name(name: str) -> str:
-    base = re.split(r"[\\/]", name)[-1]
-    return re.sub(r"[^\w.\- ]", "_", base)[:80] or "case.yaml"
 
 
 def _traveller_available() -> bool:

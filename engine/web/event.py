@@ -21,14 +21,9 @@ from ..events import report
 from ..events.cli import load_event, outputs, run
 from ..exact import format_decimal
 from ..yamlio import load_yaml
+from .service import safe_name
 
 MAX_BYTES = 256 * 1024
-
-
-def _name(name: str | None, default: str) -> str:
-    base = (name or "").replace("\\", "/").split("/")[-1]
-    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in base)[:80].strip()
-    return safe or default
 
 
 def _d(v: Any) -> str:
@@ -65,10 +60,10 @@ async def handle(request: Request, page, books) -> Response:
     upload = data.get("event_file")
     if isinstance(upload, UploadFile) and upload.filename:
         raw = await upload.read()
-        name = _name(upload.filename, "event.pbn")
+        name = safe_name(upload.filename, "event.pbn")
     elif form["event_text"]:
         raw, name = form["event_text"].encode("latin-1", "replace") if form["event_name"].endswith(".latin1") \
-            else form["event_text"].encode("utf-8"), _name(form["event_name"].removesuffix(".latin1"), "event.pbn")
+            else form["event_text"].encode("utf-8"), safe_name(form["event_name"].removesuffix(".latin1"), "event.pbn")
     else:
         return page(request, "event.html", 400, form=form, problem="Choose a results file (.pbn or USEBIO .xml).")
     rulings_upload = data.get("rulings_file")

@@ -29,6 +29,13 @@ from . import forms
 log = logging.getLogger("bridgelaw.web")
 
 
+def safe_name(name: str | None, default: str) -> str:
+    """A name from a request (a form field, an upload's file name) reduced to a safe base name for
+    messages and downloads: never a path, never read or written."""
+    base = (name or "").replace("\\", "/").split("/")[-1]
+    safe = "".join(c if c.isalnum() or c in "._- " else "_" for c in base)[:80].strip()
+    return safe or default
+
 
 class Books:
     """The rulebooks of one directory, loaded once and kept.

@@ -23,6 +23,7 @@ from ..errors import BridgelawError
 from ..exact import format_decimal, format_mixed
 from ..yamlio import load_yaml
 from . import forms
+from .service import safe_name
 
 try:
     from .. import traveller_cli
@@ -53,12 +54,6 @@ def _decode(raw: bytes) -> str:
         return raw.decode("latin-1")          # PBN 2.1's own encoding
 
 
-def _name(name: str | None, default: str) -> str:
-    base = (name or "").replace("\\", "/").split("/")[-1]
-    safe = "".join(c if c.isalnum() or c in "._- " else "_" for c in base)[:80].strip()
-    return safe or default
-
-
 @dataclass
 class TravellerForm:
     traveller: str = ""
@@ -76,15 +71,15 @@ class TravellerForm:
             return value.strip() if isinstance(value, str) else ""
         f = cls(traveller=s("traveller"), adjustments=s("adjustments"), rulebook=s("rulebook"),
                 scoring=s("scoring") if s("scoring") in SCORINGS else "", board=s("board"),
-                name=_name(s("name"), ""))
+                name=safe_name(s("name"), ""))
         upload = data.get("traveller_file")
         if isinstance(upload, UploadFile) and upload.filename:
             f.traveller = _decode(await upload.read())
-            f.name = _name(upload.filename, "traveller.yaml")
+            f.name = safe_name(upload.filename, "traveller.yaml")
         upload = data.get("adjustments_file")
         if isinstance(upload, UploadFile) and upload.filename:
             f.adjustments = _decode(await upload.read())
-            f.adjustments_name = _name(upload.filename, "adjustments.yaml")
+            f.adjustments_name = safe_name(upload.filename, "adjustments.yaml")
         if not f.name or not f.name.lower().endswith((".pbn", ".yaml", ".yml")):
             f.name = "traveller.pbn" if looks_like_pbn(f.traveller) else "traveller.yaml"
         return f
