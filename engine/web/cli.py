@@ -61,6 +61,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="close a connection whose request has not fully arrived in this time (default %(default)g)")
     p.add_argument("--per-client", type=_positive(int, 10_000), default=PER_CLIENT, metavar="N",
                    help="connections one address may hold open in each process (default %(default)d)")
+    p.add_argument("--http", choices=("auto", "httptools", "h11"), default="auto",
+                   help="HTTP/1.1 parser: httptools (in C, the web extra installs it) or h11 (pure Python, "
+                        "slower); auto (default): httptools when installed")
     p.set_defaults(func=cmd_serve)
 
 
@@ -114,6 +117,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     names = [*LOOPBACK_HOSTS, *(name.lower() for name in args.allow_hosts)]
     if not local and not _is_address(host) and host.lower() not in names:
         names.append(host.lower())            # listening on a name: the page is opened by that name
+    server.protocol(args.http)                # before anything is served: a missing httptools is one line
     options = server.Options(rules=str(args.rules.resolve()) if args.rules else None, allowed_hosts=tuple(names),
                              ip_hosts=not local, time_limit=args.time_limit, read_timeout=args.read_timeout,
                              per_client=args.per_client)
@@ -127,7 +131,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if not local:
             print("bridgelaw: warning: listening beyond this computer; anyone on the network can use the page",
                   file=sys.stderr, flush=True)
-        server.run(sock, options, workers)
+        server.run(sock, options, workers, args.http)
     except KeyboardInterrupt:
         pass
     return 0

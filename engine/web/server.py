@@ -24,6 +24,11 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+try:                                          # the C parser (the web extra installs it); h11 otherwise
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:                           # pragma: no cover
+    HttpToolsProtocol = None  # type: ignore[assignment,misc]
+
 from ..errors import BridgelawError
 from .cli import CONNECTIONS, KEEP_ALIVE, PER_CLIENT, READ_TIMEOUT, TIME_LIMIT, show_host
 
@@ -63,14 +68,18 @@ REFUSED = _message(b"503 Service Unavailable", b"Too many connections from your 
 TIMED_OUT = _message(b"408 Request Timeout", b"The request did not arrive in time; send it again.")
 
 
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a read deadline per request and a cap per client address.
+class _Guards:
+    """The two connection guards, mixed into a uvicorn HTTP protocol class (h11 or httptools):
+    a read deadline per request and a cap per client address. They use only what both protocols
+    have (``transport``, ``client``, ``cycle``, ``loop``, ``config``, ``on_response_complete``).
     The limits come from the app factory's options (``config.app``)."""
 
     clients: ClassVar[Counter[str]] = Counter()          # open connections per address, this process
+    _address: str | None = None
+    _deadline: Any = None
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
-        super().connection_made(transport)
+        super().connection_made(transport)  # type: ignore[misc]
         options = getattr(self.config.app, "options", None) or Options()
         self._read_timeout, self._deadline, self._partial = options.read_timeout, None, False
         self._address = self.client[0] if self.client else ""
@@ -90,10 +99,10 @@ class GuardedH11Protocol(H11Protocol):
             if self.clients[self._address] <= 0:
                 del self.clients[self._address]
             self._address = None
-        super().connection_lost(exc)
+        super().connection_lost(exc)  # type: ignore[misc]
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
+        super().data_received(data)  # type: ignore[misc]
         cycle = self.cycle
         if self.transport.is_closing():
             self._disarm()
@@ -107,14 +116,14 @@ class GuardedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         self._partial = False
-        super().on_response_complete()         # the keep-alive timeout applies until the next request
+        super().on_response_complete()  # type: ignore[misc]  # the keep-alive timeout applies until the next request
 
     def _arm(self) -> None:
         self._disarm()
         self._deadline = self.loop.call_later(self._read_timeout, self._too_slow)
 
     def _disarm(self) -> None:
-        if getattr(self, "_deadline", None) is not None:
+        if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
 
@@ -126,6 +135,30 @@ class GuardedH11Protocol(H11Protocol):
         if self._partial and (cycle is None or cycle.response_complete or not cycle.response_started):
             self.transport.write(TIMED_OUT)
         self.transport.close()
+
+
+class GuardedH11Protocol(_Guards, H11Protocol):
+    """uvicorn's pure-Python h11 protocol with the guards (used when httptools is not installed)."""
+
+
+if HttpToolsProtocol is not None:
+    class GuardedHttpToolsProtocol(_Guards, HttpToolsProtocol):
+        """uvicorn's httptools protocol (llhttp, in C) with the guards: the default."""
+else:                                         # pragma: no cover — httptools not installed
+    GuardedHttpToolsProtocol = None  # type: ignore[assignment,misc]
+
+PROTOCOLS = {"httptools": GuardedHttpToolsProtocol, "h11": GuardedH11Protocol}
+
+
+def protocol(name: str = "auto") -> type:
+    """The guarded protocol class for ``--http``: httptools when installed (``auto``), else h11."""
+    if name == "auto":
+        name = "httptools" if GuardedHttpToolsProtocol is not None else "h11"
+    cls = PROTOCOLS.get(name)
+    if cls is None:
+        raise BridgelawError(f"--http {name}: httptools is not installed", expected="--http h11 or auto",
+                             suggestion="pip install 'bridgelaw[web]'")
+    return cls
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -157,12 +190,13 @@ def listen(host: str, port: int) -> socket.socket:
     raise BridgelawError(f"cannot listen on {show_host(host)}:{port}: {reason}", suggestion=suggestion)
 
 
-def run(sock: socket.socket, options: Options, workers: int) -> None:
-    """Serve the app on `sock` with `workers` processes until Ctrl+C or SIGTERM."""
+def run(sock: socket.socket, options: Options, workers: int, http: str = "auto") -> None:
+    """Serve the app on `sock` with `workers` processes until Ctrl+C or SIGTERM, with the guarded
+    protocol `http` names (:func:`protocol`) on uvloop's event loop when it is installed."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    config = uvicorn.Config(AppFactory(options), factory=True, http=GuardedH11Protocol, workers=workers,
+    config = uvicorn.Config(AppFactory(options), factory=True, http=protocol(http), loop="auto", workers=workers,
                             log_level="warning", access_log=False, server_header=False, limit_concurrency=CONNECTIONS,
                             timeout_keep_alive=KEEP_ALIVE, lifespan="off")
     server = uvicorn.Server(config)
