@@ -1,25 +1,34 @@
 """Benchmark: requests per second and latency of `POST /api/rule` on a real `bridgelaw serve`.
 
-    python bench/web.py [--workers 1,2] [--clients 8] [--requests 3000] [--rounds 3] [--seconds 30]
+    python bench/web.py [--workers 1,2] [--body yaml,json] [--http auto] [--clients 8] [--requests 3000]
+                        [--rounds 3] [--seconds 30]
 
-Starts one `bridgelaw serve --workers N` per value of --workers on 127.0.0.1 (loopback only, a
-free port each), then in each round drives every server in turn (interleaved, so a change in the
-machine's load falls on all of them alike) with --requests rulings of the case corpus sent over
---clients concurrent keep-alive connections (a small asyncio HTTP/1.1 client in this process: no
-dependency). A round stops after --requests or --seconds, whichever comes first; the servers are
-stopped at the end (Ctrl+C stops everything). Every answer must be 200.
+Starts one `bridgelaw serve --workers N --http H` per value of --workers and --http on 127.0.0.1
+(loopback only, a free port each), then in each round drives every server with every kind of
+body in turn (interleaved, so a change in the machine's load falls on all of them alike) with
+--requests rulings of the case corpus sent over --clients concurrent keep-alive connections (a
+small asyncio HTTP/1.1 client in this process: no dependency). The bodies are the corpus's case
+files as they are (`Content-Type: application/yaml`) and the same cases as JSON objects
+(`application/json`, what a scoring program sends; the server rules a plain JSON case from its
+tree, without YAML). A round stops after --requests or --seconds, whichever comes first; the
+servers are stopped at the end (Ctrl+C stops everything). Every answer must be 200.
 
-Prints for each round and server: requests/s, p50 and p99 latency, the server's CPU time per
+Prints for each round, server and body: requests/s, p50 and p99 latency, the server's CPU time per
 request (all its processes, from /proc: what the rate would be bounded by on idle cores), the load
-average; then the medians over the rounds and the ratio of the last --workers value to the first. Aim (issue 9):
-≥ 1,000 requests/s with 2 workers. The client runs on the same machine and takes CPU from the
-servers; on a shared machine the load average says how much else was running.
+average; then the medians over the rounds and the ratio of the last --workers value to the first.
+Aim (issue 9): ≥ 1,000 requests/s with 2 workers — the last line says "met" or "NOT met" for each
+body. The client runs on the same machine and takes CPU from the servers (2 cores here: the
+client, both workers and anything else running share them); the load average says how much else
+was running.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
+import itertools
+import json
 import os
 import re
 import signal
@@ -34,10 +43,10 @@ HOST = "127.0.0.1"
 
 
 class Server:
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
+    def __init__(self, workers: int, http: str) -> None:
+        self.workers, self.http = workers, http
         self.proc = subprocess.Popen([sys.executable, "-m", "bridgelaw.web", "--host", HOST, "--port", "0",
-                                      "--workers", str(workers)],
+                                      "--workers", str(workers), "--http", http],
                                      stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
                                      start_new_session=True)
         line = self.proc.stderr.readline()
@@ -71,9 +80,24 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-def request(body: bytes) -> bytes:
-    return (b"POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/yaml\r\n"
+def request(body: bytes, kind: str = "yaml") -> bytes:
+    return (b"POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/" + kind.encode() + b"\r\n"
             b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+
+def corpus(kind: str) -> list[bytes]:
+    """The requests of one kind of body: every case file of cases/, as it is or as a JSON object."""
+    paths = sorted((ROOT / "cases").rglob("*.yaml"))
+    if kind == "yaml":
+        return [request(path.read_bytes()) for path in paths]
+    from bridgelaw.yamlio import load_yaml
+    return [request(json.dumps(load_yaml(path).tree, default=_iso).encode(), "json") for path in paths]
+
+
+def _iso(value: object) -> str:
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 async def one(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, data: bytes) -> int:
@@ -143,49 +167,65 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--workers", default="1,2", help="server processes to compare, e.g. 1,2 (default)")
+    p.add_argument("--body", default="yaml,json", help="kinds of body to send: yaml, json or both (default)")
+    p.add_argument("--http", default="auto", help="serve --http values to compare, e.g. h11,httptools "
+                                                   "(default auto: httptools when installed)")
     p.add_argument("--clients", type=int, default=8, help="concurrent connections (default 8, at most 16)")
     p.add_argument("--requests", type=int, default=3000, help="requests per round and server (default 3000)")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     p.add_argument("--seconds", type=float, default=30, help="longest a round may drive one server (default 30)")
     a = p.parse_args(argv)
-    workers = [int(w) for w in a.workers.split(",") if w]
+    workers = [int(w) for w in a.workers.split(",") if w.strip().isdigit()]
+    bodies = [b for b in a.body.split(",") if b]
+    https = [h for h in a.http.split(",") if h]
     if not 1 <= a.clients <= 16 or not workers or not all(1 <= w <= 8 for w in workers) \
-            or not 1 <= a.requests <= 100_000 or not 1 <= a.rounds <= 20 or not 0 < a.seconds <= 120:
+            or not 1 <= a.requests <= 100_000 or not 1 <= a.rounds <= 20 or not 0 < a.seconds <= 120 \
+            or not bodies or not set(bodies) <= {"yaml", "json"} or not https \
+            or not set(https) <= {"auto", "httptools", "h11"}:
         p.error("out of range: --clients 1..16, --workers 1..8 each, --requests ≤ 100000, --rounds ≤ 20, "
-                "--seconds ≤ 120")
-    bodies = [request(path.read_bytes()) for path in sorted((ROOT / "cases").rglob("*.yaml"))]
-    print(f"bench/web.py: POST /api/rule, {len(bodies)} corpus cases, {a.clients} connections, "
-          f"{a.requests} requests per round, {a.rounds} rounds, {os.cpu_count()} cores; "
+                "--seconds ≤ 120, --body yaml and/or json, --http auto, httptools and/or h11")
+    requests = {kind: corpus(kind) for kind in bodies}
+    print(f"bench/web.py: POST /api/rule, {len(requests[bodies[0]])} corpus cases as {' and '.join(bodies)}, "
+          f"{a.clients} connections, {a.requests} requests per round, {a.rounds} rounds, {os.cpu_count()} cores; "
           f"load average at start {os.getloadavg()[0]:.2f}")
     servers = []
+
+    def label(s: Server, kind: str) -> str:
+        return f"workers {s.workers}" + (f" {s.http:9}" if len(https) > 1 else "") + f" {kind:4}"
     try:
-        for w in workers:
-            servers.append(Server(w))
+        for w, http in itertools.product(workers, https):
+            servers.append(Server(w, http))
             wait_ready(servers[-1].port)
-        results: dict[int, list[dict]] = {w: [] for w in workers}
+        sides = list(itertools.product(servers, bodies))
+        results: dict[str, list[dict]] = {label(s, k): [] for s, k in sides}
         for r in range(1, a.rounds + 1):
-            for s in (servers if r % 2 else servers[::-1]):
+            for s, kind in (sides if r % 2 else sides[::-1]):
                 cpu = cpu_seconds(s.proc.pid)
-                res = asyncio.run(drive(s.port, bodies, a.clients, a.requests, a.seconds))
+                res = asyncio.run(drive(s.port, requests[kind], a.clients, a.requests, a.seconds))
                 res["cpu_ms"] = (cpu_seconds(s.proc.pid) - cpu) * 1000 / max(res["n"], 1)
-                results[s.workers].append(res)
+                results[label(s, kind)].append(res)
                 bad = f", {len(res['failures'])} not 200: {sorted(set(res['failures']))}" if res["failures"] else ""
-                print(f"round {r}  workers {s.workers}: {res['rate']:7.0f} requests/s  p50 {res['p50']:6.1f} ms  "
+                print(f"round {r}  {label(s, kind)}: {res['rate']:7.0f} requests/s  p50 {res['p50']:6.1f} ms  "
                       f"p99 {res['p99']:6.1f} ms  server CPU {res['cpu_ms']:.2f} ms/request  ({res['n']} requests; "
                       f"load {res['load']:.2f}){bad}", flush=True)
         print("medians:")
         medians = {}
-        for w in workers:
-            rate = statistics.median(x["rate"] for x in results[w])
-            medians[w] = rate
-            print(f"  workers {w}: {rate:7.0f} requests/s  p50 {statistics.median(x['p50'] for x in results[w]):6.1f} ms  "
-                  f"p99 {statistics.median(x['p99'] for x in results[w]):6.1f} ms  "
-                  f"server CPU {statistics.median(x['cpu_ms'] for x in results[w]):.2f} ms/request")
+        for name, runs in results.items():
+            medians[name] = statistics.median(x["rate"] for x in runs)
+            print(f"  {name}: {medians[name]:7.0f} requests/s  p50 {statistics.median(x['p50'] for x in runs):6.1f} ms  "
+                  f"p99 {statistics.median(x['p99'] for x in runs):6.1f} ms  "
+                  f"server CPU {statistics.median(x['cpu_ms'] for x in runs):.2f} ms/request  "
+                  f"(load {statistics.median(x['load'] for x in runs):.2f})")
         if len(workers) > 1:
-            print(f"  ratio workers {workers[-1]} / workers {workers[0]}: {medians[workers[-1]] / medians[workers[0]]:.2f}")
-        best = max(workers)
-        print(f"target ≥ 1000 requests/s with 2 workers: {'met' if medians.get(2, 0) >= 1000 else 'not met'} "
-              f"here ({medians.get(2, medians[best]):.0f}/s); load average at the end {os.getloadavg()[0]:.2f}")
+            for s0, s1 in zip(servers, servers[len(https) * (len(workers) - 1):]):
+                for kind in bodies:
+                    print(f"  ratio {label(s1, kind).strip()} / {label(s0, kind).strip()}: "
+                          f"{medians[label(s1, kind)] / medians[label(s0, kind)]:.2f}")
+        verdicts = [f"{label(s, kind).strip()}: {'met' if medians[label(s, kind)] >= 1000 else 'NOT met'} "
+                    f"({medians[label(s, kind)]:.0f}/s)" for s, kind in sides if s.workers == 2]
+        print("target ≥ 1000 requests/s with 2 workers: " + ("; ".join(verdicts) or "not measured (no --workers 2)")
+              + f"; load average at the end {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores, "
+              "bench client included")
         failed = any(x["failures"] for res in results.values() for x in res)
         return 1 if failed else 0
     except KeyboardInterrupt:

@@ -13,6 +13,8 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from bridgelaw.case import load_case
@@ -107,6 +109,101 @@ def test_api_rule_json_case_weighted_with_gamble(client):
     assert data["quantities"]["B"]["exact"] == "17/3"
     assert "12C1(e)(ii)" in [c["paragraph"] for c in data["citations"]]
     assert data["rulebook"]["id"] == "wbf-2017" and len(data["rulebook"]["sha256"]) == 64
+
+
+def _json_case(path: Path) -> bytes:
+    """A case file of the corpus as the JSON object a scoring program would send (dates as text)."""
+    from bridgelaw.yamlio import load_yaml
+    return json.dumps(load_yaml(path).tree, default=lambda d: d.isoformat()).encode()
+
+
+def test_api_rule_json_answers_as_yaml_without_writing_yaml(client, monkeypatch):
+    """Every case of the corpus sent as JSON gets the very answer its YAML gets, byte for byte;
+    a plain JSON case is ruled from its tree (writing YAML from it and reading that again cost
+    2 ms of a request), so YAML is never written for one."""
+    written = []
+    dump_yaml = forms.dump_yaml
+    monkeypatch.setattr(forms, "dump_yaml", lambda *a, **k: written.append(1) or dump_yaml(*a, **k))
+    paths = sorted((REPO / "cases").rglob("*.yaml"))
+    assert len(paths) >= 50
+    for path in paths:
+        as_yaml = client.post("/api/rule", content=path.read_bytes(), headers={"content-type": "application/yaml"})
+        as_json = client.post("/api/rule", content=_json_case(path), headers={"content-type": "application/json"})
+        assert as_yaml.status_code == as_json.status_code == 200, (path, as_json.text[:300])
+        assert as_json.content == as_yaml.content, path
+    assert written == []
+    r = client.post("/api/rule", content=_json_case(EXAMPLE_07), headers={"content-type": "application/json"})
+    assert (r.json()["outcome"], r.json()["nos"]["exact"], r.json()["os"]["exact"]) == ("split", "0", "-2")
+
+
+@pytest.mark.parametrize("notes", ["tab\there", "bell\a", "x" * 3 + "\u2028" + "y", 12345678901234567890, 1e20,
+                                   {"<<": {"a": 1}}])
+def test_api_rule_json_that_is_not_plain_goes_the_yaml_way(client, monkeypatch, notes):
+    """JSON whose YAML reading is not plain to see (tabs, control characters, line separators,
+    long numbers, exponents, merge keys) is written as YAML and read back, as before: the same
+    answer (here the notes are not part of it: 11/3 and -17/3 either way)."""
+    written = []
+    dump_yaml = forms.dump_yaml
+    monkeypatch.setattr(forms, "dump_yaml", lambda *a, **k: written.append(1) or dump_yaml(*a, **k))
+    r = client.post("/api/rule", json={**WEIGHTED_CASE, "notes": notes})
+    assert written == [1]
+    if r.status_code == 200:
+        assert (r.json()["sides"]["NS"]["exact"], r.json()["sides"]["EW"]["exact"]) == ("11/3", "-17/3")
+    else:                                             # refused the YAML way (notes must be text): its message
+        assert r.status_code == 422 and r.json()["path"] == "notes", r.text
+
+
+def test_api_rule_json_errors_are_the_yaml_ways(client):
+    """A JSON case with a mistake is reported exactly as before the direct way existed: found
+    again the YAML way, with the key path (no line and column: the client sent no YAML)."""
+    r = client.post("/api/rule", json={**WEIGHTED_CASE, "without_infraction": [
+        {"result": "4H-1 N", "weight": "2/3"}, {"result": "4H= N", "weight": "1/2"}]})
+    assert r.status_code == 422
+    data = r.json()
+    assert (data["file"], data["line"], data["column"]) == ("request", None, None)
+    assert data["path"] and data["path"].startswith("without_infraction") and "1" in data["error"]
+
+
+_TEXT = st.text(st.sampled_from(list("ab \n:#-'\"|>{}[]&*!%@`,?~\u00e9")), max_size=30) \
+    | st.text(st.sampled_from(list("a \n\u00a0\u2028\t\x00\x85\x7f")), max_size=3) \
+    | st.sampled_from(["", "true", "no", "null", "~", "1", "0x1f", "1e3", "2017-02-30", "2024-05-01", "1/2", "60%",
+                       ".inf", "<<", "- a", "a: b", "  lead", "trail  ", "\n", "a\n\n", " \nb", "#c"])
+_LEAF = _TEXT | st.booleans() | st.none() | st.integers(-10 ** 6, 10 ** 6) | st.integers(-10 ** 6, 10 ** 6).map(lambda i: i / 64) \
+    | st.sampled_from([10 ** 15 - 1, 10 ** 15, -10 ** 17, 0.1, 15.08, 1e15, 1e16, 1e-7, 123456789012345.6, 2.0 ** 70]) \
+    | st.floats(allow_nan=False, allow_infinity=False)
+_KEY = st.text(st.sampled_from(list("ab :#-'\"|>{}[]&*!%@`,?~")), max_size=8) | _TEXT
+_TREE = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEY, inner, max_size=4),
+                     max_leaves=8)
+
+
+def _typed(value):
+    if isinstance(value, dict):
+        return ("map", [(_typed(k), _typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("seq", [_typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(_KEY, _TREE, min_size=1, max_size=5))
+def test_plain_tree_is_what_the_yaml_way_reads(tree):
+    """The claim the direct JSON way rests on: where plain_tree gives a tree, it is exactly —
+    types included (True is not 1, "1" is not 1) — what the YAML way reads from the YAML it
+    writes of the JSON tree."""
+    from bridgelaw.web.app import plain_tree
+    from bridgelaw.yamlio import load_yaml
+    plain = plain_tree(tree)
+    if plain is None:
+        return
+    assert _typed(load_yaml("request", text=forms.dump_yaml(tree)).tree) == _typed(plain)
+
+
+def test_plain_tree_examples():
+    from bridgelaw.web.app import plain_tree
+    assert plain_tree({"a": "x\ny", "b": ["1", 1, 1.5, True, None], "c": "x\n"}) == \
+        {"a": "x\ny\n", "b": ["1", 1, 1.5, True, None], "c": "x\n"}
+    for bad in ({"a": "t\tb"}, {"a": "\x00"}, {"a": 10 ** 15}, {"a": 1e16}, {"<<": 1}, {"a\nb": 1}, {"a": [{"b": b"x"}]}):
+        assert plain_tree(bad) is None, bad
 
 
 def test_api_rule_matchpoints_exact(client):
@@ -231,7 +328,7 @@ def test_api_wrong_method_and_unknown_path(client):
 def test_internal_error_has_no_trace(monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("secret internals")
-    monkeypatch.setattr(service, "rule_text", boom)
+    monkeypatch.setattr(service, "rule_document", boom)      # the YAML way and the JSON way
     c = TestClient(create_app(), raise_server_exceptions=False)
     r = c.post("/api/rule", json=WEIGHTED_CASE)
     assert r.status_code == 500
@@ -790,8 +887,8 @@ def test_json_depth_is_measured_without_recursion():
 
 def slow_app(monkeypatch, seconds: float, time_limit: float):
     import time as time_
-    rule_text = service.rule_text
-    monkeypatch.setattr(service, "rule_text", lambda *a: time_.sleep(seconds) or rule_text(*a))
+    rule_document = service.rule_document            # the YAML way (rule_text) and the JSON way both call it
+    monkeypatch.setattr(service, "rule_document", lambda *a: time_.sleep(seconds) or rule_document(*a))
     return create_app(time_limit=time_limit)
 
 

@@ -48,9 +48,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from .. import __version__, render
+from .. import __version__, limits, render
 from ..errors import BridgelawError
-from ..yamlio import load_yaml
+from ..yamlio import Document, load_yaml
 from . import forms, service
 from .forms import CaseForm
 
@@ -448,22 +448,36 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         return await work(api_rule_work, request, kind, body)
 
     def api_rule_work(request: Request, kind: str, body: bytes) -> Response:
-        text, source, wrapper = api_case(kind, body)
-        override = request.query_params.get("rulebook") or wrapper.get("rulebook")
+        sent = api_case(kind, body)
+        override = request.query_params.get("rulebook") or sent.wrapper.get("rulebook")
         if override is not None and not isinstance(override, str):
             return api_error(400, "rulebook must be a rulebook id (text)")
         try:
-            case, ruling = service.rule_text(text, "request", books, override)
+            case, ruling = rule_sent(sent, override)
         except BridgelawError as exc:
-            return api_bridgelaw_error(exc, text, source)
+            return api_bridgelaw_error(exc, sent.text, sent.source)
         return Response(render.as_json(ruling, case, compact=True), media_type="application/json")
+
+    def rule_sent(sent: SentCase, override: str | None) -> tuple[Any, Any]:
+        """The case and ruling of an API request. A JSON case is ruled from its tree when it is
+        plain what YAML written from it would read back as (:func:`plain_tree`) — writing that
+        YAML and reading it again took 2 ms of a request; anything else, and any failure, goes
+        the YAML way, so every answer and every error is the same either way."""
+        tree = plain_tree(sent.tree) if sent.tree is not None else None
+        if tree is not None:
+            try:
+                return service.rule_document(Document(file="request", tree=tree, text=""), books, override)
+            except Exception:                 # noqa: BLE001 — the YAML way below reports it, with its place
+                pass
+        return service.rule_text(sent.text, "request", books, override)
 
     async def api_compare(request: Request) -> Response:
         kind, body = await api_body(request)
         return await work(api_compare_work, request, kind, body)
 
     def api_compare_work(request: Request, kind: str, body: bytes) -> Response:
-        text, source, wrapper = api_case(kind, body)
+        sent = api_case(kind, body)
+        text, source, wrapper = sent.text, sent.source, sent.wrapper
         ids = wrapper.get("rulebooks")
         if ids is None:
             query = request.query_params.get("rulebooks")
@@ -494,8 +508,8 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         """The content type and the body of an API request."""
         return request.headers.get("content-type", "").split(";")[0].strip().lower(), await request.body()
 
-    def api_case(kind: str, body: bytes) -> tuple[str, str, dict]:
-        """The case text of an API request (JSON object or YAML text), its kind, and the wrapper
+    def api_case(kind: str, body: bytes) -> SentCase:
+        """The case of an API request (JSON object or YAML text), its kind, and the wrapper
         (``{"case": …, "rulebook": …, "rulebooks": […]}``) when one was sent."""
         if not body.strip():
             raise ApiProblem(400, "the request has no body; send the case as JSON or YAML",
@@ -513,12 +527,12 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             if "case" in data and set(data) <= {"case", "rulebook", "rulebooks"}:
                 wrapper, data = data, data["case"]
             if isinstance(data, str):
-                return data, "yaml", wrapper
+                return SentCase("yaml", wrapper, data)
             if not isinstance(data, dict):
                 raise ApiProblem(400, "case must be a JSON object or case YAML text")
-            return forms.dump_yaml(data), "json", wrapper
+            return SentCase("json", wrapper, tree=data)
         if kind in ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", "text/plain", ""):
-            return raw, "yaml", {}
+            return SentCase("yaml", {}, raw)
         raise ApiProblem(415, f"unsupported content type '{kind}'",
                          expected="application/json or application/yaml")
 
@@ -609,6 +623,74 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
     app.state.books = books
     app.state.work = work
     return Guard(app, hosts=allowed_hosts, ip_hosts=ip_hosts)
+
+
+class SentCase:
+    """The case of an API request: its YAML text, or for a JSON case its tree (YAML text is
+    written from the tree only when asked for — ruamel's writer is slow), and the wrapper."""
+
+    __slots__ = ("source", "wrapper", "tree", "_text")
+
+    def __init__(self, source: str, wrapper: dict, text: str | None = None, *, tree: dict | None = None) -> None:
+        self.source, self.wrapper, self.tree, self._text = source, wrapper, tree, text
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = forms.dump_yaml(self.tree or {})
+        return self._text
+
+
+_PLAIN_INT = 10 ** 15                       # far inside the YAML reader's bound on digits
+_PLAIN_FLOAT = re.compile(r"-?[0-9]{1,15}\.[0-9]{1,15}")     # as Python writes it: no exponent, inf or nan
+
+
+class _NotPlain(Exception):
+    pass
+
+
+def plain_tree(data: Any) -> Any:
+    """The tree the YAML way would read from a JSON tree — ``load_yaml(forms.dump_yaml(data)).tree``
+    — when that is plain to see, else None: objects and lists of at most ``limits.MAX_ITEMS``
+    entries, keys without ``<<`` (a merge key), text of printable characters and line breaks (a
+    text of several lines is written as a literal block, which reads back with one line break at
+    its end), whole numbers of at most 15 digits, decimal numbers of at most 15 digits either side
+    of the point (as Python writes them: no exponent), true, false and null. Anything else — tabs,
+    control characters, larger numbers, … — gives None: such a tree goes the YAML way. (The depth is
+    bounded by :func:`load_json`; ``tests/test_web_api.py`` checks the claim on random trees.)"""
+    try:
+        return _plain(data)
+    except _NotPlain:
+        return None
+
+
+def _plain(item: Any) -> Any:
+    kind = type(item)
+    if kind is str:
+        if "\n" not in item:
+            if item.isprintable():
+                return item
+        elif all(line.isprintable() for line in item.split("\n")):
+            return item if item.endswith("\n") else item + "\n"
+    elif kind is dict:
+        if len(item) <= limits.MAX_ITEMS and "<<" not in item:
+            return {key: _plain(value) for key, value in item.items() if key.isprintable() or _not_plain()}
+    elif kind is list:
+        if len(item) <= limits.MAX_ITEMS:
+            return [_plain(value) for value in item]
+    elif kind is int:
+        if -_PLAIN_INT < item < _PLAIN_INT:
+            return item
+    elif kind is float:
+        if _PLAIN_FLOAT.fullmatch(repr(item)):
+            return item
+    elif item is None or kind is bool:
+        return item
+    raise _NotPlain
+
+
+def _not_plain() -> bool:
+    raise _NotPlain
 
 
 class ApiProblem(Exception):

@@ -23,7 +23,7 @@ from .. import rulebook as rulebooks
 from ..case import Case, CaseModel, check_case
 from ..errors import BridgelawError, did_you_mean
 from ..ruling import Ruling, rule_case
-from ..yamlio import load_yaml
+from ..yamlio import Document, load_yaml
 from . import forms
 
 log = logging.getLogger("bridgelaw.web")
@@ -160,7 +160,12 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 def load(text: str, file: str) -> Case:
     """A case from YAML text (parsed once), with the length limits on its lists checked first."""
-    doc = load_yaml(file, text=text)
+    return case_of(load_yaml(file, text=text))
+
+
+def case_of(doc: Document) -> Case:
+    """A case from a document already read (YAML text, or the tree of a JSON request), with the
+    length limits on its lists checked first."""
     try:
         too_long = forms.check_list_lengths(doc.tree)
     except RecursionError:
@@ -204,7 +209,11 @@ def check_date(book: rulebooks.Rulebook, case: Case) -> None:
 
 
 def rule_text(text: str, file: str, books: Books, override: str | None = None) -> tuple[Case, Ruling]:
-    case = load(text, file)
+    return rule_document(load_yaml(file, text=text), books, override)
+
+
+def rule_document(doc: Document, books: Books, override: str | None = None) -> tuple[Case, Ruling]:
+    case = case_of(doc)
     return case, rule_case(case, book_for(case, books, override))
 
 
