@@ -175,7 +175,8 @@ def format_decimal(x: Fraction | int, places: int = 2, *, signed: bool = False) 
 def exact_json(x: Fraction | int) -> dict[str, str | float | None]:
     """The JSON form of an exact number: ``{"exact": "17/2", "value": 8.5}``. ``value`` is
     null when the number does not fit a float (the exact text always stands)."""
-    x = Fraction(x)
+    if type(x) is not Fraction:              # a Fraction is used as it is (making it again cost a request 0.05 ms)
+        x = Fraction(x)
     try:
         value: float | None = float(x)
     except OverflowError:

@@ -90,6 +90,8 @@ NAMED_FILES: set[Path] = set()    # rulebook files named by --rulebook PATH on t
 def _shipped(book: Any) -> bool:
     """False for a rulebook read from a file the command line named (``--rulebook PATH``): its
     ruling says so, with the file and the full sha256."""
+    if not NAMED_FILES:                       # the web server, and a command line naming no file
+        return True
     try:
         return book.path.resolve() not in NAMED_FILES
     except (OSError, AttributeError):

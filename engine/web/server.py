@@ -196,9 +196,10 @@ def run(sock: socket.socket, options: Options, workers: int, http: str = "auto")
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    # proxy_headers off: no proxy stands in front, so X-Forwarded-For from a client is not believed
     config = uvicorn.Config(AppFactory(options), factory=True, http=protocol(http), loop="auto", workers=workers,
-                            log_level="warning", access_log=False, server_header=False, limit_concurrency=CONNECTIONS,
-                            timeout_keep_alive=KEEP_ALIVE, lifespan="off")
+                            log_level="warning", access_log=False, server_header=False, proxy_headers=False,
+                            limit_concurrency=CONNECTIONS, timeout_keep_alive=KEEP_ALIVE, lifespan="off")
     server = uvicorn.Server(config)
     try:
         if workers > 1:
