@@ -961,12 +961,14 @@ def test_host_names_with_a_network_bind():
 
 def test_serve_options(capsys):
     args = _serve_parser().parse_args(["serve"])
-    assert (args.workers, args.allow_hosts, args.time_limit, args.read_timeout, args.per_client) == \
-        (None, [], 10.0, 15.0, 16)
+    assert (args.workers, args.allow_hosts, args.time_limit, args.read_timeout, args.per_client, args.http) == \
+        (None, [], 10.0, 15.0, 16, "auto")
+    assert _serve_parser().parse_args(["serve", "--http", "h11"]).http == "h11"
     args = _serve_parser().parse_args(["serve", "--workers", "3", "--allow-host", "a.local", "--allow-host", "b",
                                        "--port", "0"])
     assert (args.workers, args.allow_hosts, args.port) == (3, ["a.local", "b"], 0)
-    for bad in (["--workers", "0"], ["--workers", "two"], ["--time-limit", "-1"], ["--per-client", "0"]):
+    for bad in (["--workers", "0"], ["--workers", "two"], ["--time-limit", "-1"], ["--per-client", "0"],
+                ["--http", "h2"]):
         with pytest.raises(SystemExit):
             _serve_parser().parse_args(["serve", *bad])
     err = capsys.readouterr().err

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bridgelaw.cli import main as cli_main
+from bridgelaw.errors import BridgelawError
 from bridgelaw.web import cli as web_cli, server
 
 REPO = Path(__file__).resolve().parent.parent
@@ -78,9 +79,14 @@ class Served:
         return self.proc.returncode
 
 
-@pytest.fixture(scope="module")
-def served():
-    s = Served("--workers", "1", "--read-timeout", "1", "--per-client", "4", "--time-limit", "5")
+HTTP = ["httptools", "h11"] if server.GuardedHttpToolsProtocol is not None else ["h11"]
+
+
+@pytest.fixture(scope="module", params=HTTP)
+def served(request):
+    """A server with short limits, once with each HTTP implementation: the guards must hold for both."""
+    s = Served("--workers", "1", "--read-timeout", "1", "--per-client", "4", "--time-limit", "5",
+               "--http", request.param)
     yield s
     assert s.stop(signal.SIGTERM) == 0                     # SIGTERM stops it as Ctrl+C does
 
@@ -168,6 +174,59 @@ def test_many_connections_from_one_address_do_not_lock_out_others(served):
 def test_requests_name_this_server(served):
     assert served.request("GET", "/", headers={"Host": "rebind.example:8000"})[0] == 400
     assert served.request("GET", "/", headers={"Host": f"localhost:{served.port}"})[0] == 200
+
+
+def test_a_json_case_over_http_is_the_yaml_ruling(served):
+    """Through the real server too, a case sent as JSON is ruled exactly as its YAML: example 7
+    of the WBF commentary, NS 0 and EW -2 IMPs, the same bytes."""
+    from bridgelaw.yamlio import load_yaml
+    body = json.dumps(load_yaml(EXAMPLE_07).tree, default=lambda d: d.isoformat()).encode()
+    status, as_json = served.request("POST", "/api/rule", body, {"content-type": "application/json"})
+    assert status == 200
+    assert as_json == served.rule()[1]
+    data = json.loads(as_json)
+    assert (data["outcome"], data["sides"]["NS"]["exact"], data["sides"]["EW"]["exact"]) == ("split", "0", "-2")
+
+
+def test_a_kept_alive_connection_serves_request_after_request(served):
+    """The read deadline is per request: a connection that sends one whole request after another,
+    each in time, is served for longer than the deadline (here 1 s)."""
+    sock = served.connect()
+    body = EXAMPLE_07.read_bytes()
+    start = time.monotonic()
+    try:
+        for _ in range(3):
+            sock.sendall(b"POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/yaml\r\n"
+                         b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+            sock.settimeout(5)
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200 ")
+            length = int(re.search(rb"(?i)content-length: *(\d+)", head)[1])
+            rest = head.split(b"\r\n\r\n", 1)[1]
+            while len(rest) < length:
+                rest += sock.recv(65536)
+            assert json.loads(rest)["sides"]["EW"]["exact"] == "-2"
+            time.sleep(0.6)                                 # idle between requests: the keep-alive time applies
+    finally:
+        sock.close()
+    assert time.monotonic() - start > 1.5
+
+
+def test_the_http_implementation_falls_back_to_h11(monkeypatch):
+    """--http auto is httptools when it is installed, else h11 with the same guards; --http
+    httptools without it is one line (exit 2)."""
+    assert server.protocol("h11") is server.GuardedH11Protocol
+    assert issubclass(server.GuardedH11Protocol, server._Guards)
+    if server.GuardedHttpToolsProtocol is not None:
+        assert server.protocol("auto") is server.GuardedHttpToolsProtocol
+        assert issubclass(server.GuardedHttpToolsProtocol, server._Guards)
+    monkeypatch.setattr(server, "GuardedHttpToolsProtocol", None)
+    monkeypatch.setitem(server.PROTOCOLS, "httptools", None)
+    assert server.protocol("auto") is server.GuardedH11Protocol
+    with pytest.raises(BridgelawError, match="httptools is not installed"):
+        server.protocol("httptools")
 
 
 # --- start-up failures: one line, exit 2, nothing served (in-process: they stop before serving) ---
