@@ -5,9 +5,11 @@ line with exit status 2 and nothing served."""
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
+import pickle
 import re
 import signal
 import socket
@@ -115,6 +117,75 @@ def test_two_workers_rule_and_stop_cleanly():
     finally:
         assert s.stop() == 0
     assert s.proc.stderr.closed
+
+
+def _worker_cpu(pid: int) -> dict[int, int]:
+    """CPU clock ticks of each child process of `pid` (the workers)."""
+    ticks = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            ticks[int(stat.parent.name)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+@pytest.mark.skipif(not hasattr(socket, "SO_REUSEPORT") or not Path("/proc/self/stat").exists(),
+                    reason="SO_REUSEPORT and /proc (Linux)")
+def test_two_workers_share_a_burst_of_connections():
+    """16 connections opened at once, kept alive, are spread over both workers (each has its own
+    listening socket on the port): both work. On one shared socket a burst often went to one worker
+    and the other stood idle."""
+    s = Served("--workers", "2")
+    try:
+        body = EXAMPLE_07.read_bytes()
+        request = (b"POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/yaml\r\n"
+                   b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        time.sleep(0.3)
+        before = _worker_cpu(s.proc.pid)
+
+        async def burst() -> None:
+            connections = await asyncio.gather(*(asyncio.open_connection("127.0.0.1", s.port) for _ in range(16)))
+
+            async def client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                for _ in range(12):
+                    writer.write(request)
+                    head = await reader.readuntil(b"\r\n\r\n")
+                    assert head.startswith(b"HTTP/1.1 200 ")
+                    await reader.readexactly(int(re.search(rb"(?i)content-length: *(\d+)", head)[1]))
+                writer.close()
+            await asyncio.gather(*(client(*c) for c in connections))
+        asyncio.run(burst())
+        after = _worker_cpu(s.proc.pid)
+        used = sorted(after[pid] - before.get(pid, 0) for pid in after)      # (a helper process uses none)
+        assert len(used) >= 2 and used[-2] >= 2, used      # 192 rulings: both workers did a share
+    finally:
+        assert s.stop() == 0
+
+
+def test_the_port_of_workers_becomes_each_workers_own_listener():
+    """What a worker receives for the port: its own listening socket on the same address, while
+    the supervisor's keeps the port taken (a plain bind is refused)."""
+    from multiprocessing.reduction import ForkingPickler
+    sock = server.share_port(server.listen("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    mine = pickle.loads(ForkingPickler.dumps(sock))
+    try:
+        assert type(mine) is socket.socket and mine.getsockname() == ("127.0.0.1", port)
+        assert mine.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 0
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            conn, _ = mine.accept()
+            conn.close()
+        other = socket.socket()
+        with pytest.raises(OSError):
+            other.bind(("127.0.0.1", port))
+        other.close()
+    finally:
+        mine.close()
+        sock.close()
 
 
 def test_a_trickling_client_is_cut_off_with_408(served):
