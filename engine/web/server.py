@@ -3,15 +3,19 @@ processes, and the connection guards that keep the server available to everyone.
 
 - The socket is bound here, before anything is printed, so a busy port or an unknown host name
   is one line and exit status 2 (:func:`listen`).
-- ``--workers N`` starts N processes that share the socket (uvicorn's supervisor); each builds
-  the app from :class:`AppFactory`, a small picklable object that carries the options (rules
-  folder, allowed host names, limits) to every worker.
-- :class:`GuardedH11Protocol` is uvicorn's HTTP/1.1 protocol with two guards against slow or
-  greedy clients: a request (headers and body) must arrive within ``read_timeout`` seconds of its
-  first byte — or of the connection's opening — else the connection is closed (408 when part of a
-  request came); and one client address may hold at most ``per_client`` connections in a worker
-  (more are answered 503 and closed at once), so a few dozen idle or trickling connections
-  from one address cannot take the server from everyone else.
+- ``--workers N`` starts N processes on the port (uvicorn's supervisor), each with its own
+  listening socket (``SO_REUSEPORT``, :func:`share_port`) so the kernel spreads connections over
+  them; each builds the app from :class:`AppFactory`, a small picklable object that carries the
+  options (rules folder, allowed host names, limits) to every worker.
+- HTTP/1.1 is parsed by httptools (llhttp, in C: :class:`GuardedHttpToolsProtocol`) on uvloop's
+  event loop when they are installed (the web extra installs both), else by the pure-Python h11
+  (:class:`GuardedH11Protocol`) on asyncio's; ``serve --http`` chooses. Both carry the same two
+  guards against slow or greedy clients (:class:`_Guards`): a request (headers and body) must
+  arrive within ``read_timeout`` seconds of its first byte — or of the connection's opening —
+  else the connection is closed (408 when part of a request came); and one client address may
+  hold at most ``per_client`` connections in a worker (more are answered 503 and closed at once),
+  so a few dozen idle or trickling connections from one address cannot take the server from
+  everyone else.
 """
 
 from __future__ import annotations
