@@ -187,12 +187,13 @@ class Rulebook:
     _by_id: dict = field(default_factory=dict, repr=False)
     _decided: dict = field(default_factory=dict, repr=False)
     _patterns: dict = field(default_factory=dict, repr=False)    # decisions by order pattern (StageEvaluator.pattern)
+    _in_use: list | None = field(default=None, repr=False)
     _reads: dict = field(default_factory=dict, repr=False)
     _evaluator_of: dict = field(default_factory=dict, repr=False)   # stage → its evaluator (rules in force)
 
     def __post_init__(self) -> None:
         self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
-        self._patterns = {}
+        self._patterns, self._in_use = {}, None
         self._evaluator_of = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
@@ -230,9 +231,12 @@ class Rulebook:
         return next((d for d in self.dated.get(name, ()) if d.covers(self.as_of)), None)
 
     def dated_in_use(self) -> list[tuple[str, Dated]]:
-        """The parameter values in force that have more than one dated value."""
-        return [(name, d) for name, values in self.dated.items() if len(values) > 1
-                for d in values if d.covers(self.as_of)]
+        """The parameter values in force that have more than one dated value (worked out once:
+        a resolved rulebook does not change)."""
+        if self._in_use is None:
+            self._in_use = [(name, d) for name, values in self.dated.items() if len(values) > 1
+                            for d in values if d.covers(self.as_of)]
+        return self._in_use
 
     # --- rules ------------------------------------------------------------------------------
 
