@@ -6,8 +6,9 @@ sixteen three and one two. On the four-result boards every cell agrees. ScoreBri
 with fewer results on the session's top of 6 by counting each missing result as a tie with every
 line (M + (E − A) in Law 78A units: a line's matchpoints among the A results plus 1 per missing
 result), not by Neuberg's formula; and a pair's percentage is its total over 6 × the boards it
-played. No rulebook parameter expresses that scoring yet (the tests below show it exactly), so
-those cells differ under every existing setting; the counts are printed and asserted."""
+played. With ``fieldscore.neuberg.form=ties`` and ``fieldscore.neuberg.expected=session`` (each
+board factored up to the session's most results by counting the missing ones as ties) every cell
+agrees; under the shipped settings and under Neuberg the counts below differ."""
 
 from __future__ import annotations
 
@@ -104,3 +105,30 @@ def test_scorebridge_is_not_neuberg():
                                                           "6": 23, "7": 24, "8": 22}.items()}
     bad = [c for c in ss.checks() if not c.agrees]
     assert len(bad) == 108 and sum(1 for c in bad if c.what.endswith("percent")) == 8
+
+
+SCOREBRIDGE = ["fieldscore.neuberg.form=ties", "fieldscore.neuberg.expected=session"]
+
+
+def test_scorebridge_every_cell_agrees_with_missing_results_as_ties():
+    event, ss = scored(SCOREBRIDGE)
+    checks = ss.checks()
+    bad = [c for c in checks if not c.agrees]
+    print(f"\nScoreBridge (form ties, expected session): {len(checks)} published cells, "
+          f"{len(checks) - len(bad)} agree")
+    assert (len(checks), len(bad)) == (196, 0)
+    by = {st.key: st for st in ss.standings}
+    assert (by["1"].total, by["1"].available, by["1"].percent) == (92, 144, Fraction(2300, 36))
+    three = next(sb for sb in ss.boards.values() if sb.results == 3)
+    assert (three.top, three.factored) == (6, True)
+    assert sorted(sl.NS.value for sl in three.lines) == [1, 3, 5]
+
+
+def test_neuberg_to_the_session_results_differs_from_scorebridge():
+    """The same E with Neuberg's formula: a three-result board gives 5 2/3, 3, 1/3."""
+    event, ss = scored(["fieldscore.neuberg.form=ebu", "fieldscore.neuberg.expected=session"])
+    three = next(sb for sb in ss.boards.values() if sb.results == 3)
+    assert sorted(sl.NS.value for sl in three.lines) == [Fraction(1, 3), 3, Fraction(17, 3)]
+    # a line in the middle of a board (3 of 6 either way) agrees by coincidence; every percentage differs
+    bad = [c for c in ss.checks() if not c.agrees]
+    assert len(bad) == 70 and sum(1 for c in bad if c.what.endswith("percent")) == 8
