@@ -18,6 +18,7 @@ Calls on one ruleset are serialised with a lock.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import math
@@ -36,6 +37,7 @@ NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that ca
 _LIMIT = 2**53               # integers up to this are exact as doubles
 _SCALE = " scale"           # (not a fact name) the common denominator, while a fact is encoded
 _ids = itertools.count(1)
+_NONE: dict[str, Any] = {}
 
 
 class _Compiler:
@@ -202,6 +204,9 @@ class StageEvaluator:
         self._constants_max = max((abs(v) for v in self.constants), default=Fraction(0))
         self._scaled: dict[int, tuple[dict[str, int], list[str]]] = {}
         self._kinds = {name: vocab[name] for name in sorted(self.needed) if vocab.get(name) is not None}
+        self._numbers = tuple(name for name, kind in self._kinds.items() if kind == "number")
+        self._others = tuple(name for name, kind in self._kinds.items() if kind != "number")
+        self._cuts: dict[int, list[int]] = {}
         self._lock = threading.Lock()
 
     def _scaled_constants(self, scale: int) -> tuple[dict[str, int], list[str]]:
@@ -223,42 +228,90 @@ class StageEvaluator:
         fact.update(self._scaled_constants(fact.pop(_SCALE))[0])
         return fact
 
-    def _facts(self, facts: dict[str, Any]) -> dict[str, Any]:
+    def _facts(self, facts: dict[str, Any], defaults: dict[str, Any] = _NONE) -> dict[str, Any]:
         """The fact without the constants; the common denominator under the key _SCALE.
-        Numbers stay integers (numerator, denominator) — no Fraction arithmetic per fact."""
+        Numbers stay integers (numerator, denominator) — no Fraction arithmetic per fact.
+        A name `facts` does not have is looked up in `defaults` (the rulebook's parameters)."""
         fact: dict[str, Any] = {MARKER: 1}
-        numbers: dict[str, tuple[int, int]] = {}
+        numbers: list[tuple[str, int, int]] = []
+        scale = self._constants_lcm
         for name, kind in self._kinds.items():
-            value = facts.get(name)
+            value = facts[name] if name in facts else defaults.get(name)
             if value is None:
                 continue
             if kind == "number":
                 if type(value) is int:
-                    numbers[name] = (value, 1)
-                else:
-                    value = value if type(value) is Fraction else Fraction(value)
-                    numbers[name] = (value.numerator, value.denominator)
+                    numbers.append((name, value, 1))
+                    continue
+                if type(value) is not Fraction:
+                    value = Fraction(value)
+                d = value.denominator
+                numbers.append((name, value.numerator, d))
+                if scale % d:
+                    scale = scale * d // math.gcd(scale, d)
             elif kind == "bool":
-                fact[name] = int(bool(value))
+                fact[name] = 1 if value else 0
             else:
                 fact[name] = str(value)
-        if self._constants_max >= _LIMIT or any(abs(n) >= _LIMIT * d for n, d in numbers.values()):
-            big = max(numbers, key=lambda k: abs(Fraction(*numbers[k])), default=None)
-            shown = "a constant of the rules"
-            if big is not None and abs(Fraction(*numbers[big])) >= self._constants_max:
-                n, d = numbers[big]
-                shown = f"{big} = {limits.short(n) if d == 1 else 'a fraction'}"
-            raise ValueError(f"a number is too large to compare exactly ({shown}; at most 2^53)")
-        scale = math.lcm(self._constants_lcm, *(d for _, d in numbers.values()))
-        if self._constants_max * scale >= _LIMIT or any(abs(n) * (scale // d) >= _LIMIT for n, d in numbers.values()):
-            finest = max(numbers, key=lambda k: numbers[k][1], default=None)
-            raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
-                             + (f"; {finest} = {format_mixed(Fraction(*numbers[finest]))}" if finest else "")
-                             + "): use simpler fractions")
-        for name, (n, d) in numbers.items():
-            fact[name] = n * (scale // d)
+        if self._constants_max * scale >= _LIMIT:
+            self._refuse(numbers, scale)
+        for name, n, d in numbers:
+            scaled = n * (scale // d)
+            if not -_LIMIT < scaled < _LIMIT:
+                self._refuse(numbers, scale)
+            fact[name] = scaled
         fact[_SCALE] = scale
         return fact
+
+    def _refuse(self, numbers: list[tuple[str, int, int]], scale: int) -> None:
+        """Why numbers cannot be compared exactly as doubles: one too large, or the common
+        denominator too fine (raised as ValueError)."""
+        values = {name: Fraction(n, d) for name, n, d in numbers}
+        if self._constants_max >= _LIMIT or any(abs(v) >= _LIMIT for v in values.values()):
+            big = max(values, key=lambda k: abs(values[k]), default=None)
+            shown = "a constant of the rules"
+            if big is not None and abs(values[big]) >= self._constants_max:
+                v = values[big]
+                shown = f"{big} = {limits.short(v.numerator) if v.denominator == 1 else 'a fraction'}"
+            raise ValueError(f"a number is too large to compare exactly ({shown}; at most 2^53)")
+        finest = max(values, key=lambda k: values[k].denominator, default=None)
+        raise ValueError(f"the numbers are too fine to compare exactly (common denominator {scale}"
+                         + (f"; {finest} = {format_mixed(values[finest])}" if finest else "")
+                         + "): use simpler fractions")
+
+    def pattern(self, facts: dict[str, Any], defaults: dict[str, Any] = _NONE) -> tuple:
+        """A key that is the same for any two fact sets this stage decides alike.
+
+        The condition language compares numbers only with each other and with constants (lt, le,
+        eq, ne, ge, gt; no arithmetic), so which rules hold — and which facts a rule finds
+        missing — depends on the numbers only through their order: where each lies among the
+        stage's constants, and how the numbers of the fact set rank among themselves. The key is
+        that order, with the words and yes/no values as given and None for each fact not given.
+        Facts :meth:`applicable` would refuse (too large, too fine) are refused here alike.
+        A name `facts` does not have is looked up in `defaults` (the rulebook's parameters)."""
+        if not self._numbers:                   # words and yes/no only: the values as encoded
+            key = []
+            for name, kind in self._kinds.items():
+                value = facts[name] if name in facts else defaults.get(name)
+                key.append(None if value is None else int(bool(value)) if kind == "bool" else str(value))
+            return tuple(key)
+        fact = self._facts(facts, defaults)
+        scale = fact.pop(_SCALE)
+        cuts = self._cuts.get(scale)
+        if cuts is None:
+            if len(self._cuts) >= 64:
+                self._cuts.clear()
+            cuts = self._cuts[scale] = sorted(set(self._scaled_constants(scale)[0].values()))
+        values = [fact.get(name) for name in self._numbers]
+        present = sorted({v for v in values if v is not None})
+        places = []
+        for v in values:
+            if v is None:
+                places.append(None)
+                continue
+            i = bisect.bisect_left(cuts, v)
+            places.append((2 * i + 1 if i < len(cuts) and cuts[i] == v else 2 * i, bisect.bisect_left(present, v)))
+        return tuple(fact.get(name) for name in self._others), tuple(places)
 
     def applicable(self, facts: dict[str, Any]) -> list[str]:
         """The ids of every rule whose condition holds, in declaration order."""

@@ -48,10 +48,16 @@ RULEBOOK_HELP = ("rulebook id (see `bridgelaw rulebooks`) or path to a rulebook 
 
 def what_if(book: rulebooks.Rulebook, args: argparse.Namespace) -> rulebooks.Rulebook:
     """`book` with the command line's --overlay and --set applied (a proposed change, no file edited)."""
-    if getattr(args, "overlay", None):
-        book = book.with_overlay(args.overlay)
-    if getattr(args, "set", None):
-        book = book.with_settings(args.set)
+    return proposed(book, getattr(args, "overlay", None), getattr(args, "set", None))
+
+
+def proposed(book: rulebooks.Rulebook, overlay: str | None, settings: list[str] | None) -> rulebooks.Rulebook:
+    """`book` with an overlay file, then PARAM=VALUE settings, applied (the overlay first, so that
+    a --set wins over it)."""
+    if overlay:
+        book = book.with_overlay(overlay)
+    if settings:
+        book = book.with_settings(settings)
     return book
 
 
@@ -364,10 +370,10 @@ def cmd_rulebooks(args: argparse.Namespace) -> int:
 
 # --- main ------------------------------------------------------------------------------------
 
-def _what_if_options(p: argparse.ArgumentParser, *, as_of: bool = True) -> None:
+def _what_if_options(p: argparse.ArgumentParser, *, as_of: bool = True, as_of_default: str = "the case's date:") -> None:
     if as_of:
         p.add_argument("--as-of", metavar="DATE", help="rule as the rulebook stood on DATE (YYYY-MM-DD; "
-                       "default: the case's date:, else today)")
+                       f"default: {as_of_default}, else today)")
     p.add_argument("--set", action="append", metavar="PARAM=VALUE",
                    help="what-if: change a rulebook parameter (repeatable), e.g. artificial.pairs.avg_plus=65%%")
     p.add_argument("--overlay", metavar="FILE", help="what-if: apply a proposed change written as an overlay file")

@@ -7,7 +7,6 @@ where one is close, a suggestion. The CLI prints it and exits with status 2.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -76,6 +75,7 @@ class RulingError(BridgelawError):
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """'did you mean X?' for the closest choice, or None when nothing is close."""
+    import difflib                      # only when a suggestion is wanted (start-up time)
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 

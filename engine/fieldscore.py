@@ -68,6 +68,9 @@ def _as_points(outcome: Any) -> int:
 _ONE = Fraction(1)
 
 
+FORMS = ("ebu", "ties", "none")        # how a board with fewer results is factored up (matchpoints)
+
+
 def neuberg(m: Fraction, results: int, expected: int) -> Fraction:
     """EBU form of Neuberg's formula: matchpoints `m` within a group of `results` results,
     factored up to `expected` results: ``(M + 1) × E / A − 1``."""
@@ -229,16 +232,18 @@ def matchpoints(
 ) -> MatchpointResult:
     """Matchpoints of every table of one direction (Law 78A: 2 per result beaten, 1 per tie,
     frequencies possibly fractional). When fewer results than `expected` (default: one per
-    entry) took part and `form` is ``ebu``, scores are factored up by Neuberg's formula and,
-    if `round_to` is not 0, rounded to that step, halves toward average."""
+    entry) took part, scores are factored up to `expected` results — by Neuberg's formula when
+    `form` is ``ebu``, by counting each missing result as a tie with every table when it is
+    ``ties`` (M + (E − A)) — and, if `round_to` is not 0, rounded to that step, halves toward
+    average."""
     field = Field(entries, points)
     a = field.results
     e = len(entries) if expected is None else expected
     if e < a:
         raise ValueError(f"expected {e} results, but {a} tables have one")
-    if form not in ("ebu", "none"):
+    if form not in FORMS:
         raise ValueError(f"unknown Neuberg form {form!r}")
-    factored = form == "ebu" and 0 < a < e
+    factored = form != "none" and 0 < a < e
     step = Fraction(round_to) if factored else Fraction(0)
     top = Fraction(2 * (e - 1)) if factored or a == 0 else Fraction(2 * (a - 1))
     scale = field.scale
@@ -246,7 +251,7 @@ def matchpoints(
 
     def finish(m: Fraction) -> Fraction:
         if factored:
-            m = neuberg(m, a, e)
+            m = neuberg(m, a, e) if form == "ebu" else m + (e - a)
             if step:
                 m = round_toward(m, step, centre)
         return m

@@ -59,8 +59,11 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
                                   "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
-    "fieldscore.neuberg.form": (("ebu", "none"), "factoring up a board with missing or artificial results: "
-                                "ebu = (M + 1) × E / A − 1; none = no factoring"),
+    "fieldscore.neuberg.form": (("ebu", "ties", "none"), "factoring up a board with missing or artificial results: "
+                                "ebu = (M + 1) × E / A − 1 (Neuberg); ties = M + (E − A), each missing result a tie "
+                                "with every table; none = no factoring"),
+    "fieldscore.neuberg.expected": (("board", "session"), "E, the results a board of an event is factored up to: "
+                                    "its own lines (board), or the most results any board of the session has (session)"),
     "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
     "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
     "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "

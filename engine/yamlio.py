@@ -344,7 +344,10 @@ class _Map:
 
 
 
-_BAD_CHAR = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# the characters YAML 1.2 does not allow in a stream: every code point but TAB, LF, CR,
+# x20-x7E, x85, xA0-xD7FF, xE000-xFFFD and x10000-x10FFFF (the same set written as the small
+# ranges it excludes, which compiles in a fraction of the time of the negated class)
+_BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 def decode(data: bytes, name: str) -> str:

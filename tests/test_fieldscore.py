@@ -181,6 +181,19 @@ def test_neuberg_form_none() -> None:
     assert not r.factored and r.top == 2 and r.values == [F(2), F(0), None]
 
 
+def test_missing_results_as_ties() -> None:
+    # 3 results of 4 (top 6), each missing result a tie with every table: M + 1 for M = 4, 2, 0;
+    # two results tied (M = 1 each) with two missing: 1 + 2 = 3, average
+    r = matchpoints([420, 400, 170, None], form="ties")
+    assert r.factored and r.top == 6 and r.values[:3] == [F(5), F(3), F(1)]
+    r = matchpoints([420, 420, None, None], form="ties")
+    assert r.top == 6 and r.values[:2] == [F(3), F(3)]
+    # the average is kept, as Neuberg keeps it: Σ = A × (E − 1)
+    r = matchpoints([*FIELD_9, PAIR_A, None], expected=13, form="ties")
+    assert sum(v for v in r.values if v is not None) == 12 * 12
+    assert r.values[0] == F(113, 6) + 1
+
+
 def test_neuberg_rounding_toward_average() -> None:
     # 3 results of 4 (top 6): (M + 1) × 4/3 − 1 for M = 0, 2, 4 → 1/3, 3, 5 2/3; to 0.5: 0.5, 3, 5.5
     r = matchpoints([420, 400, 170, None], round_to=F(1, 2))

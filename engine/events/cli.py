@@ -1,7 +1,7 @@
 """``bridgelaw event``: read a whole results file, apply the TD's rulings, print the session
 results, and write the corrected file.
 
-    bridgelaw event EVENT.(pbn|xml) [--rulings RULINGS.yaml] [--rulebook ID] [--set P=V]…
+    bridgelaw event EVENT.(pbn|xml) [--rulings RULINGS.yaml] [--rulebook ID] [--as-of DATE] [--set P=V]… [--overlay FILE]
                     [--scoring matchpoints|cross-imps|butler] [--format text|markdown|json|csv]
                     [--output FILE.pbn|FILE.xml]…
 
@@ -11,17 +11,19 @@ Wired into the main CLI by ``events.cli.add_parser(sub)`` in :func:`bridgelaw.cl
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from ..cli import _as_of, _what_if_options, proposed
 from ..errors import BridgelawError
 from ..traveller.load import bulk
 from . import report
 from .model import Event
 from .pbn_in import load_event_pbn
-from .rulings import apply, book_for, load_rulings
+from .rulings import apply, book_for, in_force, load_rulings
 from .score import ScoredSession, score_session
 from .usebio import load_event_usebio
 from ..traveller_cli import same_file
@@ -38,8 +40,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("event", metavar="EVENT", help="results file: .pbn or USEBIO .xml")
     p.add_argument("--rulings", metavar="FILE", help="rulings for the event (YAML, see docs/events.md)")
     p.add_argument("--rulebook", metavar="ID", help="rulebook id; overrides the rulings file's rulebook:")
-    p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
-                   help="change a rulebook parameter for this run (e.g. fieldscore.neuberg.round_to=1/10)")
+    _what_if_options(p, as_of_default="the day the file says each session was played")
     p.add_argument("--scoring", choices=["matchpoints", "cross-imps", "butler"],
                    help="scoring method, when the file does not say or to override it")
     p.add_argument("--format", choices=report.FORMATS, default="text", help="report format (default text)")
@@ -98,28 +99,30 @@ class Progress:
             self.shown = 0
 
 
-def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str],
-        rulings_text: str | None = None, progress=None) -> list[ScoredSession]:
+def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
+        rulings_text: str | None = None, progress=None, *, overlay: str | None = None,
+        as_of: dt.date | None = None) -> list[ScoredSession]:
+    """Apply the rulings and score every session: under `rulebook` (else the rulings file's), with
+    the what-if `overlay` and `settings` (``--overlay``, ``--set``), each session as in force on
+    `as_of` (``--as-of``), else on the day it was played."""
     with bulk():
-        return _run(event, rulings_path, rulebook, settings, rulings_text, progress)
+        return _run(event, rulings_path, rulebook, settings, rulings_text, progress, overlay, as_of)
 
 
-def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str],
-         rulings_text: str | None, progress) -> list[ScoredSession]:
+def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
+         rulings_text: str | None, progress, overlay: str | None, as_of: dt.date | None) -> list[ScoredSession]:
     rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
-    book = book_for(rulings, rulebook, event)
-    if settings:
-        book = book.with_settings(settings)
+    book = proposed(book_for(rulings, rulebook, event), overlay, settings)
     if rulings is not None:
         if rulings.model.scoring:
             for s in event.sessions:
                 s.scoring = rulings.model.scoring
-        apply(event, rulings, book)
+        apply(event, rulings, book, as_of)
     scored = []
     for k, s in enumerate(event.sessions, 1):
         what = f"session {k} of {len(event.sessions)}"
         step = (lambda done, total, what=what: progress(what, done, total)) if progress else None
-        scored.append(score_session(s, book, progress=step))
+        scored.append(score_session(s, in_force(book, s, as_of), progress=step))
     return scored
 
 
@@ -147,7 +150,8 @@ def outputs(event: Event, scored: list[ScoredSession], targets: list[str], sourc
 def cmd_event(args: argparse.Namespace) -> int:
     progress = Progress()
     event = load_event(args.event, args.scoring)
-    scored = run(event, args.rulings, args.rulebook, args.set, progress=progress)
+    scored = run(event, args.rulings, args.rulebook, args.set, progress=progress, overlay=args.overlay,
+                 as_of=_as_of(args.as_of))
     for target in args.output:
         if same_file(Path(args.event), Path(target)) and target != args.event:
             raise BridgelawError(f"--output {target} is the input file under another name",

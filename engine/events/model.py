@@ -13,6 +13,7 @@ Readers (:mod:`.pbn_in`, :mod:`.usebio`) build this model; :mod:`.score` scores 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -292,6 +293,7 @@ class Session:
     where: Where | None = None
     mp_unit: Fraction = Fraction(1)       # 1/2 when the file counts 1 matchpoint per result beaten (PBN MP2)
     individual: bool = False              # players, not pairs, are the contestants (Line.players)
+    date: dt.date | None = None           # the day it was played, as the file says (played_on)
 
 
 @dataclass
@@ -307,6 +309,24 @@ class Event:
         for session in self.sessions:
             for board in session.boards.values():
                 yield from board.lines
+
+
+_DAY_FORMATS = ((re.compile(r"(\d{4})\.(\d{1,2})\.(\d{1,2})"), (1, 2, 3)),     # PBN [Date "2022.02.06"]
+                (re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})"), (3, 2, 1)),       # USEBIO <DATE>27/07/2022</DATE>
+                (re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"), (1, 2, 3)))       # ISO 8601
+
+
+def played_on(text: str | None) -> dt.date | None:
+    """The day a results file says a session was played: PBN's ``YYYY.MM.DD``, USEBIO's
+    ``DD/MM/YYYY`` or ISO ``YYYY-MM-DD``; None when it gives none, or only part (PBN's ``?``)."""
+    for pattern, order in _DAY_FORMATS:
+        m = pattern.fullmatch((text or "").strip())
+        if m:
+            try:
+                return dt.date(*(int(m[k]) for k in order))
+            except ValueError:
+                return None
+    return None
 
 
 def contestant_key(section: str, direction: str | None, number: str, pair_numbers: str) -> str:

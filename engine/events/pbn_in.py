@@ -30,7 +30,7 @@ from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, 
 from . import adjustment_cell
 from .model import (MAX_BOARD, MAX_TABLE, SIDES, Board, Contestant, Event, Line, Session, Where,
                     contestant_key, guess_pair_numbers, identifier, parse_code, published, read_codes,
-                    raw_score, side_keys, whole_number)
+                    played_on, raw_score, side_keys, whole_number)
 
 VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All",
               "n-s": "NS", "e-w": "EW"}
@@ -80,6 +80,7 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
                 session.mp_unit = Fraction(1, 2)
     title = event_tag or Path(pbn.file).stem
     session.name = title
+    session.date = next((d for g in games if (d := played_on(_tag_text(g, "Date"))) is not None), None)
     previous: dict[str, str] = {}
     for g in games:
         board = _board(pbn, g, previous)
@@ -102,6 +103,11 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
         session.contestants[c.key] = c
     _check_pairs(session)
     return Event(title=title, file=pbn.file, format="pbn", sessions=[session], source=pbn)
+
+
+def _tag_text(game: Game, name: str) -> str | None:
+    tag = game.tag(name)
+    return tag.value if tag is not None else None
 
 
 def _scoring_from_columns(games: list[Game]) -> str | None:

@@ -54,7 +54,7 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
     out = []
     for ss in sessions:
         s = ss.session
-        out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}")
+        out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
         out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
                    f"{s.pair_numbers}; " + ", ".join(f"{k.split('.', 1)[1]} {v}" for k, v in ss.parameters.items()))
         group = None
@@ -115,7 +115,7 @@ def markdown(sessions: list[ScoredSession]) -> str:
         s = ss.session
         out.append(f"## {s.name}")
         out.append("")
-        out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}")
+        out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}, as in force on {ss.book.as_of}")
         out.append("")
         out.append("| section | rank | pair | total | % | boards | names |")
         out.append("|---|---:|---:|---:|---:|---:|---|")

@@ -25,6 +25,7 @@ both adjusted and artificial — is one line file:line:column.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -174,9 +175,22 @@ def _find(session: Session, r: RulingModel, doc: Document, path: list) -> Line:
     return found[0]
 
 
-def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook) -> None:
+def in_force(book: rulebooks.Rulebook, session: Session, as_of: dt.date | None = None) -> rulebooks.Rulebook:
+    """`book` as in force on the day `session` is ruled at: `as_of` (``--as-of``), else the day the
+    file says it was played, else today. A day before the rulebook came into force is an error
+    (at the session in the file when the day comes from there)."""
+    try:
+        return book.at(as_of or session.date)
+    except BridgelawError as exc:
+        if as_of is None and session.date is not None and session.where is not None:
+            raise session.where.error(f"the session was played on {session.date.isoformat()}; {exc.message}",
+                                      expected=exc.expected, suggestion="another rulebook, or --as-of") from None
+        raise
+
+
+def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook, as_of: dt.date | None = None) -> None:
     """Change the event's lines as the rulings say (validated first: nothing changes when a
-    ruling is wrong)."""
+    ruling is wrong), each session under `book` as in force on its day (:func:`in_force`)."""
     doc, m = rulings.doc, rulings.model
     if m.pair_numbers:
         for s in event.sessions:
@@ -200,7 +214,8 @@ def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook) -> None:
         if not given and r.penalty is None:
             raise doc.error(path, "the ruling changes nothing", expected="adjusted, artificial, not_played or penalty")
         plan.append((r, line, given[0] if given else None, path, session))
-    changes = [(line, _change(r, line, kind, path, doc, book, session)) for r, line, kind, path, session in plan]
+    changes = [(line, _change(r, line, kind, path, doc, in_force(book, session, as_of), session))
+               for r, line, kind, path, session in plan]
     for (r, line, kind, path, session), (_, change) in zip(plan, changes):
         for attr, value in change.items():
             setattr(line, attr, value)
@@ -286,5 +301,5 @@ def _reader(doc: Document, book, session: Session, line: Line, per_board: bool) 
     if reader is None:
         vul = session.boards[line.board].vulnerability or "None"
         reader = cache[key] = TableReader(doc, book, session.scoring, CaseBoard(number=line.board, vulnerability=vul),
-                                          None, session.__dict__.setdefault("warnings", []))
+                                          book.as_of, session.__dict__.setdefault("warnings", []))
     return reader

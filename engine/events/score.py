@@ -35,7 +35,8 @@ from .model import SIDES, Board, Contestant, Line, Session, contestant_key, show
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
 TOTALS_BOARDS = "fieldscore.totals.factor_boards"
 USED = {
-    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", TOTALS_TOP, TOTALS_BOARDS),
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.expected",
+                    TOTALS_TOP, TOTALS_BOARDS),
     "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
     "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
                TOTALS_BOARDS),
@@ -174,6 +175,9 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
     needs_cross = scoring == "cross-imps" and any(l.kind == "artificial" for b in session.boards.values() for l in b.lines)
     p = _params(book, scoring, needs_cross)
     boards: dict[int, ScoredBoard] = {}
+    # E, the results a board is factored up to: its own lines, or the session's most
+    most = max((sum(1 for l in b.lines if l.kind != "not-played") for b in session.boards.values()), default=0)
+    session_wide = scoring == "matchpoints" and p["fieldscore.neuberg.expected"] == "session"
     # pass 1: every board's field
     for done, (number, board) in enumerate(session.boards.items(), 1):
         if progress is not None:
@@ -186,7 +190,8 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
         points = _points(board.vulnerability)
         for side in SIDES:
             if scoring == "matchpoints":
-                r = fieldscore.matchpoints(entries[side], points=points[side], expected=len(played),
+                r = fieldscore.matchpoints(entries[side], points=points[side],
+                                           expected=most if session_wide else len(played),
                                            form=p["fieldscore.neuberg.form"],
                                            round_to=p["fieldscore.neuberg.round_to"])
                 values = r.values

@@ -26,7 +26,7 @@ from ..errors import BridgelawError
 from ..limits import MAX_RESULTS_BYTES, read_bytes
 from . import adjustment_cell
 from .model import (MAX_BOARD, SIDES, Board, Contestant, Event, Line, Session, Where, contestant_key,
-                    guess_pair_numbers, identifier, mirror, parse_code, published, raw_score, whole_number)
+                    guess_pair_numbers, identifier, mirror, parse_code, played_on, published, raw_score, whole_number)
 from .pbn_in import _check_pairs
 
 EVENT_TYPES = {"MP_PAIRS": "matchpoints", "CROSS_IMP": "cross-imps", "CROSS_IMPS": "cross-imps",
@@ -137,7 +137,7 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
     for k, holder in enumerate(holders, 1):
         sections = holder.all("SECTION") or [holder]
         session = Session(name=title if len(holders) == 1 else f"{title} — session {k}", scoring=chosen,
-                          where=_where(file, holder))
+                          where=_where(file, holder), date=played_on(holder.value("DATE") or event.value("DATE")))
         for sec in sections:
             sec_name = sec.value("SECTION_ID") or sec.attrs.get("SECTION_ID", "") if sec is not holder else ""
             _participants(file, sec, sec_name or "", session)

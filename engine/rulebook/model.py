@@ -186,11 +186,14 @@ class Rulebook:
     _beats: dict = field(default_factory=dict, repr=False)
     _by_id: dict = field(default_factory=dict, repr=False)
     _decided: dict = field(default_factory=dict, repr=False)
+    _patterns: dict = field(default_factory=dict, repr=False)    # decisions by order pattern (StageEvaluator.pattern)
+    _in_use: list | None = field(default=None, repr=False)
     _reads: dict = field(default_factory=dict, repr=False)
     _evaluator_of: dict = field(default_factory=dict, repr=False)   # stage → its evaluator (rules in force)
 
     def __post_init__(self) -> None:
         self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
+        self._patterns, self._in_use = {}, None
         self._evaluator_of = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
@@ -228,9 +231,12 @@ class Rulebook:
         return next((d for d in self.dated.get(name, ()) if d.covers(self.as_of)), None)
 
     def dated_in_use(self) -> list[tuple[str, Dated]]:
-        """The parameter values in force that have more than one dated value."""
-        return [(name, d) for name, values in self.dated.items() if len(values) > 1
-                for d in values if d.covers(self.as_of)]
+        """The parameter values in force that have more than one dated value (worked out once:
+        a resolved rulebook does not change)."""
+        if self._in_use is None:
+            self._in_use = [(name, d) for name, values in self.dated.items() if len(values) > 1
+                            for d in values if d.covers(self.as_of)]
+        return self._in_use
 
     # --- rules ------------------------------------------------------------------------------
 
@@ -293,16 +299,31 @@ class Rulebook:
             key, cached = None, None
         if cached is not None:
             return cached
-        decision = self._decision(stage_id, facts)
+        try:                                    # the same decision, from facts in the same order
+            pattern = (stage_id, self.evaluator(stage_id).pattern(facts, self.parameters))
+            alike = self._patterns.get(pattern)
+        except (TypeError, ValueError):         # refused facts: _decision says why
+            pattern, alike = None, None
+        if alike is not None:
+            decision = Decision(stage_id, dict(facts), *alike)
+        else:
+            decision = self._decision(stage_id, facts)
+            if pattern is not None:
+                if len(self._patterns) >= _DECIDED_LIMIT:
+                    self._patterns.clear()
+                self._patterns[pattern] = (decision.held, decision.overridden, decision.rule)
         if key is not None:
             if len(self._decided) >= _DECIDED_LIMIT:
                 self._decided.clear()
             self._decided[key] = decision
         return decision
 
-    def forget_decisions(self) -> None:
-        """Empty the decision cache (benchmarks measure cold rulings with it)."""
+    def forget_decisions(self, *, patterns: bool = True) -> None:
+        """Empty the decision caches: the one by exact facts, and (unless `patterns` is False)
+        the one by order pattern (benchmarks measure cold and new-case rulings with it)."""
         self._decided.clear()
+        if patterns:
+            self._patterns.clear()
 
     def _decision(self, stage_id: str, facts: dict[str, Any]) -> Decision:
         given_facts = dict(facts)

@@ -1,0 +1,121 @@
+"""Decisions are cached by exact facts and by order pattern (StageEvaluator.pattern): any two fact
+sets whose numbers lie in the same order — among themselves and among the stage's constants —
+with the same words and yes/no values are decided alike. These tests check that the cached
+answer is always the answer durable_rules gives afresh."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bridgelaw import rulebook
+from bridgelaw.adapter import StageEvaluator
+from bridgelaw.conditions import parse
+from bridgelaw.errors import RulingError
+
+BOOKS = [rulebook.get(name) for name in rulebook.available()]
+
+# numbers near the constants the shipped rules use (0, session shares, board limits), with ties
+numbers = st.one_of(st.none(), st.sampled_from([F(0), F(1), F(-1), F(3), F(6), F(40), F(60), F(1, 3), F(-7, 2)]),
+                    st.fractions(min_value=-100, max_value=100, max_denominator=12))
+damage_facts = st.fixed_dictionaries({
+    "A": numbers, "B": numbers, "C": numbers, "D": numbers, "DR": numbers, "DS": numbers,
+    "serious_error": st.booleans(), "scoring": st.sampled_from(["matchpoints", "imps"])})
+artificial_facts = st.fixed_dictionaries({
+    "responsibility": st.sampled_from(["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]),
+    "other_responsibility": st.sampled_from(["in-no-way-at-fault", "partly-at-fault", "directly-at-fault"]),
+    "scoring": st.sampled_from(["matchpoints", "imps"]),
+    "session": numbers, "boards": st.one_of(st.none(), st.integers(0, 30))})
+
+
+def fresh(book, stage: str, facts: dict):
+    """What durable_rules decides with nothing cached: (held, overridden, rule id) or the error."""
+    try:
+        d = book._decision(stage, facts)
+    except RulingError as exc:
+        return str(exc)
+    return d.held, d.overridden, d.rule.id if d.rule else None
+
+
+def cached(book, stage: str, facts: dict):
+    try:
+        d = book.decision(stage, facts)
+    except RulingError as exc:
+        return str(exc)
+    assert d.facts == facts                   # the trace shows this case's facts, not the cached one's
+    return d.held, d.overridden, d.rule.id if d.rule else None
+
+
+@pytest.mark.parametrize("book", BOOKS, ids=lambda b: b.id)
+@settings(max_examples=150, deadline=None)
+@given(facts=damage_facts)
+def test_damage_decided_by_pattern_as_afresh(book, facts):
+    assert cached(book, "damage", facts) == fresh(book, "damage", facts)
+
+
+@pytest.mark.parametrize("book", BOOKS, ids=lambda b: b.id)
+@settings(max_examples=100, deadline=None)
+@given(facts=artificial_facts)
+def test_artificial_decided_by_pattern_as_afresh(book, facts):
+    assert cached(book, "artificial", facts) == fresh(book, "artificial", facts)
+
+
+def test_same_order_same_pattern_other_order_another():
+    vocab = {"A": "number", "B": "number", "C": "number", "imps": "bool"}
+    rules = [("below", parse({"all": [{"lt": ["A", 0]}, {"le": ["B", "1/3"]}]}, vocab)),
+             ("between", parse({"any": [{"lt": ["A", "B"]}, {"is": ["imps", True]}]}, vocab))]
+    ev = StageEvaluator("test/pattern", rules, vocab)
+
+    def key(**q):
+        return ev.pattern({"imps": False, **q})
+
+    # A < B, both below zero, C not given: the same pattern whatever the values
+    assert key(A=F(-5), B=F(-1)) == key(A=F(-100), B=F(-1, 3))
+    assert key(A=F(-5), B=F(-1)) != key(A=F(-1), B=F(-5))          # the order turned
+    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(-5))          # a tie
+    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(0))           # B now on the constant 0
+    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(1, 6))        # between the constants 0 and 1/3
+    assert key(A=F(-5), B=F(1, 6)) == key(A=F(-5), B=F(1, 4))
+    assert key(A=F(-5), B=F(-1)) == key(A=F(-5), B=F(-1), C=F(-3))  # C: no rule mentions it
+    assert key(A=F(-5), B=F(-1)) != key(A=F(-5))                    # B not given
+    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(-1), imps=True)
+    assert ev.applicable({"A": F(-5), "B": F(1, 6), "imps": False}) == ev.applicable(
+        {"A": F(-5), "B": F(1, 4), "imps": False}) == ["below", "between"]
+
+
+IMPS = {"serious_error": False, "scoring": "imps"}
+
+
+def test_a_new_case_in_a_known_order_is_decided_without_the_rule_engine():
+    book = rulebook.get("wbf-2017").at(None)
+    book.forget_decisions()
+    # damaged, no serious error: A < B and C = A, at two tables whose numbers differ
+    first = {"A": F(-7), "B": F(3), "C": F(-7), "D": F(10), "DR": F(10), "DS": F(0), **IMPS}
+    second = {"A": F(-2), "B": F(9), "C": F(-2), "D": F(11), "DR": F(11), "DS": F(0), **IMPS}
+    book.decision("damage", first)
+    ev = book.evaluator("damage")
+    asked = []
+    original = ev.applicable
+    ev.applicable = lambda facts: asked.append(facts) or original(facts)
+    try:
+        d = book.decision("damage", second)
+    finally:
+        del ev.applicable
+    assert asked == [] and d.facts == second and d.rule.id == fresh(book, "damage", second)[2]
+    book.forget_decisions()
+    ev.applicable = lambda facts: asked.append(facts) or original(facts)
+    try:
+        book.decision("damage", second)
+    finally:
+        del ev.applicable
+    assert len(asked) == 1
+
+
+def test_facts_too_large_are_refused_whatever_is_cached():
+    book = rulebook.get("wbf-2017").at(None)
+    book.decision("damage", {"A": F(-5), "B": F(1), "C": F(-5), "D": F(6), "DR": F(6), "DS": F(0), **IMPS})
+    with pytest.raises(RulingError, match="too large to compare exactly"):
+        book.decision("damage", {"A": F(-5), "B": F(2**60), "C": F(-5), "D": F(2**60 + 5), "DR": F(2**60 + 5),
+                                 "DS": F(0), **IMPS})
