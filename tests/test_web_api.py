@@ -202,7 +202,9 @@ def test_plain_tree_examples():
     from bridgelaw.web.app import plain_tree
     assert plain_tree({"a": "x\ny", "b": ["1", 1, 1.5, True, None], "c": "x\n"}) == \
         {"a": "x\ny\n", "b": ["1", 1, 1.5, True, None], "c": "x\n"}
-    for bad in ({"a": "t\tb"}, {"a": "\x00"}, {"a": 10 ** 15}, {"a": 1e16}, {"<<": 1}, {"a\nb": 1}, {"a": [{"b": b"x"}]}):
+    assert plain_tree({"a": [[0] * 5000] * 3}) is not None                    # 15,004 values: within the budget
+    for bad in ({"a": "t\tb"}, {"a": "\x00"}, {"a": 10 ** 15}, {"a": 1e16}, {"<<": 1}, {"a\nb": 1}, {"a": [{"b": b"x"}]},
+                {"a": [[0] * 5000] * 4 + [[0] * 5]}, {"a": [0] * 5001}):
         assert plain_tree(bad) is None, bad
 
 

@@ -643,6 +643,7 @@ class SentCase:
 
 _PLAIN_INT = 10 ** 15                       # far inside the YAML reader's bound on digits
 _PLAIN_FLOAT = re.compile(r"-?[0-9]{1,15}\.[0-9]{1,15}")     # as Python writes it: no exponent, inf or nan
+_PLAIN_NODES = 20_000                       # with the depth bound, the YAML stays far below limits.MAX_FILE_BYTES
 
 
 class _NotPlain(Exception):
@@ -652,20 +653,24 @@ class _NotPlain(Exception):
 def plain_tree(data: Any) -> Any:
     """The tree the YAML way would read from a JSON tree — ``load_yaml(forms.dump_yaml(data)).tree``
     — when that is plain to see, else None: objects and lists of at most ``limits.MAX_ITEMS``
-    entries, keys without ``<<`` (a merge key), text of printable characters and line breaks (a
-    text of several lines is written as a literal block, which reads back with one line break at
-    its end), whole numbers of at most 15 digits, decimal numbers of at most 15 digits either side
-    of the point (as Python writes them: no exponent), true, false and null. Anything else — tabs,
-    control characters, larger numbers, … — gives None: such a tree goes the YAML way. (The depth is
-    bounded by :func:`load_json`; ``tests/test_web_api.py`` checks the claim on random trees.)"""
+    entries (20,000 values in all), keys of printable characters other than ``<<`` (a merge key),
+    text of printable characters and line breaks (a text of several lines is written as a literal
+    block, which reads back with one line break at its end), whole numbers of at most 15 digits,
+    decimal numbers of at most 15 digits either side of the point (as Python writes them: no
+    exponent), true, false and null. Anything else — tabs, control characters, larger numbers, … —
+    gives None: such a tree goes the YAML way. (The depth is bounded by :func:`load_json`;
+    ``tests/test_web_api.py`` checks the claim on random trees.)"""
     try:
-        return _plain(data)
+        return _plain(data, [_PLAIN_NODES])
     except _NotPlain:
         return None
 
 
-def _plain(item: Any) -> Any:
+def _plain(item: Any, budget: list[int]) -> Any:
+    budget[0] -= 1
     kind = type(item)
+    if budget[0] < 0:
+        raise _NotPlain
     if kind is str:
         if "\n" not in item:
             if item.isprintable():
@@ -674,10 +679,15 @@ def _plain(item: Any) -> Any:
             return item if item.endswith("\n") else item + "\n"
     elif kind is dict:
         if len(item) <= limits.MAX_ITEMS and "<<" not in item:
-            return {key: _plain(value) for key, value in item.items() if key.isprintable() or _not_plain()}
+            out = {}
+            for key, value in item.items():
+                if not key.isprintable():
+                    raise _NotPlain
+                out[key] = _plain(value, budget)
+            return out
     elif kind is list:
         if len(item) <= limits.MAX_ITEMS:
-            return [_plain(value) for value in item]
+            return [_plain(value, budget) for value in item]
     elif kind is int:
         if -_PLAIN_INT < item < _PLAIN_INT:
             return item
@@ -686,10 +696,6 @@ def _plain(item: Any) -> Any:
             return item
     elif item is None or kind is bool:
         return item
-    raise _NotPlain
-
-
-def _not_plain() -> bool:
     raise _NotPlain
 
 
