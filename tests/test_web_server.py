@@ -165,27 +165,45 @@ def test_two_workers_share_a_burst_of_connections():
         assert s.stop() == 0
 
 
-def test_the_port_of_workers_becomes_each_workers_own_listener():
-    """What a worker receives for the port: its own listening socket on the same address, while
-    the supervisor's keeps the port taken (a plain bind is refused)."""
+@pytest.mark.skipif(not hasattr(socket, "SO_REUSEPORT"), reason="SO_REUSEPORT (Linux)")
+def test_each_worker_gets_a_listener_of_its_own_and_the_port_stays_busy_for_others():
+    """With several workers a worker is handed the shared socket and a listener of its own on the
+    same address; the port still counts as busy for another program and another `serve`."""
     from multiprocessing.reduction import ForkingPickler
-    sock = server.share_port(server.listen("127.0.0.1", 0))
+    sock = server.listen("127.0.0.1", 0, workers=2)
     port = sock.getsockname()[1]
-    mine = pickle.loads(ForkingPickler.dumps(sock))
+    assert server.sockets_for(sock, 1) == [sock]
+    shared, own = server.sockets_for(sock, 2)
+    mine = pickle.loads(ForkingPickler.dumps(own))           # as a worker process receives it
     try:
-        assert type(mine) is socket.socket and mine.getsockname() == ("127.0.0.1", port)
+        assert shared is sock and type(mine) is socket.socket and mine.getsockname() == ("127.0.0.1", port)
         assert mine.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
-        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 0
-        with socket.create_connection(("127.0.0.1", port), timeout=2):
-            conn, _ = mine.accept()
-            conn.close()
         other = socket.socket()
         with pytest.raises(OSError):
             other.bind(("127.0.0.1", port))
         other.close()
+        with pytest.raises(BridgelawError, match="Address already in use"):
+            server.listen("127.0.0.1", port, workers=2)
     finally:
         mine.close()
         sock.close()
+
+
+def test_connections_wait_while_the_workers_start():
+    """A connection made as soon as `serve --workers 2` says it is serving waits for a worker (it
+    is neither refused nor reset)."""
+    proc = subprocess.Popen([*BRIDGELAW, "--port", "0", "--workers", "2"], stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        port = int(re.search(r":(\d+)/", proc.stderr.readline())[1])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        conn.request("GET", "/api/rulebooks")
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(10) == 0
+        proc.stderr.close()
 
 
 def test_a_trickling_client_is_cut_off_with_408(served):

@@ -122,9 +122,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                              ip_hosts=not local, time_limit=args.time_limit, read_timeout=args.read_timeout,
                              per_client=args.per_client)
     create_app(args.rules, allowed_hosts=names)            # every rulebook checked before anything is served
-    sock = server.listen(host, args.port)
-    port = sock.getsockname()[1]
     workers = args.workers or default_workers()
+    sock = server.listen(host, args.port, workers)
+    port = sock.getsockname()[1]
     try:                                      # Ctrl+C from here on (even during the first line) stops it cleanly
         print(f"bridgelaw: serving on http://{show_host(host)}:{port}/ with {workers} "
               f"process{'es' if workers > 1 else ''} (Ctrl+C to stop)", file=sys.stderr, flush=True)

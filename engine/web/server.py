@@ -4,8 +4,8 @@ processes, and the connection guards that keep the server available to everyone.
 - The socket is bound here, before anything is printed, so a busy port or an unknown host name
   is one line and exit status 2 (:func:`listen`).
 - ``--workers N`` starts N processes on the port (uvicorn's supervisor), each with its own
-  listening socket (``SO_REUSEPORT``, :func:`share_port`) so the kernel spreads connections over
-  them; each builds the app from :class:`AppFactory`, a small picklable object that carries the
+  listening socket besides the shared one (``SO_REUSEPORT``, :func:`sockets_for`) so the kernel
+  spreads connections over them; each builds the app from :class:`AppFactory`, a small picklable object that carries the
   options (rules folder, allowed host names, limits) to every worker.
 - HTTP/1.1 is parsed by httptools (llhttp, in C: :class:`GuardedHttpToolsProtocol`) on uvloop's
   event loop when they are installed (the web extra installs both), else by the pure-Python h11
@@ -165,9 +165,12 @@ def protocol(name: str = "auto") -> type:
     return cls
 
 
-def listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int, workers: int = 1) -> socket.socket:
     """A listening socket on host:port; a name that does not resolve or an address that cannot be
-    bound is a BridgelawError (one line, exit 2)."""
+    bound is a BridgelawError (one line, exit 2). For several workers it is made with
+    ``SO_REUSEPORT`` (where the system has it), so that each worker can listen on the port with
+    a socket of its own (:func:`sockets_for`); the port is first bound without it, so a port
+    another program — or another ``bridgelaw serve`` — holds is still reported as busy."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
@@ -175,16 +178,15 @@ def listen(host: str, port: int) -> socket.socket:
                              f"({getattr(exc, 'strerror', None) or exc})",
                              expected="an address of this computer such as 127.0.0.1, ::1 or 0.0.0.0") from None
     error: OSError | None = None
-    for family, kind, proto, _, address in infos:
-        sock = socket.socket(family, kind, proto)
+    reuse_port = workers > 1 and hasattr(socket, "SO_REUSEPORT")
+    for family, _, _, _, address in infos:
         try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family == socket.AF_INET6:
-                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-            sock.bind(address)
-            sock.listen(2048)
+            sock = _listening(family, address, False)
+            if reuse_port:                    # the port is free (and, for port 0, chosen): now the real one
+                address = sock.getsockname()
+                sock.close()
+                sock = _listening(family, address, True)
         except OSError as exc:
-            sock.close()
             error = exc
             continue
         sock.set_inheritable(True)
@@ -194,52 +196,48 @@ def listen(host: str, port: int) -> socket.socket:
     raise BridgelawError(f"cannot listen on {show_host(host)}:{port}: {reason}", suggestion=suggestion)
 
 
-class _PortOfWorkers(socket.socket):
-    """The port of several workers, held by the supervisor: bound (so the port stays taken) but
-    not listening. Handed to a worker process (pickled), it becomes that worker's own listening
-    socket on the same address (``SO_REUSEPORT``), so the kernel spreads new connections over
-    the workers. On one shared socket the worker that happened to be waiting took a whole burst
-    of connections: 8 kept-alive connections often all went to one of 2 workers, which then did
-    all the work (half the throughput)."""
+class _OwnListener:
+    """What a worker process is handed (pickled) besides the shared listening socket: in the
+    worker it becomes a listening socket of its own on the same address (``SO_REUSEPORT``), so
+    the kernel spreads new connections over the workers' sockets. On the shared socket alone,
+    the worker that happened to be waiting took a whole burst of connections: 8 kept-alive
+    connections often all went to one of 2 workers, which then did all the work (half the
+    throughput). The shared socket stays: it holds connections that come while the workers start."""
 
-    def __reduce_ex__(self, protocol: Any) -> tuple:
-        return _worker_socket, (self.family, self.getsockname())
+    def __init__(self, family: int, address: Any) -> None:
+        self.family, self.address = family, address
+
+    def __reduce__(self) -> tuple:
+        return _listening, (self.family, self.address, True)
 
 
-def _port_socket(family: int, address: Any, cls: type = socket.socket) -> socket.socket:
-    sock = cls(family, socket.SOCK_STREAM)
+def _listening(family: int, address: Any, reuse_port: bool) -> socket.socket:
+    """A listening socket on `address` (an OSError if it cannot be bound)."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
         sock.bind(address)
+        sock.listen(2048)
     except OSError:
         sock.close()
         raise
     return sock
 
 
-def _worker_socket(family: int, address: Any) -> socket.socket:
-    """In a worker process: its own listening socket on the supervisor's address."""
-    sock = _port_socket(family, address)
-    sock.listen(2048)
-    return sock
+def sockets_for(sock: socket.socket, workers: int) -> list[Any]:
+    """What the workers listen on: `sock`, and with several workers where the system has
+    ``SO_REUSEPORT`` (:func:`listen` made `sock` so), each worker's own socket too."""
+    if workers > 1 and _reuses_port(sock):
+        return [sock, _OwnListener(sock.family, sock.getsockname())]
+    return [sock]
 
 
-def share_port(sock: socket.socket) -> socket.socket:
-    """For several workers: the listening socket `sock` (bound by :func:`listen`, which reported a
-    busy port) exchanged for a :class:`_PortOfWorkers` on the same address; `sock` unchanged where
-    the system has no ``SO_REUSEPORT`` (the workers then share it)."""
-    if not hasattr(socket, "SO_REUSEPORT"):
-        return sock
-    family, address = sock.family, sock.getsockname()
-    sock.close()
-    try:
-        return _port_socket(family, address, _PortOfWorkers)
-    except OSError as exc:                    # taken in the moment between: as a busy port at the start
-        raise BridgelawError(f"cannot listen on {show_host(str(address[0]))}:{address[1]}: {exc.strerror or exc}",
-                             suggestion="try another --port") from None
+def _reuses_port(sock: socket.socket) -> bool:
+    return hasattr(socket, "SO_REUSEPORT") and bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT))
 
 
 def run(sock: socket.socket, options: Options, workers: int, http: str = "auto") -> None:
@@ -255,8 +253,7 @@ def run(sock: socket.socket, options: Options, workers: int, http: str = "auto")
     server = uvicorn.Server(config)
     try:
         if workers > 1:
-            sock = share_port(sock)
-            Multiprocess(config, sockets=[sock]).run()
+            Multiprocess(config, sockets=sockets_for(sock, workers)).run()
         else:
             # uvicorn stops gracefully on SIGTERM, then raises it again: stop as on Ctrl+C (exit 0)
             signal.signal(signal.SIGTERM, _interrupt)
