@@ -3,10 +3,10 @@ processes, and the connection guards that keep the server available to everyone.
 
 - The socket is bound here, before anything is printed, so a busy port or an unknown host name
   is one line and exit status 2 (:func:`listen`).
-- ``--workers N`` starts N processes on the port (uvicorn's supervisor), each with its own
-  listening socket besides the shared one (``SO_REUSEPORT``, :func:`sockets_for`) so the kernel
-  spreads connections over them; each builds the app from :class:`AppFactory`, a small picklable object that carries the
-  options (rules folder, allowed host names, limits) to every worker.
+- ``--workers N`` starts N processes on the port (uvicorn's supervisor), each with a listening
+  socket of its own besides the shared one (``SO_REUSEPORT``, :func:`sockets_for`) so the kernel
+  spreads connections over them; each builds the app from :class:`AppFactory`, a small picklable
+  object that carries the options (rules folder, allowed host names, limits) to every worker.
 - HTTP/1.1 is parsed by httptools (llhttp, in C: :class:`GuardedHttpToolsProtocol`) on uvloop's
   event loop when they are installed (the web extra installs both), else by the pure-Python h11
   (:class:`GuardedH11Protocol`) on asyncio's; ``serve --http`` chooses. Both carry the same two
