@@ -318,6 +318,36 @@ def test_the_http_implementation_falls_back_to_h11(monkeypatch):
         server.protocol("httptools")
 
 
+def test_ctrl_c_asks_the_server_to_stop_and_raises_nothing():
+    """While `serve` runs, SIGINT and SIGTERM set flags instead of raising KeyboardInterrupt: one
+    raised inside a weakref callback is swallowed by Python, and a Ctrl+C right after the start
+    was now and then lost (the server went on serving). The handlers before are put back after."""
+    import types
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with server.Stop() as stop:
+        signal.raise_signal(signal.SIGINT)                  # before the server exists: remembered
+        assert stop.asked
+        stop.server = types.SimpleNamespace(should_exit=False)
+        signal.raise_signal(signal.SIGTERM)                 # while it runs: its own flag
+        assert stop.server.should_exit is True
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_at_once_stops_it(workers):
+    proc = subprocess.Popen([*BRIDGELAW, "--port", "0", "--workers", workers], stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        assert "serving on" in proc.stderr.readline()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stderr.close()
+
+
 # --- start-up failures: one line, exit 2, nothing served (in-process: they stop before serving) ---
 
 def test_a_bad_rulebook_stops_the_start(tmp_path, capsys):

@@ -125,15 +125,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     workers = args.workers or default_workers()
     sock = server.listen(host, args.port, workers)
     port = sock.getsockname()[1]
-    try:                                      # Ctrl+C from here on (even during the first line) stops it cleanly
+    with server.Stop() as stop:               # Ctrl+C from here on (even during the first line) stops it cleanly
         print(f"bridgelaw: serving on http://{show_host(host)}:{port}/ with {workers} "
               f"process{'es' if workers > 1 else ''} (Ctrl+C to stop)", file=sys.stderr, flush=True)
         if not local:
             print("bridgelaw: warning: listening beyond this computer; anyone on the network can use the page",
                   file=sys.stderr, flush=True)
-        server.run(sock, options, workers, args.http)
-    except KeyboardInterrupt:
-        pass
+        server.run(sock, options, workers, args.http, stop)
     return 0
 
 

@@ -240,29 +240,58 @@ def _reuses_port(sock: socket.socket) -> bool:
     return hasattr(socket, "SO_REUSEPORT") and bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT))
 
 
-def run(sock: socket.socket, options: Options, workers: int, http: str = "auto") -> None:
-    """Serve the app on `sock` with `workers` processes until Ctrl+C or SIGTERM, with the guarded
-    protocol `http` names (:func:`protocol`) on uvloop's event loop when it is installed."""
+class Stop:
+    """Ctrl+C (SIGINT) and SIGTERM while `serve` runs: they ask the server to stop — a flag, and
+    the running server's own — and raise nothing. A KeyboardInterrupt that happens to be raised
+    inside a weakref callback or a finalizer is swallowed by Python ("Exception ignored"); with
+    uvloop that happened now and then to a Ctrl+C right after the start, and the server went on
+    serving. uvicorn's own handlers (flags too) take over while it serves."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.server: Any = None               # the uvicorn.Server of a single process, once made
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.asked = True
+        if self.server is not None:
+            self.server.should_exit = True
+
+    def __enter__(self) -> Stop:
+        self._before = {sig: signal.signal(sig, self) for sig in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for sig, handler in self._before.items():
+            signal.signal(sig, handler)
+
+
+def run(sock: socket.socket, options: Options, workers: int, http: str = "auto", stop: Stop | None = None) -> None:
+    """Serve the app on `sock` with `workers` processes until Ctrl+C or SIGTERM (asked of `stop`,
+    which catches them from before the first line), with the guarded protocol `http` names
+    (:func:`protocol`) on uvloop's event loop when it is installed."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
+
+    stop = stop or Stop()
 
     # proxy_headers off: no proxy stands in front, so X-Forwarded-For from a client is not believed
     config = uvicorn.Config(AppFactory(options), factory=True, http=protocol(http), loop="auto", workers=workers,
                             log_level="warning", access_log=False, server_header=False, proxy_headers=False,
                             limit_concurrency=CONNECTIONS, timeout_keep_alive=KEEP_ALIVE, lifespan="off")
-    server = uvicorn.Server(config)
     try:
         if workers > 1:
-            Multiprocess(config, sockets=sockets_for(sock, workers)).run()
+            supervisor = Multiprocess(config, sockets=sockets_for(sock, workers))   # its signal handlers now
+            if stop.asked:
+                supervisor.signal_queue.append(signal.SIGINT)
+            supervisor.run()
         else:
-            # uvicorn stops gracefully on SIGTERM, then raises it again: stop as on Ctrl+C (exit 0)
-            signal.signal(signal.SIGTERM, _interrupt)
+            # uvicorn stops gracefully on SIGINT and SIGTERM, then raises the signal again: `stop` takes it
+            server = uvicorn.Server(config)
+            stop.server = server
+            server.should_exit = stop.asked
             server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
+        stop.server = None
         sock.close()
-
-
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
