@@ -41,3 +41,9 @@ def test_a_bye_row_is_read_as_not_played_and_its_printed_score_reported():
         [(Fraction(0), Fraction(4)), (Fraction(3), Fraction(1)), (Fraction(3), Fraction(1))]
     assert sorted(c.what for c in bad) == ["board 1 table 4 EW", "board 1 table 4 EW%"]
     assert len(checks) == 14
+
+
+def test_a_line_without_a_table_is_named_by_the_pairs_it_has():
+    from bridgelaw.events.model import Line
+    assert Line(board=1, section="", table=None, ns=None, ew="2", where=None).label == "board 1 EW 2"
+    assert Line(board=1, section="", table=None, ns="3", ew="2", where=None).label == "board 1 NS 3 v EW 2"

@@ -259,8 +259,10 @@ class Line:
     @property
     def label(self) -> str:
         where = f"{self.section}{self.table}" if self.section else f"{self.table}"
-        return f"board {self.board} table {where}" if self.table is not None else \
-            f"board {self.board} NS {self.ns} v EW {self.ew}"
+        if self.table is not None:
+            return f"board {self.board} table {where}"
+        pairs = " v ".join(f"{side} {pair}" for side, pair in (("NS", self.ns), ("EW", self.ew)) if pair is not None)
+        return f"board {self.board} {pairs}"          # a bye: the one pair there is
 
 
 @dataclass
