@@ -175,6 +175,11 @@ def format_decimal(x: Fraction | int, places: int = 2, *, signed: bool = False) 
 def exact_json(x: Fraction | int) -> dict[str, str | float | None]:
     """The JSON form of an exact number: ``{"exact": "17/2", "value": 8.5}``. ``value`` is
     null when the number does not fit a float (the exact text always stands)."""
+    if type(x) is int:                       # a whole number needs no Fraction (thousands in a request's answer)
+        try:
+            return {"exact": str(x), "value": float(x)}
+        except OverflowError:
+            return {"exact": str(x), "value": None}
     if type(x) is not Fraction:              # a Fraction is used as it is (making it again cost a request 0.05 ms)
         x = Fraction(x)
     try:

@@ -413,7 +413,19 @@ def record_lines(records: Any, book: Any) -> list[str]:
     return out
 
 
+_PLAIN_JSON = (str, int, bool, type(None))
+
+
 def _json_value(v: Any) -> Any:
+    kind = type(v)                      # the common kinds first, by exact type (a request's answer has thousands)
+    if kind in _PLAIN_JSON:
+        return v
+    if kind is Fraction:
+        return exact_json(v)
+    if kind is dict:
+        return {str(k): _json_value(x) for k, x in v.items()}
+    if kind is list or kind is tuple:
+        return [_json_value(x) for x in v]
     if v is None or isinstance(v, (bool, int, str)):
         return v
     if isinstance(v, Fraction):
