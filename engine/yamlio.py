@@ -22,6 +22,11 @@ from ruamel.yaml import events as ev
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+try:                                    # ruamel.yaml.clib's parser, used directly (see _events)
+    from _ruamel_yaml import CParser as _CParser
+except ImportError:                     # pragma: no cover — ruamel.yaml without its C part
+    _CParser = None
+
 from . import limits
 from .errors import BridgelawError, did_you_mean
 
@@ -239,39 +244,69 @@ _DIGITS = re.compile(r"[0-9]+\Z")
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null", "timestamp")}
 
 
-def _fast_tree(text: str, name: str = "<text>") -> Any:
-    """The data of a YAML document, built from the C parser's events.
+def _events(text: str) -> Any:
+    """The parser events of `text`. ruamel's ``YAML.parse`` builds a new loader class and records
+    a DocInfo on every call (a third of a small file's parse); the C parser alone gives the same
+    events."""
+    if _CParser is None:                # pragma: no cover
+        yield from _loaders.events.parse(text)
+        return
+    parser = _CParser(text)
+    try:
+        event = parser.get_event()
+        while event is not None:
+            yield event
+            event = parser.get_event()
+    finally:
+        parser.dispose()
 
-    ruamel's safe loader spends most of its time composing nodes and resolving every scalar;
-    a traveller of 5,000 lines repeats a few dozen distinct values. Here each distinct plain
-    scalar is resolved (and constructed) once by ruamel's own resolver and constructor, so the
-    result is what the safe loader gives. Anchors, aliases, explicit tags, merge keys, complex
-    or duplicate keys and several documents raise _Fallback (the safe loader then reads it).
-    The bounds on depth, entries and numbers are checked on the way (as :func:`_scan` does).
-    """
-    yaml = _loaders.events
-    resolver, constructor = yaml.resolver, yaml.constructor
-    cache: dict[str, Any] = {}
 
-    def plain(value: str, event: Any) -> Any:
-        if _DIGITS.match(value):
-            if len(value) > limits.MAX_DIGITS:
-                _check_number(value, event, name)
-            return int(value)
-        if value in cache:
-            return cache[value]
-        tag = str(resolver.resolve(ScalarNode, value, (True, False)))
+# Plain scalars as ruamel's safe loader resolves and constructs them ('yes' → 'yes', '3/5' → '3/5',
+# '0.6' → 0.6, 2017-03-01 → a date), kept between documents: case files repeat a few hundred short
+# values. Every value kept is immutable; short ones only, and the whole is emptied when full, so
+# the memory it holds stays bounded however many documents a server reads.
+_PLAIN: dict[str, Any] = {}
+_PLAIN_MAX, _PLAIN_LONGEST = 4096, 64
+_MISSING = object()
+
+
+def _plain_value(value: str, event: Any, name: str) -> Any:
+    """The value of a plain scalar (raises _Fallback for a merge key or anything unusual)."""
+    found = _PLAIN.get(value, _MISSING)
+    if found is not _MISSING:
+        return found
+    if _DIGITS.match(value):
+        if len(value) > limits.MAX_DIGITS:
+            _check_number(value, event, name)
+        result: Any = int(value)
+    else:
+        tag = str(_loaders.events.resolver.resolve(ScalarNode, value, (True, False)))
         if tag == "tag:yaml.org,2002:str":
             result = value
         elif tag in _SCALAR_TAGS:
             if tag in _INT_FLOAT:
                 _check_number(value, event, name)
-            result = constructor.construct_object(ScalarNode(tag, value))
-        else:                                 # a merge key, or anything else unusual
+            result = _loaders.events.constructor.construct_object(ScalarNode(tag, value))
+        else:                           # a merge key, or anything else unusual
             raise _Fallback
-        cache[value] = result
-        return result
+    if len(value) <= _PLAIN_LONGEST:
+        if len(_PLAIN) >= _PLAIN_MAX:
+            _PLAIN.clear()
+        _PLAIN[value] = result
+    return result
 
+
+def _fast_tree(text: str, name: str = "<text>") -> Any:
+    """The data of a YAML document, built from the C parser's events.
+
+    ruamel's safe loader spends most of its time composing nodes and resolving every scalar;
+    a traveller of 5,000 lines repeats a few dozen distinct values. Here each distinct plain
+    scalar is resolved (and constructed) once by ruamel's own resolver and constructor
+    (:func:`_plain_value`), so the result is what the safe loader gives. Anchors, aliases,
+    explicit tags, merge keys, complex or duplicate keys, a %YAML directive and several documents
+    raise _Fallback (the safe loader then reads it). The bounds on depth, entries and numbers are
+    checked on the way (as :func:`_scan` does).
+    """
     root: Any = None
     documents = 0
     stack: list[Any] = []            # open containers: a list (sequence) or a _Map
@@ -296,12 +331,12 @@ def _fast_tree(text: str, name: str = "<text>") -> Any:
             if len(top.data) > limits.MAX_ITEMS:
                 raise _items_error(event, name)
 
-    for event in yaml.parse(text):
+    for event in _events(text):
         kind = type(event)
         if kind is ev.ScalarEvent:
             if event.anchor is not None or (event.tag is not None and not any(event.implicit)):
                 raise _Fallback
-            add(plain(event.value, event) if not event.style and event.implicit[0] else event.value)
+            add(_plain_value(event.value, event, name) if not event.style and event.implicit[0] else event.value)
         elif kind is ev.MappingStartEvent:
             if event.anchor is not None or (event.tag is not None and not event.implicit):
                 raise _Fallback
@@ -322,7 +357,7 @@ def _fast_tree(text: str, name: str = "<text>") -> Any:
             stack.pop()
         elif kind is ev.DocumentStartEvent:
             documents += 1
-            if documents > 1:
+            if documents > 1 or event.version is not None:
                 raise _Fallback
         elif kind is ev.AliasEvent:
             raise _Fallback
@@ -428,7 +463,7 @@ def _scan(text: str, name: str) -> None:
             if frame[2] > 2 * limits.MAX_ITEMS:        # a mapping counts keys and values
                 raise _items_error(event, name)
 
-    for event in _loaders.events.parse(text):
+    for event in _events(text):
         kind = type(event)
         if kind is ev.ScalarEvent:
             tag = event.tag

@@ -776,12 +776,24 @@ def test_fast_reader_gives_what_the_safe_loader_gives() -> None:
     texts.append("a: 012\nb: [0x1F, 1_000, +5, -0, 1.5, .6, 1e3, .inf]\nc: {d: true, e: True, f: yes, g: null, h: ~}\n"
                  "i:\nj: 2017-02-03\nk: '7'\nl: \"8\"\nm: |\n  line\n  two\nn: >-\n  folded\n  text\no: [4H= S, 1/3, 60%]\n"
                  "1: int key\n")
-    for text in texts:
-        assert _fast_tree(text) == YAML(typ="safe").load(text)
+    for _ in range(2):                  # the second time from the values kept between documents
+        for text in texts:
+            assert _fast_tree(text) == YAML(typ="safe").load(text)
+
+
+def test_values_kept_between_documents_stay_bounded() -> None:
+    from bridgelaw import yamlio
+    for part in range(4):               # more distinct short values than are kept
+        short = "".join(f"- v{part}_{i}\n" for i in range(yamlio._PLAIN_MAX // 2))
+        assert yamlio._fast_tree(short) == [f"v{part}_{i}" for i in range(yamlio._PLAIN_MAX // 2)]
+    assert 0 < len(yamlio._PLAIN) <= yamlio._PLAIN_MAX
+    long_value = "x" * (yamlio._PLAIN_LONGEST + 1)
+    assert yamlio._fast_tree(f"a: {long_value}\n") == {"a": long_value}
+    assert long_value not in yamlio._PLAIN
 
 
 @pytest.mark.parametrize("text", ["a: &x 1\nb: *x\n", "a: 1\na: 2\n", "<<: {a: 1}\n", "a: !!str 5\n", "--- 1\n--- 2\n",
-                                  "{[1]: 2}\n"])
+                                  "{[1]: 2}\n", "%YAML 1.1\n---\na: yes\n"])
 def test_fast_reader_leaves_the_unusual_to_the_safe_loader(text: str) -> None:
     from bridgelaw.yamlio import _Fallback, _fast_tree
     with pytest.raises(_Fallback):
