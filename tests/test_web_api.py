@@ -889,8 +889,8 @@ def test_json_depth_is_measured_without_recursion():
 
 def slow_app(monkeypatch, seconds: float, time_limit: float):
     import time as time_
-    rule_document = service.rule_document            # the YAML way (rule_text) and the JSON way both call it
-    monkeypatch.setattr(service, "rule_document", lambda *a: time_.sleep(seconds) or rule_document(*a))
+    case_of = service.case_of              # every way of reading a case (ruling, comparing, the form) calls it
+    monkeypatch.setattr(service, "case_of", lambda *a: time_.sleep(seconds) or case_of(*a))
     return create_app(time_limit=time_limit)
 
 
@@ -898,7 +898,7 @@ def test_work_past_the_time_limit_is_a_503(monkeypatch):
     import time as time_
     c = TestClient(slow_app(monkeypatch, 1.0, 0.2), raise_server_exceptions=False)
     start = time_.monotonic()
-    r = c.post("/api/rule", json=WEIGHTED_CASE)
+    r = c.post("/api/compare", json=WEIGHTED_CASE)
     assert r.status_code == 503 and time_.monotonic() - start < 0.9
     assert r.json()["error"].startswith("This request took longer than 0.2 seconds")
     assert r.headers["retry-after"] == "5"
@@ -907,7 +907,7 @@ def test_work_past_the_time_limit_is_a_503(monkeypatch):
 
 
 def test_work_runs_off_the_event_loop(monkeypatch):
-    """A slow ruling does not hold up another request on the same event loop (before, the ruling
+    """Slow work does not hold up another request on the same event loop (before, every ruling
     ran inside the async handler and the second request waited for it)."""
     import asyncio
     import time as time_
@@ -937,7 +937,7 @@ def test_work_runs_off_the_event_loop(monkeypatch):
 
     async def both() -> tuple:
         start = time_.monotonic()
-        slow = asyncio.create_task(call("POST", "/api/rule", body))
+        slow = asyncio.create_task(call("POST", "/api/compare", body))
         await asyncio.sleep(0.05)
         quick = await call("GET", "/api/rulebooks")
         return start, quick, await slow
@@ -945,6 +945,19 @@ def test_work_runs_off_the_event_loop(monkeypatch):
     start, (quick_status, quick_done), (slow_status, slow_done) = asyncio.run(both())
     assert (quick_status, slow_status) == (200, 200)
     assert quick_done - start < 0.5 < slow_done - start
+
+
+def test_an_api_ruling_is_worked_on_in_the_loops_thread(monkeypatch):
+    """POST /api/rule is not handed to a work thread (its work is bounded by the API's limits and
+    the hand-over cost a fifth of its CPU); the other routes' work is."""
+    import threading
+    threads = []
+    case_of = service.case_of
+    monkeypatch.setattr(service, "case_of", lambda *a: threads.append(threading.current_thread().name) or case_of(*a))
+    c = TestClient(create_app())
+    assert c.post("/api/rule", json=WEIGHTED_CASE).json()["nos"]["exact"] == "11/3"
+    assert c.post("/api/compare", json=WEIGHTED_CASE).status_code == 200
+    assert not threads[0].startswith("bridgelaw-work-") and threads[1].startswith("bridgelaw-work-")
 
 
 def test_host_names_with_a_network_bind():

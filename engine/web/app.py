@@ -444,8 +444,12 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         return await work(lambda: JSONResponse(books.listing()))
 
     async def api_rule(request: Request) -> Response:
+        """A case ruled in the event loop's own thread, not handed to a work thread: its work is
+        bounded by the API's limits (the body, a field of 1,000 results, 20 outcomes a weighting:
+        about 25 ms for the largest case accepted, 0.5 ms for a corpus case), and the hand-over
+        cost 0.2 ms of CPU — a fifth of such a request. Concurrency comes from --workers."""
         kind, body = await api_body(request)
-        return await work(api_rule_work, request, kind, body)
+        return api_rule_work(request, kind, body)
 
     def api_rule_work(request: Request, kind: str, body: bytes) -> Response:
         sent = api_case(kind, body)
