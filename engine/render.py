@@ -21,6 +21,11 @@ from .rulebook import Decision, Dated, Rule, Rulebook
 from .ruling import UNIT_NAMES, Ruling, SideScore
 from .trace import Record
 
+try:                                    # the web extra's JSON writer (the API's answers); else json's
+    import orjson
+except ImportError:                     # pragma: no cover — exercised by monkeypatching to None
+    orjson = None
+
 EVENT = {"IMP": "IMPs", "MP": "matchpoints", "%": "matchpoints, in percent"}
 
 
@@ -226,12 +231,29 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
     }
 
 
-def as_json(r: Ruling, case: Any = None, *, compact: bool = False) -> str:
-    """The ruling as JSON: indented for people (the CLI), or `compact` for machines (the web API:
-    the same document, written by json's C encoder, which indentation would bypass)."""
-    if compact:
-        return json.dumps(as_dict(r, case), separators=(",", ":"), ensure_ascii=False) + "\n"
+def as_json(r: Ruling, case: Any = None) -> str:
+    """The ruling as JSON for people (the CLI's --format json): indented."""
     return json.dumps(as_dict(r, case), indent=2, ensure_ascii=False) + "\n"
+
+
+def as_json_bytes(r: Ruling, case: Any = None) -> bytes:
+    """The same document compact, as UTF-8 (the web API's answer)."""
+    return compact_json(as_dict(r, case))
+
+
+def compact_json(data: Any) -> bytes:
+    """`data` as compact JSON in UTF-8 with a final newline. orjson (with the web extra) writes a
+    ruling's answer in a thirteenth of the time json's C encoder takes; the values read back are the
+    same (tests/test_web_api.py checks the corpus), only a float below 1e-4 is written out in full
+    (0.00001 where json writes 1e-05). Anything orjson refuses (a whole number beyond 64 bits, an
+    object json would refuse too) is left to json."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATETIME
+                                | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS)
+        except TypeError:
+            pass
+    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
 
 
 RENDERERS = {"text": text, "markdown": markdown}

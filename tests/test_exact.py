@@ -253,6 +253,15 @@ def test_exact_json(value: F, expected: dict) -> None:
     assert F(result["exact"]) == value
 
 
+@given(st.fractions() | st.builds(F, st.integers(-10 ** 400, 10 ** 400), st.integers(1, 10 ** 400)))
+def test_exact_json_value_is_floats(value: F) -> None:
+    try:
+        expected = float(value)
+    except OverflowError:
+        expected = None
+    assert exact_json(value) == {"exact": str(value), "value": expected}
+
+
 # --------------------------------------------------------------------------- lcm_of_denominators
 
 

@@ -111,6 +111,44 @@ def test_api_rule_json_case_weighted_with_gamble(client):
     assert data["rulebook"]["id"] == "wbf-2017" and len(data["rulebook"]["sha256"]) == 64
 
 
+def test_api_answers_written_by_orjson_read_back_as_json_writes_them(monkeypatch):
+    """The API's answer (render.as_json_bytes, orjson with the web extra) is the CLI's document:
+    every corpus case under every shipped rulebook that rules it reads back the same; without
+    orjson, json writes it compact, byte for byte what it wrote before."""
+    from bridgelaw import render
+    from bridgelaw.rulebook import available, get
+    from bridgelaw.ruling import rule_case
+    assert render.orjson is not None                      # the web extra brings it
+    books = [get(name) for name in available()]
+    checked = 0
+    for path in sorted((REPO / "cases").rglob("*.yaml")):
+        case = load_case(path)
+        for book in books:
+            try:
+                ruling = rule_case(case, book)
+            except Exception:                             # out of the rulebook's scope or dates
+                continue
+            fast = render.as_json_bytes(ruling, case)
+            assert json.loads(fast) == json.loads(render.as_json(ruling, case)), (path, book.id)
+            with monkeypatch.context() as m:
+                m.setattr(render, "orjson", None)
+                plain = render.as_json_bytes(ruling, case)
+            assert plain == (json.dumps(render.as_dict(ruling, case), separators=(",", ":"), ensure_ascii=False)
+                             + "\n").encode()
+            assert fast == plain or json.loads(fast) == json.loads(plain)
+            checked += 1
+    assert checked >= 400
+
+
+def test_compact_json_leaves_what_orjson_refuses_to_json():
+    from bridgelaw.render import compact_json
+    assert compact_json({"n": 2 ** 70, "s": "é"}) == '{"n":1180591620717411303424,"s":"é"}\n'.encode()
+    assert compact_json({"n": 2 ** 40, "s": "é−×"}) == '{"n":1099511627776,"s":"é−×"}\n'.encode()
+    assert json.loads(compact_json({"f": 1e-05, "g": [1.5, None, True]})) == {"f": 1e-05, "g": [1.5, None, True]}
+    with pytest.raises(TypeError):                       # what json refuses stays refused
+        compact_json({"d": object()})
+
+
 def _json_case(path: Path) -> bytes:
     """A case file of the corpus as the JSON object a scoring program would send (dates as text)."""
     from bridgelaw.yamlio import load_yaml

@@ -460,7 +460,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
             case, ruling = rule_sent(sent, override)
         except BridgelawError as exc:
             return api_bridgelaw_error(exc, sent.text, sent.source)
-        return Response(render.as_json(ruling, case, compact=True), media_type="application/json")
+        return Response(render.as_json_bytes(ruling, case), media_type="application/json")
 
     def rule_sent(sent: SentCase, override: str | None) -> tuple[Any, Any]:
         """The case and ruling of an API request. A JSON case is ruled from its tree when it is
