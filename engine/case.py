@@ -18,6 +18,7 @@ depends on several keys at once, each error pointing at the file, line and colum
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -63,6 +64,19 @@ def parse_outcome(value: Any) -> Outcome:
     """A result (``4SX-2 W``, ``PASS``), a raw score (``NS +620``) or a unit score (``+9 IMP``)."""
     if isinstance(value, (bridge.PlayedResult, bridge.Score, UnitScore)):
         return value
+    if type(value) is str and len(value) <= 24:
+        return _parse_short_outcome(value)
+    return _parse_outcome(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_short_outcome(text: str) -> Outcome:
+    """Short result texts read before: the results of a case repeat across the requests a server
+    rules (at most a few thousand distinct ones). Outcomes are frozen; errors are not remembered."""
+    return _parse_outcome(text)
+
+
+def _parse_outcome(value: Any) -> Outcome:
     if value is None:
         raise InvalidValue("a result is missing (the value is empty)", expected=bridge.RESULT_HINT)
     if isinstance(value, bool) or not isinstance(value, (str, int)):

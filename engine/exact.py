@@ -7,6 +7,7 @@ machine consumers a JSON form. Floats appear only in `exact_json`'s ``value`` fi
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
@@ -114,7 +115,22 @@ def parse_exact(value: object, *, percent: bool = False) -> Fraction:
         raise NumberError(
             f"expected a number such as 3, -4 2/3, 17/2 or 0.6, got {type(value).__name__} {_show(value)}"
         )
+    if len(value) <= _REMEMBERED:
+        return _parse_short_text(value, percent)
+    return _parse_text(value, percent)
 
+
+# Short number texts read before ('1/3', '60%', '8 1/2'): a case's weights and scores repeat across
+# the requests a server rules. A Fraction is immutable; errors are not remembered.
+_REMEMBERED = 24
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse_short_text(value: str, percent: bool) -> Fraction:
+    return _parse_text(value, percent)
+
+
+def _parse_text(value: str, percent: bool) -> Fraction:
     text = value.strip()
     digits = sum(ch.isdigit() for ch in text)
     if digits > MAX_DIGITS or len(text) > 4 * MAX_DIGITS:
