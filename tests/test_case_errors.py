@@ -537,3 +537,14 @@ def test_trailing_tab_then_an_error(tmp_path):
 def test_trailing_tab_alone_is_fine(tmp_path):
     case = load_case(write(tmp_path, variant(IMPS, "scoring: imps", "scoring: imps\t")))
     assert case.model.scoring == "imps"
+
+
+def test_short_result_texts_are_remembered_within_a_bound():
+    from bridgelaw.case import InvalidValue, _parse_short_outcome, parse_outcome
+    assert _parse_short_outcome.cache_info().maxsize == 4096
+    assert parse_outcome("4SX-2 W") is parse_outcome("4SX-2 W")
+    assert parse_outcome("4SX-2 W").text == "4SX-2 W"
+    for _ in range(2):                                  # an error is raised again, not remembered
+        with pytest.raises(InvalidValue, match="level 8"):
+            parse_outcome("8H= N")
+    assert parse_outcome(620) == parse_outcome("NS +620")

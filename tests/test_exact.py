@@ -294,3 +294,17 @@ def test_numbers_are_bounded() -> None:
             parse_exact(value)
     assert parse_exact("9" * 30) == 10**30 - 1
     assert parse_exact("-4 2/3") == F(-14, 3)
+
+
+def test_short_number_texts_are_remembered_within_a_bound() -> None:
+    from bridgelaw import exact
+    assert exact._parse_short_text.cache_info().maxsize == 2048
+    for _ in range(2):                                  # an error is raised again, not remembered
+        with pytest.raises(NumberError, match="denominator 0"):
+            parse_exact("1/0")
+    assert parse_exact("8 1/2") is parse_exact("8 1/2") == F(17, 2)
+    assert parse_exact("60%", percent=True) == F(3, 5)
+    with pytest.raises(NumberError, match="percentages are not allowed"):
+        parse_exact("60%")                              # the same text, read without percent
+    long_text = "1" * 20 + "/" + "3" * 10               # past the remembered length: read each time
+    assert parse_exact(long_text) == F(int("1" * 20), int("3" * 10))
