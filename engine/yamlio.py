@@ -246,7 +246,7 @@ _SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null
 
 def _events(text: str) -> Any:
     """The parser events of `text`. ruamel's ``YAML.parse`` builds a new loader class and records
-    a DocInfo on every call (a third of a small file's parse); the C parser alone gives the same
+    a DocInfo on every call (about a quarter of reading a case); the C parser alone gives the same
     events."""
     if _CParser is None:                # pragma: no cover
         yield from _loaders.events.parse(text)
