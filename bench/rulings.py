@@ -21,7 +21,8 @@ is shared and noisy: medians of the rounds are printed, with the load average):
   * +1,000 rules the engine under a rulebook that extends the shipped one with 1,000 extra
                  damage rules that never apply (each with its own constants);
   * CLI          the wall time of `bridgelaw rule CASE` as a fresh process (median of N runs), its
-                 bytecode compiled once beforehand as an installed program's is.
+                 bytecode compiled once beforehand as an installed program's is; interleaved with
+                 its floor, a process importing only the dependencies (see FLOOR).
 
 Targets (issue 9): ≥ 10,000 rulings/s; the rulebook with 1,000 extra rules within 1.2× of the
 shipped one; `bridgelaw rule` ≤ 0.25 s median.
@@ -200,6 +201,12 @@ def one_round(fn, items, seconds: float) -> float:
             return done / elapsed
 
 
+# The CLI's floor: a process that only imports what `bridgelaw rule` depends on and validates one
+# pydantic model (which loads pydantic's plugins), as `rule` does for its case and rulebook.
+FLOOR = ("import argparse, fractions, json, pydantic, ruamel.yaml, durable_rules_engine\n"
+         "class M(pydantic.BaseModel):\n    x: int\nM(x=1)\n")
+
+
 def interleaved(sides: dict[str, tuple], rounds: int, seconds: float) -> dict[str, float]:
     """Median rate of each side over `rounds` rounds, the sides alternating within each round."""
     rates: dict[str, list[float]] = {name: [] for name in sides}
@@ -296,15 +303,18 @@ def main() -> None:
     sample = str(ROOT / "cases/wbf-commentary-2017/example-07.yaml")
     # as an installed program runs: bytecode compiled once (kept in a temporary folder, not the tree)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    times = []
+    times, floor_times = [], []
     with tempfile.TemporaryDirectory(prefix="bridgelaw-pyc-") as pyc:
         env["PYTHONPYCACHEPREFIX"] = pyc
-        subprocess.run([*command, "rule", sample], check=True, capture_output=True, env=env)   # compiles
-        for _ in range(args.cli_runs):
-            start = time.perf_counter()
-            subprocess.run([*command, "rule", sample], check=True, capture_output=True, env=env)
-            times.append(time.perf_counter() - start)
-    cli = statistics.median(times)
+        runs = [("cli", [*command, "rule", sample]), ("floor", [sys.executable, "-c", FLOOR])]
+        for _, argv in runs:
+            subprocess.run(argv, check=True, capture_output=True, env=env)   # compiles
+        for k in range(args.cli_runs):                   # interleaved: a burst of load falls on both
+            for name, argv in (runs if k % 2 == 0 else runs[::-1]):
+                start = time.perf_counter()
+                subprocess.run(argv, check=True, capture_output=True, env=env)
+                (times if name == "cli" else floor_times).append(time.perf_counter() - start)
+    cli, floor = statistics.median(times), statistics.median(floor_times)
     load_after = os.getloadavg()
 
     ratio = speed["engine"] / speed["reference"]
@@ -326,6 +336,8 @@ def main() -> None:
           f"(slowdown ×{slowdown:.2f}; new case {scaling['plus new']:,.0f}, ×{slowdown_new:.2f}; "
           f"cold {scaling['plus cold']:,.0f}, ×{slowdown_cold:.2f})")
     print(f"CLI `bridgelaw rule`:         {cli:10.3f} s median of {len(times)} (min {min(times):.3f}, max {max(times):.3f})")
+    print(f"  its floor, the dependencies alone: {floor:.3f} s median, interleaved (Python, pydantic with one "
+          f"model validated, ruamel.yaml, durable_rules); bridgelaw's own share {cli - floor:.3f} s")
 
     def met(ok: bool) -> str:
         return "met" if ok else "NOT met"
