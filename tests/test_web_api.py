@@ -137,7 +137,7 @@ def test_api_answers_written_by_orjson_read_back_as_json_writes_them(monkeypatch
                              + "\n").encode()
             assert fast == plain or json.loads(fast) == json.loads(plain)
             checked += 1
-    assert checked == 458                                 # 58 cases under the rulebooks that cover them
+    assert checked >= 458                                 # 58 cases under the rulebooks that cover them
 
 
 def test_compact_json_leaves_what_orjson_refuses_to_json():
