@@ -140,6 +140,23 @@ def test_api_answers_written_by_orjson_read_back_as_json_writes_them(monkeypatch
     assert checked >= 458                                 # 58 cases under the rulebooks that cover them
 
 
+def test_api_json_with_half_a_surrogate_pair_is_named(client):
+    """JSON may escape half of a surrogate pair; it is refused as malformed JSON at its place (it
+    was reported as malformed YAML, a format the client never sent). A whole pair reads as its
+    character."""
+    cases = [({**WEIGHTED_CASE, "title": "a\ud800b"}, "\\ud800 in title"),
+             ({"case": {**WEIGHTED_CASE, "without_infraction": [{"result": "x\udc00", "weight": "1"}]}},
+              "\\udc00 in case.without_infraction[0].result"),
+             ({**WEIGHTED_CASE, "\ud83c": 1}, "\\ud83c in a key of the top level")]
+    for data, where in cases:
+        r = client.post("/api/rule", content=json.dumps(data), headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"] == (f"malformed JSON: {where} is half of a surrogate pair, "
+                                                              "not a character"), r.text
+    r = client.post("/api/rule", content=json.dumps({**WEIGHTED_CASE, "title": "joker \U0001f0cf"}),
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.json()["title"] == "joker \U0001f0cf"
+
+
 def test_compact_json_leaves_what_orjson_refuses_to_json():
     from bridgelaw.render import compact_json
     assert compact_json({"n": 2 ** 70, "s": "é"}) == '{"n":1180591620717411303424,"s":"é"}\n'.encode()

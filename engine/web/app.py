@@ -720,9 +720,33 @@ def load_json(raw: str) -> Any:
         raise ApiProblem(400, f"malformed JSON: {exc}", expected="a JSON object") from None
     else:
         if json_depth(data) <= MAX_JSON_DEPTH:
+            if "\\u" in raw:                     # only an escape can write half of a surrogate pair
+                _refuse_lone_surrogates(data)
             return data
     raise ApiProblem(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep",
                      expected="a case: a JSON object a few levels deep")
+
+
+def _refuse_lone_surrogates(data: Any) -> None:
+    """JSON may escape half of a surrogate pair (``"\\ud800"``), which is no character: refused here,
+    named by where it is, rather than later as text no file could hold."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            for key, value in item.items():
+                stack += [(key, f"a key of {where or 'the top level'}"), (value, f"{where}.{key}" if where else str(key))]
+        elif isinstance(item, list):
+            stack += [(value, f"{where}[{i}]") for i, value in enumerate(item)]
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                code = f"\\u{ord(item[exc.start]):04x}"
+                raise ApiProblem(400, f"malformed JSON: {code} in {where or 'the document'} is half of a surrogate "
+                                 "pair, not a character",
+                                 expected="text whose characters beyond U+FFFF are written whole or as a pair "
+                                          "such as \\ud83c\\udccf") from None
 
 
 def json_depth(data: Any) -> int:
