@@ -52,6 +52,7 @@ from .. import __version__, limits, render
 from ..errors import BridgelawError
 from ..yamlio import Document, load_yaml
 from . import forms, service
+from .cli import TIME_LIMIT                   # seconds of work a request may take (serve --time-limit)
 from .forms import CaseForm
 
 log = logging.getLogger("bridgelaw.web")
@@ -69,7 +70,6 @@ SECURITY_HEADERS = [
 ]
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 MAX_JSON_DEPTH = 32                           # a case nests 4 deep; JSON deeper than this is refused
-TIME_LIMIT = 10.0                             # seconds of work a request may take (serve --time-limit)
 WORK_SLOTS = 4                                # requests worked on at once in one server process
 
 FIELD_LABELS = {**forms.LABELS, "traveller": "Traveller", "adjustments": "Adjustments"}
