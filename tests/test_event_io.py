@@ -322,3 +322,22 @@ def test_the_input_is_rewritten_only_when_named_and_a_symlink_is_kept(ruled, tmp
     (tmp_path / "x").mkdir()
     alias = f"{tmp_path}/x/../final.pbn"                   # the input under another name: refused
     assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", alias]) == 2
+
+
+@pytest.mark.parametrize("weight, words", [("1e100000000", "got '1e100000000'"), ("2/0", "denominator 0"),
+                                           ("2/3", "do not sum to 1")])
+def test_an_adjustment_cells_weight_is_read_as_any_exact_number(ruled, tmp_path, capsys, weight, words):
+    """A weight in a re-read Adjustment cell goes through the one number reader (parse_exact), with
+    its syntax and bounds: ``@1e100000000`` hung the reading (Fraction built a 100-million-digit number)."""
+    src, rulings = ruled
+    out = tmp_path / "corrected.pbn"
+    assert main(["event", str(src), "--rulings", str(rulings), "--set", ROUND, "--output", str(out)]) == 0
+    capsys.readouterr()
+    text = out.read_bytes().replace(b"@1/3", b"@" + weight.encode(), 1)
+    assert text != out.read_bytes()
+    out.write_bytes(text)
+    assert main(["event", str(out), "--set", ROUND]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err, err
+    written = [p.name for p in tmp_path.iterdir()]
+    assert sorted(written) == ["corrected.pbn", "final.pbn", "rulings.yaml"]

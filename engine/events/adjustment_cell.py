@@ -22,6 +22,7 @@ from typing import Any
 from .. import bridge
 from ..case import Component, parse_outcome
 from ..errors import BridgelawError
+from ..exact import NumberError, parse_exact
 from .model import SIDES, Line, Where
 
 _VALUE = re.compile(r"^(NS|EW)=([+-]?[0-9]{1,6}(?:/[0-9]{1,6})?)$")
@@ -31,9 +32,9 @@ HINT = "art NS=3/5 EW=2/5, adj 4S= N @1/3; 4S-1 N @2/3, split NS: … | EW: …,
 
 def _exact(text: str, where: Where) -> Fraction:
     try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise where.error(f"'{text}' is not an exact number", expected=HINT) from None
+        return parse_exact(text)
+    except NumberError as exc:
+        raise where.error(f"Adjustment number '{text[:30]}': {exc}", expected=HINT) from None
 
 
 def _values(text: str, where: Where) -> dict[str, Fraction]:
