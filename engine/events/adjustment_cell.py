@@ -37,22 +37,14 @@ def _exact(text: str, where: Where) -> Fraction:
         raise where.error(f"Adjustment number '{text[:30]}': {exc}", expected=HINT) from None
 
 
-def _values(text: str, where: Where) -> dict[str, Fraction]:
+def _values(text: str, where: Where, pattern: re.Pattern[str] = _VALUE,
+            shape: str = "NS=value or EW=value") -> dict[str, Fraction]:
+    """``NS=3/5 EW=2/5`` (or, with _PLAYER_VALUE, ``21b=3/5``) as a dict of exact values."""
     out = {}
     for item in text.split():
-        m = _VALUE.match(item)
+        m = pattern.match(item)
         if m is None:
-            raise where.error(f"Adjustment '{item[:30]}' is not NS=value or EW=value", expected=HINT)
-        out[m[1]] = _exact(m[2], where)
-    return out
-
-
-def _player_values(text: str, where: Where) -> dict[str, Fraction]:
-    out = {}
-    for item in text.split():
-        m = _PLAYER_VALUE.match(item)
-        if m is None:
-            raise where.error(f"Adjustment '{item[:30]}' is not PLAYER=value", expected=HINT)
+            raise where.error(f"Adjustment '{item[:30]}' is not {shape}", expected=HINT)
         out[m[1]] = _exact(m[2], where)
     return out
 
@@ -104,7 +96,7 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
             if line.players is None:
                 raise where.error(f"Adjustment '{word}' names players, but the line is not an individual's",
                                   expected="PlayerId_North … columns")
-            values = _player_values(rest, where)
+            values = _values(rest, where, _PLAYER_VALUE, "PLAYER=value")
             unknown = [p for p in values if p not in line.players.values()]
             if unknown:
                 raise where.error(f"Adjustment '{word}': player {unknown[0]} does not play on this line",
