@@ -31,8 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bridgelaw.traveller import load_traveller, score_traveller  # noqa: E402
-from bridgelaw.traveller_cli import text as text_report  # noqa: E402
+from bridgelaw.field.traveller import load_traveller, score_traveller  # noqa: E402
+from bridgelaw.commands.score import text as text_report  # noqa: E402
 
 RESULTS = ["4H= S", "4H+1 S", "4H-1 S", "4S= N", "4S+1 N", "4S-1 N", "3NT= S", "3NT+1 S", "3NT-1 S", "3NT-2 S",
            "2S+2 N", "3S= N", "3H+1 S", "1NT+2 N", "4SX-2 E", "5DX-3 E", "4HX= S", "6H-1 S", "6H= S", "PASS",

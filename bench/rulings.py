@@ -47,8 +47,8 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parent.parent
 
 from bridgelaw import rulebook  # noqa: E402
-from bridgelaw.case import load_case  # noqa: E402
-from bridgelaw.ruling import rule_case  # noqa: E402
+from bridgelaw.ruling.case import load_case  # noqa: E402
+from bridgelaw.ruling.build import rule_case  # noqa: E402
 
 
 # --- the reference: plain Python, nothing from bridgelaw -----------------------------------------
@@ -299,7 +299,7 @@ def main() -> None:
                                "plus cold": (cold, big_items)}, args.rounds, args.round_seconds)
 
     bridgelaw = Path(sys.executable).with_name("bridgelaw")
-    command = [str(bridgelaw)] if bridgelaw.exists() else [sys.executable, "-m", "bridgelaw.cli"]
+    command = [str(bridgelaw)] if bridgelaw.exists() else [sys.executable, "-m", "bridgelaw.commands.cli"]
     sample = str(ROOT / "cases/wbf-commentary-2017/example-07.yaml")
     # as an installed program runs: bytecode compiled once (kept in a temporary folder, not the tree)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

@@ -90,7 +90,7 @@ def corpus(kind: str) -> list[bytes]:
     paths = sorted((ROOT / "cases").rglob("*.yaml"))
     if kind == "yaml":
         return [request(path.read_bytes()) for path in paths]
-    from bridgelaw.yamlio import load_yaml
+    from bridgelaw.core.yamlio import load_yaml
     return [request(json.dumps(load_yaml(path).tree, default=_iso).encode(), "json") for path in paths]
 
 

@@ -1,6 +1,6 @@
 """The ``bridgelaw`` command (its console script) and ``python -m bridgelaw``.
 
-The command line lives in :mod:`bridgelaw.cli`; this entry point only imports it, so that a
+The command line lives in :mod:`bridgelaw.commands.cli`; this entry point only imports it, so that a
 Ctrl-C while the modules load ends as a Ctrl-C later does: one line, exit status 130.
 """
 
@@ -11,7 +11,7 @@ import sys
 
 def main() -> int:
     try:
-        from .cli import main as run
+        from .commands.cli import main as run
     except KeyboardInterrupt:
         print("bridgelaw: interrupted", file=sys.stderr)
         return 130

@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw import cli, limits
-from bridgelaw.exact import exact_json
+from bridgelaw.commands import cli
+from bridgelaw.core import limits
+from bridgelaw.core.exact import exact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 CASE = ROOT / "cases" / "wbf-commentary-2017" / "example-07.yaml"
@@ -76,7 +77,7 @@ def test_14_1_deep_nesting_segfault_is_one_line(tmp_path):
     """A subprocess: before the fix the C composer recursed until signal 11."""
     text = case_text().replace("notes: |", "notes: " + DEEP + "\nextra: |", 1)
     path = write(tmp_path, "deep.yaml", text)
-    proc = subprocess.run([sys.executable, "-m", "bridgelaw.cli", "rule", str(path)], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "bridgelaw.commands.cli", "rule", str(path)], capture_output=True,
                           text=True, timeout=120)
     line = line_of(text, "notes: [")
     assert proc.returncode == 2, proc.stderr[-500:]
@@ -273,7 +274,7 @@ def test_a_results_file_over_the_yaml_bound_reads(tmp_path):
     padded = tmp_path / "congress.pbn"
     padded.write_text(("% " + "x" * 97 + "\n") * 30_000 + board, encoding="utf-8")
     assert padded.stat().st_size > limits.MAX_FILE_BYTES
-    from bridgelaw.pbn import load_pbn
+    from bridgelaw.field.pbn import load_pbn
     assert [g.tag("Board").value for g in load_pbn(padded).games] == \
         [g.tag("Board").value for g in load_pbn(ROOT / "travellers" / "board-09.pbn").games]
 
@@ -302,8 +303,8 @@ def test_14_7_huge_integer_has_no_date_hint(tmp_path):
 
 
 def test_14_7_too_fine_only_of_fine_fractions():
-    from bridgelaw.adapter import StageEvaluator
-    from bridgelaw.conditions import parse
+    from bridgelaw.rulebook.adapter import StageEvaluator
+    from bridgelaw.rulebook.conditions import parse
     vocab = {"A": "number", "B": "number"}
     evaluator = StageEvaluator("t/s", [("r", parse({"lt": ["A", "B"]}, vocab))], vocab)
     with pytest.raises(ValueError) as large:
@@ -341,7 +342,7 @@ def test_14_8_ctrl_c_while_the_command_starts_exits_130_with_one_line():
     code = ("import sys, importlib.abc\n"
             "class Interrupt(importlib.abc.MetaPathFinder):\n"
             "    def find_spec(self, name, path, target=None):\n"
-            "        if name == 'bridgelaw.cli':\n"
+            "        if name == 'bridgelaw.commands.cli':\n"
             "            raise KeyboardInterrupt\n"
             "sys.meta_path.insert(0, Interrupt())\n"
             "from bridgelaw.__main__ import main\n"
@@ -501,8 +502,8 @@ def test_9_2_stages_beyond_one_ruleset_are_partitioned(tmp_path):
 
 
 def test_9_2_a_stage_beyond_max_stage_rules_is_named():
-    from bridgelaw import conditions as cond
-    from bridgelaw.adapter import stage_problem
+    from bridgelaw.rulebook import conditions as cond
+    from bridgelaw.rulebook.adapter import stage_problem
     rules = [(f"x{i}", cond.Compare("lt", cond.Name("A"), cond.Const(Fraction(-i)))) for i in range(limits.MAX_STAGE_RULES + 1)]
     assert stage_problem("big/damage", rules[:-1]) is None
     problem = stage_problem("big/damage", rules)
@@ -548,8 +549,8 @@ def test_limits_are_documented():
 def test_bound_errors_are_limit_errors():
     """A caller that would re-parse the text to place an error (the web form) can tell a bound
     from an ordinary mistake: re-parsing is the work the bound prevents."""
-    from bridgelaw.limits import LimitError
-    from bridgelaw.yamlio import load_yaml
+    from bridgelaw.core.limits import LimitError
+    from bridgelaw.core.yamlio import load_yaml
     for text in ("title: " + DEEP, BOMB + "title: *a8\n", "title: " + "9" * 5000 + "\n", "title: a\x00b\n"):
         with pytest.raises(LimitError):
             load_yaml("request", text=text)

@@ -1,4 +1,4 @@
-"""Tests for bridgelaw.bridge: notation, Law 77 scores, IMPs and matchpoints."""
+"""Tests for bridgelaw.core.bridge: notation, Law 77 scores, IMPs and matchpoints."""
 
 from fractions import Fraction as F
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridgelaw.bridge import (
+from bridgelaw.core.bridge import (
     IMP_SCALE,
     Contract,
     NotationError,

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw import cli
-from bridgelaw.case import Case, load_case
-from bridgelaw.errors import BridgelawError
+from bridgelaw.commands import cli
+from bridgelaw.ruling.case import Case, load_case
+from bridgelaw.core.errors import BridgelawError
 
 # line numbers:  1 title, 2 rulebook, 3 scoring, 4 board, 5 non_offending,
 #                6 table_result, 7 other_table, 8 without_infraction
@@ -540,7 +540,7 @@ def test_trailing_tab_alone_is_fine(tmp_path):
 
 
 def test_short_result_texts_are_remembered_within_a_bound():
-    from bridgelaw.case import InvalidValue, _parse_short_outcome, parse_outcome
+    from bridgelaw.ruling.case import InvalidValue, _parse_short_outcome, parse_outcome
     assert _parse_short_outcome.cache_info().maxsize == 4096
     assert parse_outcome("4SX-2 W") is parse_outcome("4SX-2 W")
     assert parse_outcome("4SX-2 W").text == "4SX-2 W"

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.case import load_case
-from bridgelaw.cli import main
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.commands.cli import main
+from bridgelaw.ruling.build import rule_case
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

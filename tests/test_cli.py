@@ -1,6 +1,6 @@
 """The bridgelaw command line: rule, check, rulebooks, --help, and bad input.
 
-Most tests call bridgelaw.cli.main([...]) and read stdout/stderr with capsys; two run the
+Most tests call bridgelaw.commands.cli.main([...]) and read stdout/stderr with capsys; two run the
 installed console script in a subprocess to prove the real exit status and that no
 traceback reaches the user.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.cli import main
+from bridgelaw.commands.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -62,7 +62,7 @@ def script() -> list[str]:
     exe = Path(sys.executable).parent / "bridgelaw"
     if exe.is_file():
         return [str(exe)]
-    return [sys.executable, "-m", "bridgelaw.cli"]
+    return [sys.executable, "-m", "bridgelaw.commands.cli"]
 
 
 def assert_one_line_error(err: str, prefix: str) -> str:
@@ -408,21 +408,21 @@ def test_impossible_date_no_traceback(capsys, tmp_path):
 
 def test_rule_imports_neither_web_events_traveller_casebook_nor_compare():
     code = ("import sys, io, contextlib\n"
-            "from bridgelaw.cli import main\n"
+            "from bridgelaw.commands.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    assert main(['rule', 'cases/wbf-commentary-2017/example-07.yaml']) == 0\n"
             "print(' '.join(sorted(m for m in sys.modules if m.startswith('bridgelaw'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
     loaded = set(out.split())
-    assert "bridgelaw.ruling" in loaded and "bridgelaw.render" in loaded
-    for module in ("bridgelaw.web", "bridgelaw.web.cli", "bridgelaw.events", "bridgelaw.traveller",
-                   "bridgelaw.traveller_cli", "bridgelaw.casebook", "bridgelaw.compare", "bridgelaw.lint",
-                   "bridgelaw.explain"):
+    assert "bridgelaw.ruling.build" in loaded and "bridgelaw.render.ruling" in loaded
+    for module in ("bridgelaw.web", "bridgelaw.commands.serve", "bridgelaw.field.events", "bridgelaw.field.traveller",
+                   "bridgelaw.commands.score", "bridgelaw.render.casebook", "bridgelaw.render.compare", "bridgelaw.rulebook.lint",
+                   "bridgelaw.render.explain"):
         assert module not in loaded, module
 
 
 def test_lazy_subcommands_list_the_same_help_as_their_full_parsers():
-    from bridgelaw.cli import LAZY, build_parser
+    from bridgelaw.commands.cli import LAZY, build_parser
 
     def helps(parser):
         action = next(a for a in parser._actions if a.dest == "command")
@@ -464,7 +464,7 @@ def _reading_snapshots(monkeypatch, module):
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_check_prints_each_case_before_reading_the_next(monkeypatch, fmt):
-    import bridgelaw.cli as cli
+    import bridgelaw.commands.cli as cli
     buffer, printed = _reading_snapshots(monkeypatch, cli)
     assert main(["check", *map(str, STREAMED), "--format", fmt]) == 0
     last = printed[str(STREAMED[-1])]
@@ -478,7 +478,7 @@ def test_check_prints_each_case_before_reading_the_next(monkeypatch, fmt):
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "json"])
 def test_compare_prints_each_case_before_reading_the_next(monkeypatch, fmt):
-    import bridgelaw.compare as comparing
+    import bridgelaw.render.compare as comparing
     buffer, printed = _reading_snapshots(monkeypatch, comparing)
     assert main(["compare", "--rulebooks", "wbf-2007,wbf-2017", *map(str, STREAMED), "--format", fmt]) == 0
     last = printed[str(STREAMED[-1])]
@@ -490,8 +490,8 @@ def test_compare_prints_each_case_before_reading_the_next(monkeypatch, fmt):
 
 
 def test_streamed_compare_keeps_no_ruling():
-    import bridgelaw.compare as comparing
-    from bridgelaw.ruling import Ruling
+    import bridgelaw.render.compare as comparing
+    from bridgelaw.ruling.build import Ruling
     columns = [comparing.Column(rulebooks.get("wbf-2007"), None), comparing.Column(rulebooks.get("wbf-2017"), 0)]
     parts = []
     matrix = comparing.stream(columns, STREAMED, "text", parts.append)

@@ -1,9 +1,9 @@
-"""Tests for bridgelaw.conditions (the closed condition language) and its durable_rules twin.
+"""Tests for bridgelaw.rulebook.conditions (the closed condition language) and its durable_rules twin.
 
 The core of this file is a differential test: random condition trees over a small vocabulary
-are compiled to one durable_rules ruleset per generated rule set (bridgelaw.adapter.StageEvaluator)
+are compiled to one durable_rules ruleset per generated rule set (bridgelaw.rulebook.adapter.StageEvaluator)
 and evaluated on random exact facts; for every rule, durable_rules must agree with the plain
-Python evaluator (bridgelaw.conditions.evaluate).
+Python evaluator (bridgelaw.rulebook.conditions.evaluate).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bridgelaw import adapter
-from bridgelaw import conditions as c
-from bridgelaw.adapter import StageEvaluator
+from bridgelaw.rulebook import adapter
+from bridgelaw.rulebook import conditions as c
+from bridgelaw.rulebook.adapter import StageEvaluator
 
 VOCAB: c.Vocabulary = {
     "A": "number",

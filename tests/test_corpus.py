@@ -1,8 +1,8 @@
 """The case corpus: every file under cases/ is ruled and matches its expectation exactly.
 
 Each case is ruled under its own rulebook (and under every other rulebook its expect: names,
-when the expectations are given per rulebook), through the CLI's own path: bridgelaw.cli.rule_file
-then bridgelaw.cli.compare.
+when the expectations are given per rulebook), through the CLI's own path: bridgelaw.commands.cli.rule_file
+then bridgelaw.commands.cli.compare.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.case import EXPECT_KEYS, load_case
-from bridgelaw.cli import compare, rule_file
+from bridgelaw.ruling.case import EXPECT_KEYS, load_case
+from bridgelaw.commands.cli import compare, rule_file
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"

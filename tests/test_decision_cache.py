@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bridgelaw import rulebook
-from bridgelaw.adapter import StageEvaluator
-from bridgelaw.conditions import parse
-from bridgelaw.errors import RulingError
+from bridgelaw.rulebook.adapter import StageEvaluator
+from bridgelaw.rulebook.conditions import parse
+from bridgelaw.core.errors import RulingError
 
 BOOKS = [rulebook.get(name) for name in rulebook.available()]
 

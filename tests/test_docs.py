@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook
-from bridgelaw.case import load_case
-from bridgelaw.cli import compare
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.commands.cli import compare
+from bridgelaw.ruling.build import rule_case
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BLOCK = re.compile(r"```yaml\n(.*?)```", re.S)

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw.cli import main
-from bridgelaw.events.cli import load_event, run
-from bridgelaw.events.model import played_on
-from bridgelaw.events.pbn_in import load_event_pbn
+from bridgelaw.commands.cli import main
+from bridgelaw.commands.event import load_event, run
+from bridgelaw.field.events.model import played_on
+from bridgelaw.field.events.pbn_in import load_event_pbn
 
 DATA = Path(__file__).parent / "data" / "events"
 MAGIC = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook
-from bridgelaw.errors import BridgelawError
-from bridgelaw.events.cli import load_event
-from bridgelaw.events.score import score_session
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.commands.event import load_event
+from bridgelaw.field.events.score import score_session
 
 DATA = Path(__file__).parent / "data" / "events"
 
@@ -97,7 +97,7 @@ def test_compscore_matchpoints_without_factoring_only_totals_differ():
 
 
 def test_factor_to_top_is_neuberg_in_a_file_counting_one_per_result():
-    from bridgelaw.events.score import _to_top
+    from bridgelaw.field.events.score import _to_top
     # 5 results (top 8 in twos, 4 in ones) factored to 6 results: a top becomes 9.8 / 4.9
     assert _to_top(Fraction(8), Fraction(8), Fraction(10), Fraction(1)) == Fraction(49, 5)
     assert _to_top(Fraction(4), Fraction(4), Fraction(5), Fraction(1, 2)) == Fraction(49, 10)
@@ -140,7 +140,7 @@ def test_bridgecomposer_sections_share_one_field():
     matchpointed as one field, PASS in the score column is a score of 0."""
     text = (DATA / "bridgecomposer-club-game.pbn").read_text("latin-1")
     board1 = text.split('[Event "#"]\n[Board "2"]')[0]
-    from bridgelaw.events.pbn_in import load_event_pbn
+    from bridgelaw.field.events.pbn_in import load_event_pbn
     event = load_event_pbn("club.pbn", text=board1)
     ss = score_session(event.sessions[0], rulebook.get("wbf-2017"))
     checks, bad = report("BridgeComposer board 1", event, ss)
@@ -150,6 +150,6 @@ def test_bridgecomposer_sections_share_one_field():
 
 
 def test_round_half_away():
-    from bridgelaw.fieldscore import round_half_away, round_half_even
+    from bridgelaw.field.fieldscore import round_half_away, round_half_even
     assert [round_half_away(Fraction(x), Fraction(10)) for x in (-105, 105, 104, -5, 5, 15)] == [-110, 110, 100, -10, 10, 20]
     assert [round_half_even(Fraction(x), Fraction(10)) for x in (-105, 105, 15)] == [-100, 100, 20]

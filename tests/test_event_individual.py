@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook
-from bridgelaw.errors import BridgelawError
-from bridgelaw.events.cli import load_event, run
-from bridgelaw.events.pbn_in import load_event_pbn
-from bridgelaw.events.score import score_session
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.commands.event import load_event, run
+from bridgelaw.field.events.pbn_in import load_event_pbn
+from bridgelaw.field.events.score import score_session
 
 FILE = Path(__file__).parent / "data" / "events" / "individual-derived-from-magic-contest.pbn"
 
@@ -105,7 +105,7 @@ RULINGS = ("rulebook: wbf-2017\nrulings:\n"
 
 
 def test_the_written_pbn_re_reads_to_every_players_score_without_the_rulings(tmp_path):
-    from bridgelaw.cli import main
+    from bridgelaw.commands.cli import main
     rulings = tmp_path / "r.yaml"
     rulings.write_text(RULINGS)
     out = tmp_path / "out.pbn"
@@ -120,7 +120,7 @@ def test_the_written_pbn_re_reads_to_every_players_score_without_the_rulings(tmp
 
 
 def test_an_individual_is_not_written_as_usebio(tmp_path, capsys):
-    from bridgelaw.cli import main
+    from bridgelaw.commands.cli import main
     out = tmp_path / "out.xml"
     assert main(["event", str(FILE), "--rulebook", "wbf-2017", "--output", str(out)]) == 2
     assert "an individual event is not written as USEBIO" in capsys.readouterr().err

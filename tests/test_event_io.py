@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook
-from bridgelaw.cli import main
-from bridgelaw.errors import BridgelawError
-from bridgelaw.events.cli import load_event, run
-from bridgelaw.events.pbn_in import load_event_pbn
-from bridgelaw.events.score import score_session
+from bridgelaw.commands.cli import main
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.commands.event import load_event, run
+from bridgelaw.field.events.pbn_in import load_event_pbn
+from bridgelaw.field.events.score import score_session
 
 DATA = Path(__file__).parent / "data" / "events"
 MAGIC = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"
@@ -293,7 +293,7 @@ def test_mutated_fixtures_never_give_a_traceback():
     """A fixed-seed fuzz over the real fixtures: each mutant is read, ruled, scored and written,
     or refused with one line — never another exception."""
     import random
-    from bridgelaw.events.cli import outputs
+    from bridgelaw.commands.event import outputs
     rng = random.Random(11)
     files = [MAGIC, DATA / "compscore-butler-howell.xml", DATA / "compscore-cross-imp-howell.xml"]
     junk = ["A+", "²", "９", "-", '"', "[", "]", "\n", "A6040", "NP", "99999999", "X", "<", "&", ";", "PASS", "%", "{"]

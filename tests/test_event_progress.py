@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bridgelaw.events.cli import Progress, load_event, run
+from bridgelaw.commands.event import Progress, load_event, run
 
 FILE = Path(__file__).parent / "data" / "events" / "ffb-magic-contest-2022-open-dn1-s1.pbn"
 
@@ -56,6 +56,6 @@ def test_not_a_terminal_draws_nothing():
 
 
 def test_the_cli_writes_no_progress_when_stderr_is_captured(capsys):
-    from bridgelaw.cli import main
+    from bridgelaw.commands.cli import main
     assert main(["event", str(FILE), "--rulebook", "wbf-2017", "--format", "json"]) == 0
     assert capsys.readouterr().err == ""

@@ -8,9 +8,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from bridgelaw.errors import BridgelawError
-from bridgelaw.events.cli import run
-from bridgelaw.events.pbn_in import load_event_pbn
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.commands.event import run
+from bridgelaw.field.events.pbn_in import load_event_pbn
 
 # Four tables, NS pairs 1-4 against EW pairs 1-4 on every board (one field per board, top 6).
 RESULTS = {1: ["4S= N", "4S-1 N", "4S-1 N", "4S-2 N"],

@@ -16,9 +16,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from bridgelaw import rulebook
-from bridgelaw.events.cli import load_event
-from bridgelaw.events.model import shown
-from bridgelaw.events.score import score_session
+from bridgelaw.commands.event import load_event
+from bridgelaw.field.events.model import shown
+from bridgelaw.field.events.score import score_session
 
 FILE = Path(__file__).parent / "data" / "events" / "scorebridge-mp-pairs-8.xml"
 EXPECTED = 4          # the most results any board of the session has
@@ -94,7 +94,7 @@ def test_scorebridge_is_not_neuberg():
     and EBUScore do: fieldscore.totals.factor_to_top=session-top) gives the published denominators
     but not the published totals: a three-result board's top is 5 2/3 by Neuberg, ScoreBridge
     prints 5; pair 1 has 95 1/3 of 144 (66.20 %) where ScoreBridge has 92 of 144 (63.89 %)."""
-    from bridgelaw.fieldscore import neuberg
+    from bridgelaw.field.fieldscore import neuberg
     assert neuberg(Fraction(4), 3, EXPECTED) == Fraction(17, 3)
     assert neuberg(Fraction(0), 3, EXPECTED) == Fraction(1, 3)
     event, ss = scored(["fieldscore.totals.factor_to_top=session-top"])

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from bridgelaw.events.cli import load_event
+from bridgelaw.commands.event import load_event
 from bridgelaw.web.app import create_app
 
 DATA = Path(__file__).parent / "data" / "events"

@@ -1,4 +1,4 @@
-"""Tests for bridgelaw.exact: parsing and formatting exact numbers."""
+"""Tests for bridgelaw.core.exact: parsing and formatting exact numbers."""
 
 from decimal import Decimal
 from fractions import Fraction as F
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridgelaw.exact import (
+from bridgelaw.core.exact import (
     NumberError,
     exact_json,
     format_decimal,
@@ -297,7 +297,7 @@ def test_numbers_are_bounded() -> None:
 
 
 def test_short_number_texts_are_remembered_within_a_bound() -> None:
-    from bridgelaw import exact
+    from bridgelaw.core import exact
     assert exact._parse_short_text.cache_info().maxsize == 2048
     for _ in range(2):                                  # an error is raised again, not remembered
         with pytest.raises(NumberError, match="denominator 0"):

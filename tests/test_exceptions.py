@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw import conditions, lint, rulebook
-from bridgelaw.cli import main
-from bridgelaw.errors import BridgelawError
+from bridgelaw.rulebook import conditions, lint
+from bridgelaw import rulebook
+from bridgelaw.commands.cli import main
+from bridgelaw.core.errors import BridgelawError
 from bridgelaw.rulebook import resolve
-from bridgelaw.stages import STAGES
-from bridgelaw.yamlio import load_yaml
+from bridgelaw.rulebook.stages import STAGES
+from bridgelaw.core.yamlio import load_yaml
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""Tests for bridgelaw.fieldscore: whole-field matchpoints (fractional frequencies, Neuberg),
+"""Tests for bridgelaw.field.fieldscore: whole-field matchpoints (fractional frequencies, Neuberg),
 cross-IMPs and butler with weighted and split adjusted scores, exact.
 
 The grouped algorithms are checked against the published figures (WBF commentary example 9,
@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridgelaw import fieldscore as fs
-from bridgelaw.bridge import imps, matchpoint_table, top
-from bridgelaw.case import Component
-from bridgelaw.bridge import imps as imps_exact
-from bridgelaw.fieldscore import neuberg, round_half_even, round_toward
+from bridgelaw.field import fieldscore as fs
+from bridgelaw.core.bridge import imps, matchpoint_table, top
+from bridgelaw.ruling.case import Component
+from bridgelaw.core.bridge import imps as imps_exact
+from bridgelaw.field.fieldscore import neuberg, round_half_even, round_toward
 
 # The data below writes a weighted table as (points, weight) pairs, as the sources print them;
 # fieldscore takes the one weighted-outcome type, Component, whose outcomes here are points.
@@ -59,7 +59,7 @@ def cross_imps_as_if(field, entry):
 
 def test_outcomes_are_scored_by_the_points_function() -> None:
     # a Component's outcome is any result; `points` gives its points from the direction's view
-    from bridgelaw.bridge import ns_score, parse_result
+    from bridgelaw.core.bridge import ns_score, parse_result
     outcome = {text: parse_result(text) for text in ("4H= S", "4H-1 S", "3NT= S")}
     ew = fs.matchpoints([-420, -400, [Component(outcome["4H= S"], F(1, 2)), Component(outcome["4H-1 S"], F(1, 2))]],
                         points=lambda o: -ns_score(o, "None"))

@@ -1,4 +1,4 @@
-"""Tests for bridgelaw.formula: the whitelisted award-formula grammar, exact evaluation and the
+"""Tests for bridgelaw.rulebook.formula: the whitelisted award-formula grammar, exact evaluation and the
 substituted text shown in a ruling's steps."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ import re
 
 import pytest
 
-from bridgelaw.errors import BridgelawError
+from bridgelaw.core.errors import BridgelawError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridgelaw import formula
-from bridgelaw.conditions import MissingFact
-from bridgelaw.formula import BinOp, Call, FormulaError, Neg, Num, Var, parse, substitute
+from bridgelaw.rulebook import formula
+from bridgelaw.rulebook.conditions import MissingFact
+from bridgelaw.rulebook.formula import BinOp, Call, FormulaError, Neg, Num, Var, parse, substitute
 
 
 def ev(text, **env):

@@ -1,6 +1,6 @@
 """Fuzz: mutated copies of every shipped case, traveller, rulebook and an overlay.
 
-Each mutant goes through the command line in-process (``bridgelaw.cli.main``) and must end in
+Each mutant goes through the command line in-process (``bridgelaw.commands.cli.main``) and must end in
 one of two ways: exit status 2 with exactly one line on stderr and nothing on stdout, or a
 valid ruling / rescored board (exit 0, output, nothing on stderr). Never a traceback, never a
 hang. The seed is fixed, so a failure names a mutant that can be replayed (issue 9 item 2,
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw import cli
+from bridgelaw.commands import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "cases").rglob("*.yaml"))

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from bridgelaw.render.ruling import step_lines
 from bridgelaw import rulebook
-from bridgelaw.case import load_case
-from bridgelaw.cli import main
-from bridgelaw.errors import BridgelawError
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.commands.cli import main
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.ruling.build import rule_case
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -100,7 +101,7 @@ AWARE = ", findings: {could_have_been_aware: true, gained_advantage: true}"
 def test_the_other_editions_number_is_taken_and_named():
     r = rule(UI.replace("LAW", "72C" + AWARE), "wbf-2007")
     assert refs(r)[0] == "23"
-    assert any("Law 72C (Law 23 in wbf-2007)" in s for s in r.steps)
+    assert any("Law 72C (Law 23 in wbf-2007)" in s for s in step_lines(r))
     assert refs(rule(UI.replace("LAW", "23" + AWARE), "wbf-2017"))[0] == "72C"
 
 
@@ -136,12 +137,12 @@ def test_82c_teams_keeps_the_source_figures_that_fit_and_records_the_slip():
 
 def test_revoke_case_scores_the_result_after_the_transfer():
     r = rule_case(load_case(CASES / "law64c/ebu-forum-revoke-one-trick.yaml"), rulebook.get("wbf-2017"))
-    assert any("Table result 4S-2 S, after the transfer 4S-1 S (this is A)." == s for s in r.steps)
+    assert any("Table result 4S-2 S, after the transfer 4S-1 S (this is A)." == s for s in step_lines(r))
     assert ("Law 64C1: the non-offending side has 9 tricks after the transfer and would have had 9 without the "
-            "revoke: the transfer compensates it.") in r.steps
+            "revoke: the transfer compensates it.") in step_lines(r)
     r2 = rule_case(load_case(CASES / "law64c/bbo-second-revoke-same-suit.yaml"), rulebook.get("wbf-2017"))
     assert ("Law 64C2(a): the non-offending side has 3 tricks after the transfer and would have had 4 without the "
-            "revoke: it is insufficiently compensated.") in r2.steps
+            "revoke: it is insufficiently compensated.") in step_lines(r2)
     assert r.outcome == "no-damage" and r.quantities["A"] == 0
 
 
@@ -165,7 +166,7 @@ def test_86b2b_the_better_of_average_plus_and_the_assigned_score():
     r = rule_case(case, rulebook.get("wbf-2017"))
     assert (r.sides["NS"].value, r.sides["EW"].value) == (F(3), F(-3))
     assert ("Law 86B2: the non-offending side gets the more favourable of the assigned score (1/2) and "
-            "artificial.imps.avg_plus (3): B = 3; the offending side the complement.") in r.steps
+            "artificial.imps.avg_plus (3): B = 3; the offending side the complement.") in step_lines(r)
     r07 = rule_case(case, rulebook.get("wbf-2007"))                 # 2007 Law 86D: no floor
     assert (r07.sides["NS"].value, r07.sides["EW"].value) == (F(1, 2), F(-1, 2))
 
@@ -191,5 +192,5 @@ def test_a_condition_that_does_not_hold_leaves_the_table_result():
     assert yes.outcome != "no-damage" and no.outcome == "no-damage"
     assert (no.sides["NS"].value, no.sides["EW"].value) == (0, 0)       # 4S= E at both tables
     assert any("Law 27D empowers an adjustment only if" in s and "no adjustment, the table result stands" in s
-               for s in no.steps)
+               for s in step_lines(no))
     assert refs(no)[0] == "27D"

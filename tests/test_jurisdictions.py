@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw import lint, rulebook
-from bridgelaw.case import load_case
-from bridgelaw.cli import main
-from bridgelaw.errors import BridgelawError
-from bridgelaw.ruling import rule_case
+from bridgelaw.render.ruling import step_lines
+from bridgelaw.rulebook import lint
+from bridgelaw import rulebook
+from bridgelaw.ruling.case import load_case
+from bridgelaw.commands.cli import main
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.ruling.build import rule_case
 
 RULES = rulebook.rules_dir()
 CASES = Path(__file__).resolve().parent.parent / "cases"
@@ -204,7 +206,7 @@ def test_acbl_election_ends_2015():
     assert (after.sides["NS"].value, after.sides["EW"].value) == (F(-13, 5), F(13, 5))
     assert "ACBL/12C1e-election" in [p.ref for p in before.citations]
     assert "ACBL/revocation-2016" in [p.ref for p in after.citations]
-    assert before.steps[0].startswith("Rulebook acbl-2007 2016.1 as of 2015-12-31")
+    assert step_lines(before)[0].startswith("Rulebook acbl-2007 2016.1 as of 2015-12-31")
 
 
 def test_as_of_before_the_first_effective_date(capsys):

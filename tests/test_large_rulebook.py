@@ -10,13 +10,13 @@ from fractions import Fraction as F
 
 import pytest
 
-from bridgelaw import conditions as c
-from bridgelaw import lint
+from bridgelaw.rulebook import conditions as c
+from bridgelaw.rulebook import lint
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.adapter import PATHS_PER_RULESET, StageEvaluator
-from bridgelaw.case import load_case
-from bridgelaw.cli import main
-from bridgelaw.ruling import rule_case
+from bridgelaw.rulebook.adapter import PATHS_PER_RULESET, StageEvaluator
+from bridgelaw.ruling.case import load_case
+from bridgelaw.commands.cli import main
+from bridgelaw.ruling.build import rule_case
 
 from pathlib import Path
 

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw import rulebook, sources
-from bridgelaw.cli import main
-from bridgelaw.errors import BridgelawError
+from bridgelaw import rulebook
+from bridgelaw.rulebook import sources
+from bridgelaw.commands.cli import main
+from bridgelaw.core.errors import BridgelawError
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = list(rulebook.available())

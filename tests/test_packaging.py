@@ -43,7 +43,7 @@ def test_wheel_installs_bridgelaw_and_nothing_named_engine(wheel):
     tops = {n.split("/")[0] for n in names}
     assert tops == {"bridgelaw", wheel.name.split("-py")[0] + ".dist-info"}, tops   # the package and its metadata
     assert not any(n.startswith("engine/") for n in names)
-    assert "bridgelaw/explain.py" in names and "bridgelaw/inspect.py" not in names   # no stdlib shadowing
+    assert "bridgelaw/render/explain.py" in names and "bridgelaw/inspect.py" not in names   # no stdlib shadowing
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(meta).decode()
     from bridgelaw import __version__
@@ -63,7 +63,7 @@ def test_wheel_carries_every_subpackage(wheel):
 
 
 def test_editable_checkout_imports_bridgelaw_not_engine():
-    code = "import bridgelaw.cli, importlib.util; print(importlib.util.find_spec('engine') is None)"
+    code = "import bridgelaw.commands.cli, importlib.util; print(importlib.util.find_spec('engine') is None)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
@@ -71,7 +71,7 @@ def test_editable_checkout_imports_bridgelaw_not_engine():
 
 def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     import importlib.util
-    from bridgelaw.cli import main
+    from bridgelaw.commands.cli import main
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
     assert main(["serve"]) == 2

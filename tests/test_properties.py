@@ -1,7 +1,7 @@
 """Property tests of the Law 12 invariants over generated cases.
 
-Cases are generated as YAML text and go the real way: bridgelaw.case.load_case(path, text=...)
-then bridgelaw.ruling.rule_case under wbf-2007 or wbf-2017. The expected ruling is computed here
+Cases are generated as YAML text and go the real way: bridgelaw.ruling.case.load_case(path, text=...)
+then bridgelaw.ruling.build.rule_case under wbf-2007 or wbf-2017. The expected ruling is computed here
 independently, from the A/B/C method and the bridge primitives (Law 77 scores, the IMP scale,
 matchpoints against the field):
 
@@ -24,10 +24,10 @@ from fractions import Fraction as F
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bridgelaw import bridge
+from bridgelaw.core import bridge
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.case import load_case
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.ruling.build import rule_case
 
 RESULTS = [
     "4H= N", "4H-1 N", "4H+1 S", "4S= W", "4S-2 W", "4SX-2 E", "4SX-1 W", "4SX-3 E", "3NT-1 S",

@@ -7,10 +7,11 @@ from fractions import Fraction as F
 
 import pytest
 
+from bridgelaw.render.ruling import step_lines
 from bridgelaw import rulebook
-from bridgelaw.case import load_case
-from bridgelaw.errors import BridgelawError, RulingError
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.core.errors import BridgelawError, RulingError
+from bridgelaw.ruling.build import rule_case
 
 
 def rule(text: str, book: str | None = None):
@@ -163,7 +164,7 @@ def test_knockout_averages_non_balancing_scores():
     r = rule(KNOCKOUT)
     assert (r.sides["NS"].value, r.sides["EW"].value) == (7, -7)
     assert "12C4" in [p.ref for p in r.citations]
-    assert any("(NS - EW) / 2 = (5 - (-9)) / 2" in s for s in r.steps)
+    assert any("(NS - EW) / 2 = (5 - (-9)) / 2" in s for s in step_lines(r))
 
 
 def test_teams_keeps_non_balancing_scores():
@@ -244,7 +245,7 @@ def test_poll_raised_weight_is_capped_at_one():
 def test_poll_excludes_illegal_action_2017():
     text = POLL.replace("POLLED", "6") + "    - {action: 6S, votes: 1, result: 6S= N, legal: false}\n"
     r = rule(text, LC17)
-    assert any("excluded, not achievable in a legal manner: 6S= N" in s for s in r.steps)
+    assert any("excluded, not achievable in a legal manner: 6S= N" in s for s in step_lines(r))
     assert r.quantities["B"] == F(3, 5) * 11 + F(2, 5) * -10
 
 

@@ -6,8 +6,8 @@ rules/wbf-2007.yaml and rules/wbf-2017.yaml.
 
 import pytest
 
-from bridgelaw import bridge
-from bridgelaw.revoke import EXCEPTIONS, Revoke, RevokeError, equity, rectify, transfer
+from bridgelaw.core import bridge
+from bridgelaw.ruling.revoke import EXCEPTIONS, Revoke, RevokeError, equity, rectify, transfer
 
 
 def R(text):

@@ -16,7 +16,7 @@ import datetime as dt
 import pytest
 
 from bridgelaw import rulebook
-from bridgelaw.errors import BridgelawError
+from bridgelaw.core.errors import BridgelawError
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"

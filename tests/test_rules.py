@@ -10,10 +10,11 @@ from fractions import Fraction as F
 
 import pytest
 
+from bridgelaw.render.ruling import step_lines
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.case import load_case
-from bridgelaw.errors import BridgelawError, RulingError
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.core.errors import BridgelawError, RulingError
+from bridgelaw.ruling.build import rule_case
 
 EDITIONS = ("wbf-2007", "wbf-2017")
 
@@ -34,7 +35,7 @@ def wbf2017():
 
 
 def damage(a, b, c=None, scoring="imps"):
-    """The damage stage's facts as bridgelaw.ruling builds them (C = A when no serious error)."""
+    """The damage stage's facts as bridgelaw.ruling.build builds them (C = A when no serious error)."""
     a = None if a is None else F(a)
     b = F(b)
     serious = c is not None
@@ -220,7 +221,7 @@ ARTIFICIAL_CASES = [
 
 @pytest.mark.parametrize(("resp", "scoring", "session", "boards", "rule2007", "rule2017"), ARTIFICIAL_CASES)
 def test_artificial_rule(wbf2007, wbf2017, resp, scoring, session, boards, rule2007, rule2017):
-    from bridgelaw.exact import parse_exact
+    from bridgelaw.core.exact import parse_exact
 
     session = None if session is None else parse_exact(session, percent=True)
     facts = artificial(resp, scoring, session, boards)
@@ -234,7 +235,7 @@ def test_artificial_rule(wbf2007, wbf2017, resp, scoring, session, boards, rule2
     ("matchpoints", None, "avg-plus-pairs"), ("imps", None, "avg-plus-imps"),
     ("matchpoints", "70%", "session-above-60-pairs"), ("imps", 5, "session-above-60-imps")])
 def test_laws_alone_set_no_limit_on_average_plus(wbf2007, wbf2017, scoring, session, rule_id):
-    from bridgelaw.exact import parse_exact
+    from bridgelaw.core.exact import parse_exact
 
     facts = artificial(NO_FAULT, scoring, None if session is None else parse_exact(session, percent=True), 3)
     assert decided(wbf2007, "artificial", facts) == rule_id
@@ -577,7 +578,7 @@ def test_2017_excludes_illegal_outcomes_and_rescales(tmp_path):
     assert (ruling.os.side, ruling.os.value) == ("EW", F(11, 2))
     assert "legal-outcomes-only" in [r.id for r in ruling.rules]
     assert "12C1(c)" in [p.ref for p in ruling.citations]
-    steps = "\n".join(ruling.steps)
+    steps = "\n".join(step_lines(ruling))
     assert "excluded, not achievable in a legal manner: NS +620 (weight 1/2)" in steps
     assert "remaining weights scaled by 1 / 1/2" in steps
     assert ruling.warnings == []
@@ -591,7 +592,7 @@ def test_2007_includes_illegal_outcomes_and_warns(tmp_path):
     assert "weighted-average" in [r.id for r in ruling.rules]
     assert "legal-outcomes-only" not in [r.id for r in ruling.rules]
     assert any("legal: false are included" in w for w in ruling.warnings)
-    assert "excluded" not in "\n".join(ruling.steps)
+    assert "excluded" not in "\n".join(step_lines(ruling))
 
 
 def test_illegal_outcome_changes_the_damage_outcome(tmp_path):

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook
-from bridgelaw.case import load_case
-from bridgelaw.cli import main
-from bridgelaw.errors import BridgelawError
-from bridgelaw.render import as_dict
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.commands.cli import main
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.render.ruling import as_dict, step_lines
+from bridgelaw.ruling.build import rule_case
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"
@@ -115,7 +115,7 @@ def test_json_trace_keeps_every_existing_key():
 def test_steps_are_rendered_only_when_asked():
     r = ruled(ACBL_2014)
     assert "steps" not in r.__dict__                  # nothing formatted while computing
-    assert any("first reaches 1/3 (likely.threshold): 4H= S = 0" in s for s in r.steps)
+    assert any("first reaches 1/3 (likely.threshold): 4H= S = 0" in s for s in step_lines(r))
 
 
 # --- citations come from the trace ------------------------------------------------------------------
@@ -144,7 +144,7 @@ def test_regulation_parameter_cites_are_cited(tmp_path):
 def test_regulation_rounding_cite_follows_the_read():
     r = ruled(CASES / "ebl-lecture-2008" / "weighted-imps-teams.yaml", "ebl-2008")
     assert "EBL-2008/weighted-imps" in [p.ref for p in r.citations]
-    assert any("rounded to the nearest 1 IMP (weighted.imps.round_to, half-up): 3 2/5 → 3" in s for s in r.steps)
+    assert any("rounded to the nearest 1 IMP (weighted.imps.round_to, half-up): 3 2/5 → 3" in s for s in step_lines(r))
 
 
 # --- the Law's bounds ------------------------------------------------------------------------------------
@@ -216,10 +216,10 @@ def test_explain_text_shows_the_value_actually_used():
     book = rulebook.get("wbf-2017").with_settings(["artificial.pairs.avg_plus=65%"])
     r = rule_case(case, book)
     assert r.scores["NS"].value == F(65, 100) * 20
-    line = next(s for s in r.steps if "rule avg-plus-pairs" in s)
+    line = next(s for s in step_lines(r) if "rule avg-plus-pairs" in s)
     assert "gets average plus, 65% of the available matchpoints (12C2(a) says at least 60%)" in line
     plain = rule_case(case, rulebook.get("wbf-2017"))
-    assert any("gets average plus, 60% of the available matchpoints" in s for s in plain.steps)
+    assert any("gets average plus, 60% of the available matchpoints" in s for s in step_lines(plain))
 
 
 def test_explain_command_fills_the_template(capsys):

@@ -1,6 +1,6 @@
 """The small traps a new user fell into (issue 13), each with the fix a user expects.
 
-Every test runs the command line (bridgelaw.cli.main) as a TD would and asserts the exact
+Every test runs the command line (bridgelaw.commands.cli.main) as a TD would and asserts the exact
 message or the accepted value.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw.cli import main
+from bridgelaw.commands.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 TRAVELLER = REPO / "travellers" / "wbf-2017-example-09.yaml"
@@ -228,12 +228,13 @@ def test_web_compare_marks_nothing_when_the_rulebooks_in_scope_agree(tmp_path):
 def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):
     """The infraction (a key the law issue adds to case files) is shown as the file gives it, and the
     law it names heads the slip's laws, before Law 12 in paragraph order."""
-    from bridgelaw import rulebook, slip
-    from bridgelaw.case import load_case
-    from bridgelaw.render import text
-    from bridgelaw.ruling import rule_case
+    from bridgelaw import rulebook
+    from bridgelaw.render import slip
+    from bridgelaw.ruling.case import load_case
+    from bridgelaw.render.ruling import text
+    from bridgelaw.ruling.build import rule_case
     case = load_case(write(tmp_path, CASE))
-    from bridgelaw.case import Infraction
+    from bridgelaw.ruling.case import Infraction
     case.model.__dict__["infraction"] = Infraction(law="16B1", note="West chose 4S, suggested by the pause",
                                                    findings={"suggested_over_a_logical_alternative": True})
     ruling = rule_case(case, rulebook.get("wbf-2017"))

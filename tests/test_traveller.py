@@ -1,9 +1,9 @@
-"""Tests for travellers (bridgelaw.traveller, bridgelaw.pbn) and ``bridgelaw score``
-(bridgelaw.traveller_cli): the published examples, agreement with ``bridgelaw rule``, artificial
+"""Tests for travellers (bridgelaw.field.traveller, bridgelaw.field.pbn) and ``bridgelaw score``
+(bridgelaw.commands.score): the published examples, agreement with ``bridgelaw rule``, artificial
 scores, PBN in and out, the four report formats, and bad input with exact line:column.
 
 The CLI is exercised through ``traveller_cli.add_parser`` on a parser built here, the way
-bridgelaw.cli will call it.
+bridgelaw.commands.cli will call it.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridgelaw import cli, rulebook as rulebooks
-from bridgelaw import traveller_cli
-from bridgelaw.case import load_case
-from bridgelaw.errors import BridgelawError
-from bridgelaw.pbn import parse_pbn, rewrite
-from bridgelaw.ruling import rule_case
-from bridgelaw.traveller import (load_pbn_traveller, load_traveller, published_checks, score_traveller)
+from bridgelaw.commands import cli
+from bridgelaw import rulebook as rulebooks
+from bridgelaw.commands import score as traveller_cli
+from bridgelaw.ruling.case import load_case
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.field.pbn import parse_pbn, rewrite
+from bridgelaw.ruling.build import rule_case
+from bridgelaw.field.traveller import (load_pbn_traveller, load_traveller, published_checks, score_traveller)
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAVELLERS = ROOT / "travellers"
@@ -103,7 +104,7 @@ def test_lecture_balanced_version_is_table_b_and_its_complement() -> None:
 
 
 def test_board_without_adjustment_is_plain_matchpointing() -> None:
-    from bridgelaw.bridge import matchpoint_table
+    from bridgelaw.core.bridge import matchpoint_table
     text = TRAVELLERS.joinpath("wbf-2017-example-09.yaml").read_text(encoding="utf-8")
     start, end = text.index("  - table: 2\n"), text.index("  - {table: 3,")
     plain = text[:start] + "  - {table: 2, ns: 2, ew: 12, result: 3NT= S}\n" + text[end:]
@@ -239,7 +240,7 @@ def test_cross_imps_and_butler_weighted_and_split() -> None:
     assert board.unit == "IMP" and board.divisor == 9
     ns, ew = scores(board), scores(board, "EW")
     # NS field: 1100 × 1/10, 620 × 7/10, -200 × 2/10 at table 1; the others plain
-    from bridgelaw.bridge import imps
+    from bridgelaw.core.bridge import imps
     others = [620, -200, 620, -500, 790, 620, 620, -500, -200]
     weighting = [(1100, F(1, 10)), (620, F(7, 10)), (-200, F(2, 10))]
     t1 = sum((w * sum(imps(c - o) for o in others) for c, w in weighting), F(0)) / 9
@@ -544,7 +545,8 @@ def test_a_failed_write_changes_nothing(tmp_path: Path, capsys, monkeypatch) -> 
     def fail(src, dst):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(traveller_cli.os, "replace", fail)
+    from bridgelaw.core import files
+    monkeypatch.setattr(files.os, "replace", fail)
     code, out, err = run(["score", str(pbn), "--adjustments", str(adj), "--in-place"], capsys)
     assert code == 2 and not out and "No space left on device" in err
     assert pbn.read_text(encoding="utf-8") == PBN_9
@@ -770,7 +772,7 @@ def test_docs_travellers_load_and_score() -> None:
 def test_fast_reader_gives_what_the_safe_loader_gives() -> None:
     from ruamel.yaml import YAML
 
-    from bridgelaw.yamlio import _fast_tree
+    from bridgelaw.core.yamlio import _fast_tree
     texts = [p.read_text(encoding="utf-8") for p in sorted(TRAVELLERS.glob("*.yaml"))]
     texts += [p.read_text(encoding="utf-8") for p in sorted((ROOT / "cases").rglob("*.yaml"))]
     texts.append("a: 012\nb: [0x1F, 1_000, +5, -0, 1.5, .6, 1e3, .inf]\nc: {d: true, e: True, f: yes, g: null, h: ~}\n"
@@ -782,7 +784,7 @@ def test_fast_reader_gives_what_the_safe_loader_gives() -> None:
 
 
 def test_values_kept_between_documents_stay_bounded() -> None:
-    from bridgelaw import yamlio
+    from bridgelaw.core import yamlio
     for part in range(4):               # more distinct short values than are kept
         short = "".join(f"- v{part}_{i}\n" for i in range(yamlio._PLAIN_MAX // 2))
         assert yamlio._fast_tree(short) == [f"v{part}_{i}" for i in range(yamlio._PLAIN_MAX // 2)]
@@ -795,7 +797,7 @@ def test_values_kept_between_documents_stay_bounded() -> None:
 @pytest.mark.parametrize("text", ["a: &x 1\nb: *x\n", "a: 1\na: 2\n", "<<: {a: 1}\n", "a: !!str 5\n", "--- 1\n--- 2\n",
                                   "{[1]: 2}\n", "%YAML 1.1\n---\na: yes\n"])
 def test_fast_reader_leaves_the_unusual_to_the_safe_loader(text: str) -> None:
-    from bridgelaw.yamlio import _Fallback, _fast_tree
+    from bridgelaw.core.yamlio import _Fallback, _fast_tree
     with pytest.raises(_Fallback):
         _fast_tree(text)
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook
-from bridgelaw.cli import main
-from bridgelaw.errors import BridgelawError
-from bridgelaw.events.cli import load_event
-from bridgelaw.events.score import score_session
-from bridgelaw.traveller.score import score_traveller
-from bridgelaw.traveller.source_pbn import load_pbn_traveller
+from bridgelaw.commands.cli import main
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.commands.event import load_event
+from bridgelaw.field.events.score import score_session
+from bridgelaw.field.traveller.score import score_traveller
+from bridgelaw.field.traveller.source_pbn import load_pbn_traveller
 
 MAGIC = Path(__file__).parent / "data" / "events" / "ffb-magic-contest-2022-open-dn1-s1.pbn"
 ROUND = "fieldscore.neuberg.round_to=1/10"

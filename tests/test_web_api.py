@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from bridgelaw.case import load_case
-from bridgelaw.cli import main as cli_main
-from bridgelaw import cli
-from bridgelaw.web import cli as web_cli
+from bridgelaw.ruling.case import load_case
+from bridgelaw.commands.cli import main as cli_main
+from bridgelaw.commands import cli
+from bridgelaw.commands import serve as web_cli
 from bridgelaw.web import forms, service
 from bridgelaw.web.app import CSP, MAX_BODY, create_app
 
@@ -115,9 +115,9 @@ def test_api_answers_written_by_orjson_read_back_as_json_writes_them(monkeypatch
     """The API's answer (render.as_json_bytes, orjson with the web extra) is the CLI's document:
     every corpus case under every shipped rulebook that rules it reads back the same; without
     orjson, json writes it compact, byte for byte what it wrote before."""
-    from bridgelaw import render
+    from bridgelaw.render import ruling as render
     from bridgelaw.rulebook import available, get
-    from bridgelaw.ruling import rule_case
+    from bridgelaw.ruling.build import rule_case
     assert render.orjson is not None                      # the web extra brings it
     books = [get(name) for name in available()]
     checked = 0
@@ -158,7 +158,7 @@ def test_api_json_with_half_a_surrogate_pair_is_named(client):
 
 
 def test_compact_json_leaves_what_orjson_refuses_to_json():
-    from bridgelaw.render import compact_json
+    from bridgelaw.render.ruling import compact_json
     assert compact_json({"n": 2 ** 70, "s": "é"}) == '{"n":1180591620717411303424,"s":"é"}\n'.encode()
     assert compact_json({"n": 2 ** 40, "s": "é−×"}) == '{"n":1099511627776,"s":"é−×"}\n'.encode()
     assert json.loads(compact_json({"f": 1e-05, "g": [1.5, None, True]})) == {"f": 1e-05, "g": [1.5, None, True]}
@@ -168,7 +168,7 @@ def test_compact_json_leaves_what_orjson_refuses_to_json():
 
 def _json_case(path: Path) -> bytes:
     """A case file of the corpus as the JSON object a scoring program would send (dates as text)."""
-    from bridgelaw.yamlio import load_yaml
+    from bridgelaw.core.yamlio import load_yaml
     return json.dumps(load_yaml(path).tree, default=lambda d: d.isoformat()).encode()
 
 
@@ -246,7 +246,7 @@ def test_plain_tree_is_what_the_yaml_way_reads(tree):
     types included (True is not 1, "1" is not 1) — what the YAML way reads from the YAML it
     writes of the JSON tree."""
     from bridgelaw.web.app import plain_tree
-    from bridgelaw.yamlio import load_yaml
+    from bridgelaw.core.yamlio import load_yaml
     plain = plain_tree(tree)
     if plain is None:
         return
@@ -849,7 +849,7 @@ CORPUS = sorted((REPO / "cases").rglob("*.yaml"))
 
 
 def test_parsing_keeps_no_state_between_documents():
-    from bridgelaw import yamlio
+    from bridgelaw.core import yamlio
     for path in CORPUS[:5]:
         doc = yamlio.load_yaml(path)
         doc.position(["title"])                       # composes the node tree as well
@@ -860,7 +860,8 @@ def test_parsing_keeps_no_state_between_documents():
 
 
 def test_a_request_parses_its_case_once_and_does_not_list_the_rules_folder(client, monkeypatch):
-    from bridgelaw import rulebook, yamlio
+    from bridgelaw import rulebook
+    from bridgelaw.core import yamlio
     client.get("/api/rulebooks")                     # listed once, now kept
     parses, listings = [], []
     fast_tree, available = yamlio._fast_tree, rulebook.available
@@ -933,7 +934,7 @@ def test_deep_json_is_a_400_not_a_500(client, body, path):
 
 
 def test_json_depth_is_measured_without_recursion():
-    from bridgelaw.web.app import json_depth
+    from bridgelaw.web.jsonbody import json_depth
     assert json_depth({"a": [1, {"b": []}]}) == 4
     assert json_depth(3) == 0
     deep: list = []
@@ -1112,7 +1113,7 @@ def test_event_page_works_off_the_event_loop(client, monkeypatch):
     """The event page's work (reading the results file, applying the rulings, the page) runs in
     the work threads like every other page; its upload is read on the event loop first."""
     import threading
-    from bridgelaw.errors import BridgelawError
+    from bridgelaw.core.errors import BridgelawError
     from bridgelaw.web import event
     threads = []
 

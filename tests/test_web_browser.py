@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw.case import load_case
+from bridgelaw.ruling.case import load_case
 from bridgelaw.web import service
 
 REPO = Path(__file__).resolve().parent.parent
@@ -439,7 +439,7 @@ def test_traveller_pasted(page, server):
 def test_casebook_page(page, tmp_path, monkeypatch):
     """A casebook page (the record example of docs/cases.md, with its appeal) opened and printed."""
     import re
-    from bridgelaw.cli import main
+    from bridgelaw.commands.cli import main
     text = re.search(r"```yaml\n(title: Slow pass, then 4S.*?)```", (REPO / "docs" / "cases.md").read_text(), re.S)[1]
     cases = tmp_path / "cases"
     cases.mkdir()

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from bridgelaw import render
+from bridgelaw.render import ruling as render
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.case import load_case
-from bridgelaw.ruling import rule_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.ruling.build import rule_case
 from bridgelaw.web.app import create_app
 
 REPO = Path(__file__).resolve().parent.parent

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from bridgelaw.cli import main as cli_main
-from bridgelaw.errors import BridgelawError
-from bridgelaw.web import cli as web_cli, server
+from bridgelaw.commands.cli import main as cli_main
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.commands import serve as web_cli
+from bridgelaw.web import server
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_07 = REPO / "cases" / "wbf-commentary-2017" / "example-07.yaml"
@@ -268,7 +269,7 @@ def test_requests_name_this_server(served):
 def test_a_json_case_over_http_is_the_yaml_ruling(served):
     """Through the real server too, a case sent as JSON is ruled exactly as its YAML: example 7
     of the WBF commentary, NS 0 and EW -2 IMPs, the same bytes."""
-    from bridgelaw.yamlio import load_yaml
+    from bridgelaw.core.yamlio import load_yaml
     body = json.dumps(load_yaml(EXAMPLE_07).tree, default=lambda d: d.isoformat()).encode()
     status, as_json = served.request("POST", "/api/rule", body, {"content-type": "application/json"})
     assert status == 200

@@ -20,10 +20,12 @@ used by rulings and by the lint), ``registry`` (the rulebooks shipped).
 from __future__ import annotations
 
 from .decide import Decision, resolve
-from .layers import load
+from .layers import load, proposed, with_overlay
 from .model import Dated, Paragraph, Place, Rule, Rulebook, facts_text
-from .registry import available, get, rules_dir
+from .files import available, rules_dir
+from .registry import get
 from .schema import LayerModel, RuleModel, RulebookModel
 
 __all__ = ["Decision", "Dated", "LayerModel", "Paragraph", "Place", "Rule", "RuleModel", "Rulebook",
-           "RulebookModel", "available", "facts_text", "get", "load", "resolve", "rules_dir"]
+           "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir",
+           "with_overlay"]

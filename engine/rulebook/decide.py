@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from ..stages import Stage
+from .stages import Stage
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,15 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from .. import conditions, formula
-from .. import infractions as infr
-from .. import parameters as params
-from .. import sources
-from ..adapter import stage_problem
-from ..errors import BridgelawError, did_you_mean
-from ..stages import PARAMETER, STAGES, Stage
-from ..yamlio import Document, load_yaml
-from .registry import available, rules_dir
+from . import conditions, formula
+from . import infractions as infr
+from . import parameters as params
+from . import sources
+from .adapter import stage_problem
+from ..core.errors import BridgelawError, did_you_mean
+from .stages import PARAMETER, STAGES, Stage
+from ..core.yamlio import Document, load_yaml
+from .files import available, rules_dir
 from .model import TEMPLATE, Bound, Dated, Paragraph, Place, Rule, Rulebook, _hash
 from .schema import LayerModel, RuleModel, RulebookModel, SharedModel
 
@@ -421,3 +421,24 @@ def _check_apply(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
                 raise doc.error(here + ["apply"], f"rule '{rm.id}': method threshold needs apply.{key}",
                                 expected="nos_threshold/os_threshold: <parameter>, nos_from/os_from: "
                                 "most-favourable or least-favourable")
+
+
+# --- what-if ----------------------------------------------------------------------------------
+
+def with_overlay(book: Rulebook, path: str | Path) -> Rulebook:
+    """`book` with a what-if overlay file applied (a layer without identity)."""
+    doc = load_yaml(path)
+    model = doc.validate(LayerModel)
+    changed = _apply_layer(book, model, doc, book.id + "+overlay", require_cites=False)
+    return dataclasses.replace(changed, id=book.id + "+overlay", sha256=_hash(book.sha256, doc.text),
+                               _evaluators={}, _views={}, rules=[], parameters={})
+
+
+def proposed(book: Rulebook, overlay: str | Path | None, settings: list[str] | None) -> Rulebook:
+    """`book` with an overlay file, then PARAM=VALUE settings, applied (the overlay first, so that
+    a --set wins over it): a proposed change, no file edited."""
+    if overlay:
+        book = with_overlay(book, overlay)
+    if settings:
+        book = book.with_settings(settings)
+    return book

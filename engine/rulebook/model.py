@@ -12,17 +12,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .. import conditions, formula
-from .. import infractions as infr
-from .. import parameters as params
-from .. import sources
-from ..adapter import StageEvaluator
-from ..errors import BridgelawError, RulingError, did_you_mean
-from ..exact import format_mixed
-from ..stages import STAGES, Stage
-from ..yamlio import Document, load_yaml
+from . import conditions, formula
+from . import infractions as infr
+from . import parameters as params
+from . import sources
+from .adapter import StageEvaluator
+from ..core.errors import BridgelawError, RulingError, did_you_mean
+from ..core.exact import format_mixed
+from .stages import STAGES, Stage
+from ..core.yamlio import Document
 from .decide import Decision, closure, resolve
-from .schema import LayerModel
 
 _DECIDED_LIMIT = 4096      # decisions kept per resolved rulebook (the same facts decide the same way)
 TEMPLATE = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)+)\}")   # {artificial.pairs.avg_plus}
@@ -394,15 +393,6 @@ class Rulebook:
             dated[name] = [Dated(value, None, None, (), Place("--set on the command line"))]
         text = "\n".join(sorted(settings))
         return self._derived(dated=dated, suffix="+set", extra=text)
-
-    def with_overlay(self, path: str | Path) -> "Rulebook":
-        """This rulebook with a what-if overlay file applied (a layer without identity)."""
-        from .layers import _apply_layer
-        doc = load_yaml(path)
-        model = doc.validate(LayerModel)
-        book = _apply_layer(self, model, doc, self.id + "+overlay", require_cites=False)
-        return dataclasses.replace(book, id=self.id + "+overlay", sha256=_hash(self.sha256, doc.text),
-                                   _evaluators={}, _views={}, rules=[], parameters={})
 
     def _derived(self, *, dated: dict[str, list[Dated]], suffix: str, extra: str) -> "Rulebook":
         return dataclasses.replace(self, id=self.id + suffix, dated=dated, sha256=_hash(self.sha256, extra),

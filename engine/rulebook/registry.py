@@ -4,20 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import BridgelawError, did_you_mean
-from ..limits import too_long_name
+from ..core.errors import BridgelawError, did_you_mean
+from ..core.limits import too_long_name
+from .files import available
+from .layers import load
 from .model import Rulebook
-
-def rules_dir() -> Path:
-    """rules/ inside an installed wheel (bridgelaw/rules), else the checkout's top-level rules/."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "rules"
-    return packaged if packaged.is_dir() else here.parent / "rules"
-
-
-def available(directory: Path | None = None) -> dict[str, Path]:
-    directory = directory or rules_dir()
-    return {p.stem: p for p in sorted(directory.glob("*.yaml"))}
 
 
 _cache: dict[tuple, Rulebook] = {}
@@ -44,7 +35,6 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
                              else did_you_mean(name[:100], known))
     key = (str(path.resolve()), path.stat().st_mtime, tuple(p.stat().st_mtime for p in known.values()))
     if key not in _cache:
-        from .layers import load
         _cache[key] = load(path)
     return _cache[key]
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .. import infractions as infr
-from .. import sources
+from . import infractions as infr
+from . import sources
 
 RULE_ID = r"^[a-z0-9][a-z0-9-]*$"
 

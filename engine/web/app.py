@@ -31,7 +31,6 @@ import collections
 import concurrent.futures
 import datetime as dt
 import ipaddress
-import json
 import logging
 import queue
 import re
@@ -48,11 +47,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from .. import __version__, limits, render
-from ..errors import BridgelawError
-from ..yamlio import Document, load_yaml
+from .. import __version__
+from ..core import limits
+from ..render import ruling as render
+from ..core.errors import BridgelawError
+from ..core.yamlio import Document, load_yaml
 from . import forms, service
-from .cli import TIME_LIMIT                   # seconds of work a request may take (serve --time-limit)
+from .jsonbody import MAX_JSON_DEPTH, ApiProblem, load_json
+from .settings import TIME_LIMIT                   # seconds of work a request may take (serve --time-limit)
 from .forms import CaseForm
 
 log = logging.getLogger("bridgelaw.web")
@@ -69,7 +71,6 @@ SECURITY_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
-MAX_JSON_DEPTH = 32                           # a case nests 4 deep; JSON deeper than this is refused
 WORK_SLOTS = 4                                # requests worked on at once in one server process
 
 FIELD_LABELS = {**forms.LABELS, "traveller": "Traveller", "adjustments": "Adjustments"}
@@ -704,64 +705,6 @@ def _plain(item: Any, budget: list[int]) -> Any:
     raise _NotPlain
 
 
-class ApiProblem(Exception):
-    def __init__(self, status: int, message: str, *, expected: str | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.expected = status, message, expected
-
-
-def load_json(raw: str) -> Any:
-    """JSON from a request; malformed or too deeply nested JSON is an ApiProblem (400)."""
-    try:
-        data = json.loads(raw)
-    except RecursionError:
-        data = None
-    except ValueError as exc:
-        raise ApiProblem(400, f"malformed JSON: {exc}", expected="a JSON object") from None
-    else:
-        if json_depth(data) <= MAX_JSON_DEPTH:
-            if "\\u" in raw:                     # only an escape can write half of a surrogate pair
-                _refuse_lone_surrogates(data)
-            return data
-    raise ApiProblem(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep",
-                     expected="a case: a JSON object a few levels deep")
-
-
-def _refuse_lone_surrogates(data: Any) -> None:
-    """JSON may escape half of a surrogate pair (``"\\ud800"``), which is no character: refused here,
-    named by where it is, rather than later as text no file could hold."""
-    stack: list[tuple[Any, str]] = [(data, "")]
-    while stack:
-        item, where = stack.pop()
-        if isinstance(item, dict):
-            for key, value in item.items():
-                stack += [(key, f"a key of {where or 'the top level'}"), (value, f"{where}.{key}" if where else str(key))]
-        elif isinstance(item, list):
-            stack += [(value, f"{where}[{i}]") for i, value in enumerate(item)]
-        elif isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                code = f"\\u{ord(item[exc.start]):04x}"
-                raise ApiProblem(400, f"malformed JSON: {code} in {where or 'the document'} is half of a surrogate "
-                                 "pair, not a character",
-                                 expected="text whose characters beyond U+FFFF are written whole or as a pair "
-                                          "such as \\ud83c\\udccf") from None
-
-
-def json_depth(data: Any) -> int:
-    """How deeply lists and objects nest in `data` (without recursion)."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, depth)
-            if depth > MAX_JSON_DEPTH:
-                break
-            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
 def api_error(status: int, message: str, *, expected: str | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "file": None, "line": None, "column": None, "expected": expected,
                          "suggestion": None, "path": None}, status_code=status)
@@ -809,7 +752,7 @@ def form_errors(text: str, exc: BridgelawError, f: CaseForm, rowmap: dict) -> di
 
 def rescored_download(scored: Any, tform: Any, kind: str) -> Response:
     """The rescored board as `bridgelaw score` writes it: CSV (--format csv) or, for a PBN traveller, PBN (--output)."""
-    from .. import traveller_cli
+    from ..render import traveller as traveller_cli
     stem = re.sub(r"[^\w.-]+", "-", tform.name.rsplit(".", 1)[0])[:60] or "traveller"
     if kind == "pbn" and tform.pbn:
         text, media, name = traveller_cli.pbn_output(scored), "application/x-pbn; charset=utf-8", f"{stem}.scored.pbn"

@@ -1,7 +1,7 @@
 """A case model (the keys of a case file) as case-file YAML, and the length limits on its lists.
 
 The web page never rules a form directly: it writes the case as YAML and reads it back through
-:func:`bridgelaw.case.load_case`, the same path as ``bridgelaw rule``.
+:func:`bridgelaw.ruling.case.load_case`, the same path as ``bridgelaw rule``.
 """
 
 from __future__ import annotations

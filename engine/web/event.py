@@ -16,11 +16,11 @@ from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..errors import BridgelawError
-from ..events import report
-from ..events.cli import load_event, outputs, run
-from ..exact import format_decimal
-from ..yamlio import load_yaml
+from ..core.errors import BridgelawError
+from ..render import event as report
+from ..field.events.run import load_event, outputs, run
+from ..core.exact import format_decimal
+from ..core.yamlio import load_yaml
 from .service import safe_name
 
 MAX_BYTES = 256 * 1024

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import BridgelawError
-from ..limits import LimitError
+from ..core.errors import BridgelawError
+from ..core.limits import LimitError
 from .caseform import APPEAL_FIELDS, PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS, CaseForm
 from .caseyaml import positions
 

@@ -5,7 +5,7 @@
 - :mod:`.formerrors` — an engine error → the form field it belongs to (from the error's key path).
 
 The web page never rules a form directly: it writes the case model as YAML and runs that text
-through :func:`bridgelaw.case.load_case`, the same path as ``bridgelaw rule``; web and CLI cannot
+through :func:`bridgelaw.ruling.case.load_case`, the same path as ``bridgelaw rule``; web and CLI cannot
 disagree. Everything a request sends is data: strings are copied into the model, numbers are
 parsed by the engine's own parsers, the hidden ``extra`` field is JSON (``json.loads``), nothing
 is evaluated.

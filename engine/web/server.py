@@ -33,8 +33,8 @@ try:                                          # the C parser (the web extra inst
 except ImportError:                           # pragma: no cover
     HttpToolsProtocol = None  # type: ignore[assignment,misc]
 
-from ..errors import BridgelawError
-from .cli import CONNECTIONS, KEEP_ALIVE, PER_CLIENT, READ_TIMEOUT, TIME_LIMIT, show_host
+from ..core.errors import BridgelawError
+from .settings import CONNECTIONS, KEEP_ALIVE, PER_CLIENT, READ_TIMEOUT, TIME_LIMIT, show_host
 
 
 @dataclass(frozen=True)

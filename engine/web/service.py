@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import compare as comparing
-from .. import record, render
-from .. import slip as slips
+from ..render import compare as comparing
+from ..render import record, ruling as render
+from ..render import slip as slips
 from .. import rulebook as rulebooks
-from ..case import Case, CaseModel, check_case
-from ..errors import BridgelawError, did_you_mean
-from ..ruling import Ruling, rule_case
-from ..yamlio import Document, load_yaml
+from ..ruling.case import Case, CaseModel, check_case
+from ..core.errors import BridgelawError, did_you_mean
+from ..ruling.build import Ruling, rule_case
+from ..core.yamlio import Document, load_yaml
 from . import forms
 
 log = logging.getLogger("bridgelaw.web")
@@ -244,8 +244,8 @@ class RulingView:
     players: list[tuple[str, str]] = field(default_factory=list)
     date: str | None = None
     board: str = ""
-    record: list[tuple[str, str]] = field(default_factory=list)    # the case record (bridgelaw.record.rows)
-    slip: str = ""                                                   # the slip, HTML (bridgelaw.slip.html)
+    record: list[tuple[str, str]] = field(default_factory=list)    # the case record (bridgelaw.render.record.rows)
+    slip: str = ""                                                   # the slip, HTML (bridgelaw.render.slip.html)
 
 
 def view(ruling: Ruling, case: Case) -> RulingView:
@@ -264,7 +264,7 @@ def view(ruling: Ruling, case: Case) -> RulingView:
     m = case.model
     return RulingView(
         title=ruling.title, source=ruling.source, outcome=ruling.outcome,
-        outcome_words=slips.HEADLINES.get(ruling.outcome, ruling.outcome), sides=sides, steps=list(ruling.steps),
+        outcome_words=slips.HEADLINES.get(ruling.outcome, ruling.outcome), sides=sides, steps=render.step_lines(ruling),
         citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings),
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
@@ -281,14 +281,14 @@ class Column:
     ruling: Ruling | None = None
     view: RulingView | None = None
     error: BridgelawError | None = None
-    cell: comparing.Cell | None = None      # the cell bridgelaw.compare gives (one compare path)
+    cell: comparing.Cell | None = None      # the cell bridgelaw.render.compare gives (one compare path)
 
 
 CompareRow = comparing.Row
 
 
 def compare(text: str, file: str, books: Books, ids: list[str]) -> tuple[Case, list[Column]]:
-    """The case ruled under each rulebook of `ids` by bridgelaw.compare.cells, as `bridgelaw compare`
+    """The case ruled under each rulebook of `ids` by bridgelaw.render.compare.cells, as `bridgelaw compare`
     rules it: a rulebook whose dates or scope do not cover the case is out of scope and not compared;
     an error in one column does not stop the others."""
     case = load(text, file)
@@ -310,7 +310,7 @@ def compare(text: str, file: str, books: Books, ids: list[str]) -> tuple[Case, l
 
 def compare_cli_json(text: str, books: Books, ids: list[str]) -> str:
     """The case under `ids` exactly as `bridgelaw compare --rulebooks IDS CASE --format json` gives
-    it (bridgelaw.compare does the work; the case's path is given as "request")."""
+    it (bridgelaw.render.compare does the work; the case's path is given as "request")."""
     case = load(text, "request")                 # the errors, positioned, before anything else
     columns = [comparing.Column(books.get(name), None if i == 0 else 0) for i, name in enumerate(ids)]
     matrix = comparing.Matrix(columns, [("request", comparing.cells(columns, case))])
@@ -318,6 +318,6 @@ def compare_cli_json(text: str, books: Books, ids: list[str]) -> str:
 
 
 def compare_rows(columns: list[Column]) -> list[CompareRow]:
-    """Rows of the side-by-side table (bridgelaw.compare.table): `differs` marks a row whose in-scope
+    """Rows of the side-by-side table (bridgelaw.render.compare.table): `differs` marks a row whose in-scope
     rulings disagree; out-of-scope columns say so."""
     return comparing.table([c.cell for c in columns])

@@ -1,5 +1,5 @@
 """The traveller page and ``POST /api/score``: one board's traveller (YAML, or PBN with an
-adjustments YAML) rescored with :mod:`bridgelaw.traveller`, shown as ``bridgelaw score`` shows it.
+adjustments YAML) rescored with :mod:`bridgelaw.field.traveller`, shown as ``bridgelaw score`` shows it.
 
 Safety: a traveller from a request never makes the server read a file. A ``pbn:`` key (which
 names a PBN file on disk) is refused — the PBN is pasted or uploaded instead; a ``rulebook:`` or
@@ -19,15 +19,15 @@ from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..errors import BridgelawError
-from ..exact import format_decimal, format_mixed
-from ..yamlio import load_yaml
+from ..core.errors import BridgelawError
+from ..core.exact import format_decimal, format_mixed
+from ..core.yamlio import load_yaml
 from . import forms
 from .service import safe_name
 
 try:
-    from .. import traveller_cli
-    from ..traveller import SCORINGS, load_pbn_traveller, load_traveller, score_traveller
+    from ..render import traveller as traveller_cli
+    from ..field.traveller import SCORINGS, load_pbn_traveller, load_traveller, score_traveller
 except ImportError:                           # the traveller scorer is not in this installation
     traveller_cli = None                      # type: ignore[assignment]
     SCORINGS = ()
@@ -118,7 +118,7 @@ def _checked_yaml(text: str, name: str, books: Any, field: str, *, pbn_allowed: 
 
 
 def forms_did_you_mean(word: str, choices: list[str]) -> str | None:
-    from ..errors import did_you_mean
+    from ..core.errors import did_you_mean
     return did_you_mean(word, choices)
 
 
@@ -235,7 +235,7 @@ def _api_score(kind: str, body: bytes, query_rulebook: str, books: Any) -> Respo
         return _problem(400, "the request body is not UTF-8 text")
     f = TravellerForm()
     if kind in ("application/json", "text/json"):
-        from .app import ApiProblem, load_json
+        from .jsonbody import ApiProblem, load_json
         try:
             data = load_json(raw)
         except ApiProblem as exc:

@@ -1,0 +1,98 @@
+"""``bridgelaw event``: read a whole results file, apply the TD's rulings, print the session
+results, and write the corrected file.
+
+    bridgelaw event EVENT.(pbn|xml) [--rulings RULINGS.yaml] [--rulebook ID] [--as-of DATE] [--set P=V]… [--overlay FILE]
+                    [--scoring matchpoints|cross-imps|butler] [--format text|markdown|json|csv]
+                    [--output FILE.pbn|FILE.xml]…
+
+Wired into the main CLI by ``events.cli.add_parser(sub)`` in :func:`bridgelaw.commands.cli.build_parser`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..core.dates import as_of_option
+from ..core.errors import BridgelawError
+from ..core.files import same_file, write_atomic
+from ..field.events.run import load_event, outputs, run
+from ..field.traveller.common import bulk
+from ..render import event as report
+from .cli import _what_if_options
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "event", help="apply a TD's rulings to a whole results file (PBN or USEBIO) and write it back",
+        description="Read every board of a PBN or USEBIO results file, apply the rulings file's adjusted and "
+                    "artificial scores through the rulebook (12C2 session scores and board counts across the "
+                    "session), rescore every board, print the session results, and write the corrected file.",
+        epilog="Exit status: 0 ok, 2 bad input (file:line:column; nothing is written). See docs/events.md.")
+    p.add_argument("event", metavar="EVENT", help="results file: .pbn or USEBIO .xml")
+    p.add_argument("--rulings", metavar="FILE", help="rulings for the event (YAML, see docs/events.md)")
+    p.add_argument("--rulebook", metavar="ID", help="rulebook id; overrides the rulings file's rulebook:")
+    _what_if_options(p, as_of_default="the day the file says each session was played")
+    p.add_argument("--scoring", choices=["matchpoints", "cross-imps", "butler"],
+                   help="scoring method, when the file does not say or to override it")
+    p.add_argument("--format", choices=report.FORMATS, default="text", help="report format (default text)")
+    p.add_argument("--output", action="append", default=[], metavar="FILE",
+                   help="write the corrected event to FILE: .pbn or .xml (USEBIO); may be given twice; "
+                        "never the input unless named explicitly")
+    p.set_defaults(func=cmd_event)
+    return p
+
+
+class Progress:
+    """A progress bar on stderr (one line, redrawn per board) once a run has taken more than
+    `delay` seconds; silent when the stream is not a terminal. `stream` and `clock` are
+    parameters so that a test can give a fake terminal and a fake clock."""
+
+    WIDTH = 24
+
+    def __init__(self, stream: Any = None, clock: Any = time.monotonic, delay: float = 1.0) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.start = clock()
+        self.delay = delay
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.shown = 0
+
+    def __call__(self, what: str, done: int | None = None, total: int | None = None) -> None:
+        if not self.tty or self.clock() - self.start <= self.delay:
+            return
+        text = what
+        if done is not None and total:
+            filled = self.WIDTH * done // total
+            text = f"{what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} boards"
+        text = text[:78]
+        self.stream.write(f"\r{text:<{max(self.shown, len(text))}}")
+        self.stream.flush()
+        self.shown = max(self.shown, len(text))
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * self.shown + "\r")
+            self.stream.flush()
+            self.shown = 0
+
+
+def cmd_event(args: argparse.Namespace) -> int:
+    progress = Progress()
+    event = load_event(args.event, args.scoring)
+    scored = run(event, args.rulings, args.rulebook, args.set, progress=progress, overlay=args.overlay,
+                 as_of=as_of_option(args.as_of))
+    for target in args.output:
+        if same_file(Path(args.event), Path(target)) and target != args.event:
+            raise BridgelawError(f"--output {target} is the input file under another name",
+                                 expected="a new file name, or the input's own name to overwrite it")
+    with bulk():
+        writes = outputs(event, scored, args.output, args.event)
+    progress.done()
+    sys.stdout.write(report.RENDER[args.format](scored))
+    for path, text, encoding in writes:
+        write_atomic(path, text, encoding)
+    return 0

@@ -1,0 +1,141 @@
+"""The ``Adjustment`` cell: a ruling's adjusted score written into a results file, so that
+re-reading the file scores the line the same way without the rulings file.
+
+    art NS=3/5 EW=2/5                 artificial: shares of the top (matchpoints) or IMPs
+    adj 4S= N                         one assigned result
+    adj 4S= N @1/3; 4S-1 N @2/3       a weighted score (weights sum to 1)
+    split NS: 4S= N @1/2; 4S-1 N @1/2 | EW: 4S= N @1/3; 4S-1 N @2/3
+    np                                not played (not scheduled, or no score for either side)
+    … & pen EW=1/4                    a procedural penalty as well (fraction of a top, or IMPs)
+    … & ppen 3a=1/4                   an individual: a procedural penalty on a player (12C3)
+    art NS=… EW=… & own 21b=3/5       an individual: a player's own artificial score (12C2(c))
+
+The same text is the USEBIO writer's comment on an adjusted line.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+from ...core import bridge
+from ...ruling.case import Component, parse_outcome
+from ...core.errors import BridgelawError
+from ...core.exact import NumberError, parse_exact
+from .model import SIDES, Line, Where
+
+_VALUE = re.compile(r"^(NS|EW)=([+-]?[0-9]{1,6}(?:/[0-9]{1,6})?)$")
+_PLAYER_VALUE = re.compile(r"^([^\s=]{1,24})=([+-]?[0-9]{1,9}(?:/[0-9]{1,9})?)$")
+HINT = "art NS=3/5 EW=2/5, adj 4S= N @1/3; 4S-1 N @2/3, split NS: … | EW: …, np, or … & pen EW=1/4"
+
+
+def _exact(text: str, where: Where) -> Fraction:
+    try:
+        return parse_exact(text)
+    except NumberError as exc:
+        raise where.error(f"Adjustment number '{text[:30]}': {exc}", expected=HINT) from None
+
+
+def _values(text: str, where: Where, pattern: re.Pattern[str] = _VALUE,
+            shape: str = "NS=value or EW=value") -> dict[str, Fraction]:
+    """``NS=3/5 EW=2/5`` (or, with _PLAYER_VALUE, ``21b=3/5``) as a dict of exact values."""
+    out = {}
+    for item in text.split():
+        m = pattern.match(item)
+        if m is None:
+            raise where.error(f"Adjustment '{item[:30]}' is not {shape}", expected=HINT)
+        out[m[1]] = _exact(m[2], where)
+    return out
+
+
+def _parts(text: str, where: Where, vulnerability: str | None) -> list[Component]:
+    parts = []
+    for item in text.split(";"):
+        item = item.strip()
+        result, _, weight = item.partition("@")
+        try:
+            outcome = parse_outcome(result.strip())
+        except BridgelawError as exc:
+            raise where.error(f"Adjustment result '{result.strip()[:30]}': {exc.message}", expected=HINT) from None
+        if not isinstance(outcome, (bridge.PlayedResult, bridge.Score)):
+            raise where.error(f"Adjustment '{result.strip()[:30]}' is not a result or a raw score", expected=HINT)
+        w = _exact(weight.strip(), where) if weight.strip() else Fraction(1)
+        parts.append(Component(outcome, w))
+    if sum((p.weight for p in parts), Fraction(0)) != 1:
+        raise where.error("Adjustment weights do not sum to 1", expected=HINT)
+    return parts
+
+
+def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None:
+    """Set `line` from an Adjustment cell."""
+    for clause in text.split("&"):
+        clause = clause.strip()
+        word, _, rest = clause.partition(" ")
+        word = word.lower()
+        if word == "np":
+            line.kind = "not-played"
+        elif word == "art":
+            values = _values(rest, where)
+            if set(values) != set(SIDES):
+                raise where.error("Adjustment art needs NS= and EW=", expected=HINT)
+            line.kind, line.artificial = "artificial", values
+        elif word == "adj":
+            parts = _parts(rest, where, vulnerability)
+            line.kind, line.parts = "adjusted", {"NS": parts, "EW": parts}
+        elif word == "split":
+            ns, sep, ew = rest.partition("|")
+            if not sep or not ns.strip().startswith("NS:") or not ew.strip().startswith("EW:"):
+                raise where.error("Adjustment split needs 'NS: … | EW: …'", expected=HINT)
+            line.kind = "split"
+            line.parts = {"NS": _parts(ns.strip()[3:], where, vulnerability),
+                          "EW": _parts(ew.strip()[3:], where, vulnerability)}
+        elif word == "pen":
+            line.penalty = _values(rest, where)
+        elif word in ("ppen", "own"):
+            if line.players is None:
+                raise where.error(f"Adjustment '{word}' names players, but the line is not an individual's",
+                                  expected="PlayerId_North … columns")
+            values = _values(rest, where, _PLAYER_VALUE, "PLAYER=value")
+            unknown = [p for p in values if p not in line.players.values()]
+            if unknown:
+                raise where.error(f"Adjustment '{word}': player {unknown[0]} does not play on this line",
+                                  expected="one of " + ", ".join(line.players.values()))
+            if word == "ppen":
+                line.player_penalty = values
+            else:
+                line.extra["own_given"] = values
+        else:
+            raise where.error(f"Adjustment '{clause[:30]}' is not understood", expected=HINT)
+    line.extra["adjustment"] = text
+
+
+def _parts_text(parts: list[Component]) -> str:
+    if len(parts) == 1 and parts[0].weight == 1:
+        return parts[0].outcome.text
+    return "; ".join(f"{p.outcome.text} @{p.weight}" for p in parts)
+
+
+def write(line: Line, values: dict[str, Any] | None = None) -> str | None:
+    """The Adjustment cell for a line a ruling changed (None for a line left as played).
+    `values`: the artificial values actually awarded (after the rulebook's artificial stage)."""
+    clauses = []
+    if line.ruling is None and not line.extra.get("adjustment"):
+        return None
+    if line.kind == "not-played":
+        clauses.append("np")
+    elif line.kind == "artificial":
+        v = values or line.artificial
+        clauses.append(f"art NS={v['NS']} EW={v['EW']}")
+    elif line.kind == "adjusted":
+        clauses.append("adj " + _parts_text(line.parts["NS"]))
+    elif line.kind == "split":
+        clauses.append(f"split NS: {_parts_text(line.parts['NS'])} | EW: {_parts_text(line.parts['EW'])}")
+    own = line.extra.get("own_awarded") or line.extra.get("own_given")
+    if line.kind == "artificial" and own:
+        clauses.append("own " + " ".join(f"{p}={v}" for p, v in own.items()))
+    if line.penalty:
+        clauses.append("pen " + " ".join(f"{s}={v}" for s, v in line.penalty.items()))
+    if line.player_penalty:
+        clauses.append("ppen " + " ".join(f"{p}={v}" for p, v in line.player_penalty.items()))
+    return " & ".join(clauses) if clauses else None

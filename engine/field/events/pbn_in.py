@@ -1,0 +1,404 @@
+"""Reading a whole PBN results file into the event model.
+
+Every game with a ``ScoreTable`` is a board of the one session the file holds. Columns read
+(case-insensitive; any order; unknown columns are kept for writing back):
+
+* ``Section``, ``Table``, ``Round``, ``PairId_NS``, ``PairId_EW`` — who played where; a table
+  number repeats across sections, never within one;
+* ``Contract``, ``Declarer``, ``Result`` (tricks) and/or ``Score_NS``, ``Score_EW``, ``Score``
+  (``NS 420``) — the result; a score cell may hold ``PASS`` or an artificial code (``A+``,
+  ``A=``, ``A-``, ``A60``, ``A6040``, ``%60``, ``Bye``, ``NP``: see :func:`model.parse_code`);
+* ``MP_NS``/``MP_EW``, ``IMP_NS``/``IMP_EW``, ``Percentage_NS``/``Percentage_EW`` — published
+  figures, compared at their printed precision;
+* ``Adjustment`` — written by ``bridgelaw event``: the adjusted score a ruling gave this line,
+  so that re-reading the file scores it the same without the rulings file.
+
+A ``TotalScoreTable`` (``PairId``, ``Direction``, ``TotalScoreMP``/``TotalScoreIMP``,
+``TotalPercentage``, ``Names``) gives the contestants and their published totals.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...core import bridge
+from ...core.errors import BridgelawError
+from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
+from . import adjustment_cell
+from .model import (MAX_BOARD, MAX_TABLE, SIDES, Board, Contestant, Event, Line, Session, Where,
+                    contestant_key, guess_pair_numbers, identifier, parse_code, published, read_codes,
+                    played_on, raw_score, side_keys, whole_number)
+
+VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All",
+              "n-s": "NS", "e-w": "EW"}
+
+
+def scoring_from_tag(text: str) -> str | None:
+    t = text.lower().replace("-", "").replace("_", "").replace(" ", "")
+    if "butler" in t:
+        return "butler"
+    if "crossimp" in t or "crossimps" in t:
+        return "cross-imps"
+    if t.startswith("matchpoint") or t.startswith("mp") or "matchpoints" in t:
+        return "matchpoints"
+    return None
+
+
+def load_event_pbn(path: str | Path, *, text: str | None = None, data: bytes | None = None,
+                   scoring: str | None = None) -> Event:
+    """Read a PBN event from `path`, or from `text` / `data` (bytes, decoded as PBN says) with
+    `path` only naming it in messages."""
+    if data is not None:
+        text, encoding = decode_pbn(data)
+        pbn = parse_pbn(text, str(path), encoding)
+    else:
+        pbn = load_pbn(path) if text is None else parse_pbn(text, str(path))
+    return read_pbn(pbn, scoring=scoring)
+
+
+def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
+    games = [g for g in pbn.games if g.score_table is not None]
+    if not games:
+        raise BridgelawError("the PBN file has no ScoreTable (no results to read)", file=pbn.file,
+                             expected='games with [ScoreTable "…"] and their rows')
+    session = Session(name="", scoring=scoring, where=Where(pbn.file, 1, 1))
+    title = ""
+    event_tag = None
+    tag_scoring = None
+    for g in pbn.games:
+        t = g.tag("Event")
+        if t is not None and t.value.strip() not in ("", "#", "?"):
+            event_tag = event_tag or t.value.strip()
+        s = g.tag("Scoring")
+        if s is not None and s.value.strip() not in ("", "#") and tag_scoring is None:
+            tag_scoring = scoring_from_tag(s.value)
+            # PBN 2.1: MP1 = 2 matchpoints per result beaten (Law 78A), MP2 = 1 per result beaten
+            if "mp2" in s.value.lower().replace(" ", ""):
+                session.mp_unit = Fraction(1, 2)
+    title = event_tag or Path(pbn.file).stem
+    session.name = title
+    session.date = next((d for g in games if (d := played_on(_tag_text(g, "Date"))) is not None), None)
+    previous: dict[str, str] = {}
+    for g in games:
+        board = _board(pbn, g, previous)
+        if board.number in session.boards:
+            first = session.boards[board.number].where
+            raise board.where.error(f"board {board.number} appears twice (first at line {first.line})",
+                                    expected="one game per board in a session")
+        session.boards[board.number] = board
+    if session.scoring is None:
+        session.scoring = tag_scoring or _scoring_from_columns(games)
+    if session.scoring is None:
+        raise BridgelawError("the file does not say how it is scored", file=pbn.file, line=games[0].first_line,
+                             expected="[Scoring \"MatchPoints\"] (or Butler, Cross-IMPs) in the file, or --scoring")
+    lines = [line for b in session.boards.values() for line in b.lines]
+    contestants, numbering = _contestants(pbn)
+    session.individual = any(line.players for line in lines)
+    session.pair_numbers = "unique" if session.individual else numbering or guess_pair_numbers(lines)
+    for c in contestants.values():
+        c.key = contestant_key(c.section, c.direction, c.number, session.pair_numbers)
+        session.contestants[c.key] = c
+    _check_pairs(session)
+    return Event(title=title, file=pbn.file, format="pbn", sessions=[session], source=pbn)
+
+
+def _tag_text(game: Game, name: str) -> str | None:
+    tag = game.tag(name)
+    return tag.value if tag is not None else None
+
+
+def _scoring_from_columns(games: list[Game]) -> str | None:
+    names = {c.name.lower() for g in games for c in g.score_table.columns}
+    if "mp_ns" in names or "mp_ew" in names or "percentage_ns" in names:
+        return "matchpoints"
+    return None
+
+
+def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
+    table = g.score_table
+    board_tag = g.tag("Board")
+    if board_tag is None:
+        raise pbn.error(table.header, "the game with this ScoreTable has no Board tag", expected='[Board "N"]')
+    where = Where(pbn.file, board_tag.line, board_tag.column)
+    number = whole_number(board_tag.value, where, "Board", MAX_BOARD)
+    vul = None
+    vul_tag = g.tag("Vulnerable")
+    if vul_tag is not None:
+        value = vul_tag.value.strip()
+        if value == "#":
+            value = previous.get("Vulnerable", "")
+        vul = VULNERABLE.get(value.lower())
+        if vul is None:
+            raise pbn.error(vul_tag, f"Vulnerable \"{vul_tag.value}\" is not a vulnerability",
+                            expected="None, NS, EW or All (also Love, -, Both)")
+        previous["Vulnerable"] = value
+    board = Board(number, vul, [], where, {"game": g})
+    _check_columns(pbn, table)
+    for row in table.rows:
+        check_row(pbn, table, row)
+        board.lines.append(_line(pbn, table, row, board))
+    if not board.lines:
+        raise pbn.error(table.header, f"board {number}'s ScoreTable has no rows", expected="one row per table")
+    return board
+
+
+def _check_columns(pbn: PbnFile, table: ScoreTable) -> None:
+    names = {c.name.lower() for c in table.columns}
+    if not names & {"contract", "score_ns", "score_ew", "score", "adjustment"}:
+        raise pbn.error(table.header, "the ScoreTable has neither a Contract nor a Score column",
+                        expected="Contract, Declarer and Result columns, or Score_NS/Score_EW")
+    if not names & {"pairid_ns", "pairid_ew", "table"}:
+        raise pbn.error(table.header, "the ScoreTable names neither tables nor pairs",
+                        expected="a Table column, or PairId_NS and PairId_EW")
+
+
+def _where(pbn: PbnFile, token: Token) -> Where:
+    return Where(pbn.file, token.line, token.column)
+
+
+def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
+    index = table.index
+    tokens = row.tokens
+
+    def get(name: str) -> Token | None:
+        k = index(name)
+        if k is None:
+            return None
+        token = tokens[k]
+        return None if token.value in ("-", "") else token
+
+    first = row.tokens[0] if row.tokens else Token("", "", row.index + 1, 1)
+    section_tok, table_tok = get("Section"), get("Table")
+    section = identifier(section_tok.value, _where(pbn, section_tok), "Section") if section_tok else ""
+    number = whole_number(table_tok.value, _where(pbn, table_tok), "Table", MAX_TABLE) if table_tok else None
+    ns_tok, ew_tok = get("PairId_NS"), get("PairId_EW")
+    ns = identifier(ns_tok.value, _where(pbn, ns_tok), "PairId_NS") if ns_tok else None
+    ew = identifier(ew_tok.value, _where(pbn, ew_tok), "PairId_EW") if ew_tok else None
+    players = None
+    if table.index("PlayerId_North") is not None:           # an individual event: four players a line
+        players = {}
+        for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"), ("E", "PlayerId_East"),
+                          ("W", "PlayerId_West")):
+            tok = get(col)
+            if tok is None:
+                raise pbn.error(row.tokens[index(col)], f"{col} is empty", expected="the player's id")
+            players[seat] = identifier(tok.value, _where(pbn, tok), col)
+        ns, ew = f"{players['N']}-{players['S']}", f"{players['E']}-{players['W']}"
+    multiplicity = get("Multiplicity")
+    if multiplicity is not None and multiplicity.value.strip() != "1":
+        raise pbn.error(multiplicity, "rows standing for several tables (Multiplicity) are not supported",
+                        expected="one row per table (Multiplicity 1 or -)")
+    line = Line(board.number, section, number, ns, ew, _where(pbn, first), extra={"row": row}, players=players)
+    for name, key in (("MP_NS", "NS"), ("MP_EW", "EW"), ("IMP_NS", "NS"), ("IMP_EW", "EW"),
+                      ("Percentage_NS", "NS%"), ("Percentage_EW", "EW%")):
+        token = get(name)
+        if token is None:
+            continue
+        value = published(token.value)
+        if value is None:
+            raise pbn.error(token, f"{name} '{token.value[:30]}' is not a number", expected="a decimal such as 42.0 or -3.67")
+        line.published[key] = value
+    adj = get("Adjustment")
+    if adj is not None:
+        adjustment_cell.read(line, adj.value, _where(pbn, adj), board.vulnerability)
+        if line.kind != "result":
+            return line
+    _result(pbn, line, get, board)
+    return line
+
+
+@dataclass
+class RowResult:
+    """What one ScoreTable row says happened, from its Contract/Declarer/Result and score cells
+    (read once, by :func:`read_row_result`, for ``bridgelaw event`` and ``bridgelaw score``)."""
+
+    played: bridge.PlayedResult | None = None     # the contract and tricks, when the row gives them
+    score: int | None = None                      # the score columns, NS's view, when they give points
+    score_where: tuple[str, Where] | None = None  # the column that gave it
+    codes: dict[str, Any] = field(default_factory=dict)   # artificial/not-played codes in score cells
+    contract_code: tuple[str, Token, str] | None = None   # a code in Contract and no score cell: text, cell, kind
+
+    def points(self, vulnerability: str) -> int | None:
+        """NS's points for the row: the contract's score (checked against the score columns),
+        else the score columns' points."""
+        if self.played is None:
+            return self.score
+        points = bridge.ns_score(self.played, vulnerability)
+        if self.score is not None and self.score != points:
+            name, where = self.score_where
+            raise where.error(f"{name} gives NS {self.score:+d}, but {self.played.text} scores NS {points:+d} "
+                              f"(vulnerability {vulnerability})", expected="the score of the contract and result")
+        return points
+
+
+def read_row_result(pbn: PbnFile, get) -> RowResult:
+    """The result cells of one ScoreTable row, each error at its cell."""
+    out = RowResult()
+    contract, declarer, tricks = get("Contract"), get("Declarer"), get("Result")
+    if contract is not None:
+        text = contract.value.strip()
+        code = parse_code(text)
+        if code is not None and code.kind == "pass":
+            out.played = bridge.PlayedResult(None, None, 0)
+        elif code is not None:                  # A+, Bye, NP … in the Contract column: the score cells say more
+            if not any(get(n) for n in ("Score_NS", "Score_EW", "Score")):
+                out.contract_code = (text, contract, code.kind)
+                return out
+        else:
+            if declarer is None or tricks is None:
+                missing = "Declarer" if declarer is None else "Result"
+                raise pbn.error(contract, f"contract {text} has no {missing}",
+                                expected="a declarer (N, E, S, W) and the tricks taken by declarer")
+            t = tricks.value.strip()
+            if not (t.isascii() and t.isdigit() and len(t) <= 2 and int(t) <= 13):
+                raise pbn.error(tricks, f"Result '{t[:20]}' is not a number of tricks", expected="0 to 13")
+            try:
+                c = _contract(text, declarer.value.strip().upper())
+                out.played = bridge.PlayedResult(c.contract, c.declarer, int(t))
+            except bridge.NotationError as exc:
+                token = contract if "declarer" not in exc.message else declarer
+                raise pbn.error(token, f"'{text[:20]}' by '{declarer.value[:5]}' making {t}: {exc.message}",
+                                expected="a contract such as 4SX and a declarer N, E, S or W") from None
+    for name, side in (("Score_NS", "NS"), ("Score_EW", "EW"), ("Score", None)):
+        token = get(name)
+        if token is None:
+            continue
+        where = _where(pbn, token)
+        text = token.value.strip()
+        if name == "Score" and text[:2].upper() in ("NS", "EW"):
+            side, text = text[:2].upper(), text[2:].strip()
+        code = parse_code(text)
+        if code is not None:
+            if code.kind == "pass":
+                value = 0
+            else:
+                if code.kind == "artificial" and side is None and not code.two_sided:
+                    raise where.error(f"Score '{text}' does not say whose artificial score it is",
+                                      expected="Score_NS/Score_EW columns, or a two-sided code such as A6040")
+                out.codes[side or "both"] = (code, where, text)
+                continue
+        else:
+            value = raw_score(text, where, name)
+            if side == "EW":
+                value = -value
+        if out.score is not None and out.score != value:
+            raise where.error(f"{name} says NS {value:+d}, but the row's other score column says NS {out.score:+d}")
+        out.score, out.score_where = value, (name, where)
+    return out
+
+
+def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
+    r = read_row_result(pbn, get)
+    if r.contract_code is not None and r.contract_code[2] == "not-played":
+        line.kind, line.code = "not-played", r.contract_code[0]      # e.g. Bye in the Contract column
+        return
+    if r.codes:
+        _codes(line, r.codes)
+        if r.played is not None and line.kind != "not-played":
+            line.result, line.points = r.played, bridge.ns_score(r.played, board.vulnerability or "None")
+        return
+    if r.played is not None:
+        if board.vulnerability is None and r.played.contract is not None:
+            raise line.where.error(f"board {board.number} has no Vulnerable tag, needed to score its contracts",
+                                   expected='[Vulnerable "None"] (or NS, EW, All)')
+        line.kind, line.result, line.points = "result", r.played, r.points(board.vulnerability or "None")
+        return
+    if r.score is not None:
+        line.kind, line.result, line.points = "result", bridge.Score(r.score), r.score
+        return
+    raise line.where.error(f"{line.label} has no result", expected="a contract and result, a score, or an artificial "
+                           "code such as A+ or NP", suggestion="give it a ruling in the rulings file")
+
+
+_CONTRACTS: dict[tuple[str, str], Any] = {}
+
+
+def _contract(text: str, declarer: str) -> Any:
+    """parse_result of 'contract= declarer', once per distinct pair (a session repeats a few dozen)."""
+    key = (text, declarer)
+    hit = _CONTRACTS.get(key)
+    if hit is None:
+        hit = bridge.parse_result(f"{text}= {declarer}")
+        if len(_CONTRACTS) < 10_000:
+            _CONTRACTS[key] = hit
+    return hit
+
+
+def _codes(line: Line, codes: dict[str, Any]) -> None:
+    r = read_codes(codes)
+    line.kind, line.code = r.kind, r.text
+    if r.kind == "artificial":
+        line.artificial, line.mirrored = r.values, r.mirrored
+
+
+def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
+    """Contestants and their published totals from a TotalScoreTable, when the file has one."""
+    out: dict[str, Contestant] = {}
+    numbering = None
+    for g in pbn.games:
+        for name, table in g.tables.items():
+            if name.lower() != "totalscoretable":
+                continue
+            has_dir = table.index("Direction") is not None
+            numbering = "by-direction" if has_dir and table.index("PairId") is not None and _mitchell(table) else "unique"
+            for row in table.rows:
+                check_row(pbn, table, row)
+
+                def get(col: str) -> Token | None:
+                    token = row.value(table, col)
+                    return None if token is None or token.empty else token
+
+                pid = get("PairId") or get("TeamId") or get("PlayerId")
+                if pid is None:
+                    continue
+                number = identifier(pid.value, _where(pbn, pid), "PairId")
+                section = get("Section").value.strip() if get("Section") else ""
+                direction = None
+                d = get("Direction")
+                if d is not None:
+                    direction = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW"}.get(d.value.strip().upper())
+                names = get("Names")
+                c = Contestant("", section, number, direction, names.value if names else None)
+                for col, key in (("TotalScoreMP", "total"), ("TotalScoreIMP", "total"), ("TotalScore", "total"),
+                                 ("TotalPercentage", "percent")):
+                    token = get(col)
+                    if token is not None and published(token.value) is not None:
+                        c.published[key] = published(token.value)
+                c.extra["row"] = row
+                out[f"{section}:{direction}:{number}"] = c
+    return out, numbering
+
+
+def _mitchell(table: ScoreTable) -> bool:
+    """A TotalScoreTable whose pair numbers repeat with different directions is by direction."""
+    k, d = table.index("PairId"), table.index("Direction")
+    seen: dict[str, set] = {}
+    for row in table.rows:
+        if len(row.tokens) > max(k, d):
+            seen.setdefault(row.tokens[k].value, set()).add(row.tokens[d].value)
+    return any(len(v) > 1 for v in seen.values()) or len(seen) < len(table.rows)
+
+
+def _check_pairs(session: Session) -> None:
+    """Each contestant once on each board; each table once per section."""
+    for board in session.boards.values():
+        tables: dict[tuple[str, int], Line] = {}
+        pairs: dict[str, Line] = {}
+        for line in board.lines:
+            if line.table is not None:
+                key = (line.section, line.table)
+                if key in tables:
+                    raise line.where.error(f"board {board.number}: table {line.section}{line.table} appears twice "
+                                           f"(first at line {tables[key].where.line})", expected="each table once per section")
+                tables[key] = line
+            for side in SIDES:
+                for key in side_keys(line, side, session):
+                    if key in pairs:
+                        what = "player" if session.individual else "pair"
+                        raise line.where.error(f"board {board.number}: {what} {key} plays at two tables (lines "
+                                               f"{pairs[key].where.line} and {line.where.line})",
+                                               expected=f"each {what} once on a board")
+                    pairs[key] = line

@@ -1,0 +1,305 @@
+"""The rulings file: a TD's rulings for a whole event, applied to its lines.
+
+    title: Thursday pairs — rulings
+    rulebook: wbf-2017
+    rulings:
+      - board: 5
+        table: 3                      # or ns: 4 / ew: 11 (the pairs); section: A when tables repeat
+        adjusted: 4S= N               # one outcome, a weighted list, or {NS: [...], EW: [...]}
+        note: hesitation before 4S; 12C1(c) weighting
+      - board: 9
+        ns: 4
+        artificial: {NS: avg-plus, EW: avg-minus}     # by responsibility: 12C2 through the rulebook
+      - board: 12
+        table: 7
+        not_played: true              # no score for either side; the board is not counted
+      - board: 14
+        table: 2
+        penalty: {EW: 25%}            # procedural: a share of a top (pairs) or IMPs (teams)
+
+``adjusted`` uses the case file's vocabulary (results such as ``4SX-2 W``, raw scores, weights
+such as 1/3 or 60%, ``legal: false`` for outcomes the rulebook's expectation stage leaves out).
+Every mistake — a board or table the event does not have, two rulings for one line, a line
+both adjusted and artificial — is one line file:line:column.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from ... import rulebook as rulebooks
+from ...ruling.case import Board as CaseBoard, Possibilities
+from ...core.errors import BridgelawError, InvalidValue, did_you_mean
+from ...core.exact import NumberError, format_mixed, parse_exact
+from ..traveller.adjust import TableReader
+from ..traveller.model import TableLine
+from ...core.yamlio import Document, load_yaml
+from .model import PARTNER, SIDES, Event, Line, Session
+
+def _pen(value: Any) -> tuple[Fraction, bool]:
+    if isinstance(value, bool):
+        raise InvalidValue(f"expected a penalty, got {value!r}")
+    text = str(value).strip()
+    try:
+        return parse_exact(text, percent=True), text.endswith("%")
+    except NumberError as exc:
+        raise InvalidValue(str(exc), expected="a share of a top such as 25% or 1/4 (pairs), or IMPs such as 3") from None
+
+
+def _id(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip():
+        raise InvalidValue(f"expected a pair or section id, got {value!r}")
+    return str(value).strip()
+
+
+PenaltyValue = Annotated[Any, BeforeValidator(_pen)]
+Id = Annotated[str, BeforeValidator(_id)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True, defer_build=True)
+
+
+class ArtificialWords(_Strict):
+    NS: str = Field(max_length=40)     # a responsibility, or the rulebook's outcome word (avg-plus …)
+    EW: str = Field(max_length=40)
+
+
+class PenaltyModel(_Strict):
+    NS: PenaltyValue | None = None
+    EW: PenaltyValue | None = None
+    # an individual event: the offending player's seat, the amount, and whether the partner is in no
+    # way to blame; the rulebook's penalty stage (12C3) decides who bears it
+    player: Literal["N", "E", "S", "W"] | None = None
+    amount: PenaltyValue | None = None
+    partner_blameless: bool | None = None
+
+
+class RulingModel(_Strict):
+    board: int = Field(ge=1, le=9999)
+    session: int | None = Field(default=None, ge=1, le=99)
+    section: Id | None = None
+    table: int | None = Field(default=None, ge=1, le=99999)
+    ns: Id | None = None
+    ew: Id | None = None
+    adjusted: Possibilities | None = None
+    non_offending: Literal["NS", "EW"] | None = None
+    artificial: ArtificialWords | None = None
+    not_played: Literal[True] | None = None
+    penalty: PenaltyModel | None = None
+    note: str | None = Field(default=None, max_length=2000)
+
+
+class RulingsModel(_Strict):
+    title: str | None = None
+    event: str | None = None
+    rulebook: str | None = None
+    scoring: Literal["matchpoints", "cross-imps", "butler"] | None = None
+    pair_numbers: Literal["by-direction", "unique"] | None = None
+    rulings: list[RulingModel] = Field(default_factory=list, max_length=100_000)
+    notes: str | None = None
+
+
+@dataclass
+class Rulings:
+    doc: Document
+    model: RulingsModel
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+
+def load_rulings(path: str | Path, *, text: str | None = None) -> Rulings:
+    doc = load_yaml(path, text=text)
+    return Rulings(doc, doc.validate(RulingsModel))
+
+
+def book_for(rulings: Rulings | None, override: str | None, event: Event) -> rulebooks.Rulebook:
+    if override:
+        return rulebooks.get(override, path_ok=True)      # --rulebook PATH, or the server's own file
+    if rulings is None or rulings.model.rulebook is None:
+        where = rulings.doc.error([], "") if rulings is not None else BridgelawError("", file=event.file)
+        raise BridgelawError("no rulebook for the event", file=where.file, line=where.line, column=where.column,
+                             expected="--rulebook ID, or rulebook: <id> in the rulings file",
+                             suggestion="known: " + ", ".join(rulebooks.available()))
+    name = rulings.model.rulebook
+    known = rulebooks.available()
+    if name not in known:                     # a rulings file names a rulebook by id, never by path
+        raise rulings.doc.error(["rulebook"], f"unknown rulebook '{name[:60]}'", expected="a rulebook id: "
+                                + ", ".join(known), suggestion=did_you_mean(name, known) or
+                                "a rulebook file is given with --rulebook PATH on the command line")
+    try:
+        return rulebooks.get(name)
+    except BridgelawError as exc:
+        exc.file, (exc.line, exc.column) = rulings.doc.file, rulings.doc.position(["rulebook"])
+        raise
+
+
+def _find(session: Session, r: RulingModel, doc: Document, path: list) -> Line:
+    board = session.boards.get(r.board)
+    if board is None:
+        numbers = sorted(session.boards)
+        raise doc.error(path + ["board"], f"the event has no board {r.board}",
+                        expected=f"a board from {numbers[0]} to {numbers[-1]}" if numbers else "a board of the event")
+    if r.table is None and r.ns is None and r.ew is None:
+        raise doc.error(path, f"the ruling for board {r.board} names neither a table nor a pair",
+                        expected="table: N, or ns: / ew: pair numbers")
+    found = []
+    for line in board.lines:
+        if r.section is not None and line.section != r.section:
+            continue
+        if r.table is not None and line.table != r.table:
+            continue
+        if r.ns is not None and line.ns != r.ns:
+            continue
+        if r.ew is not None and line.ew != r.ew:
+            continue
+        found.append(line)
+    key = "table" if r.table is not None else ("ns" if r.ns is not None else "ew")
+    if not found:
+        tables = ", ".join(f"{l.section}{l.table}" if l.table is not None else f"{l.ns}v{l.ew}" for l in board.lines[:30])
+        raise doc.error(path + [key], f"board {r.board} has no such line"
+                        + (f" (table {r.section or ''}{r.table})" if r.table is not None else
+                           f" (NS {r.ns or '?'} v EW {r.ew or '?'})"),
+                        expected="a line of the board: " + tables)
+    if len(found) > 1:
+        raise doc.error(path + [key], f"board {r.board}: {len(found)} lines match (sections "
+                        f"{', '.join(sorted({l.section for l in found}))})", expected="section: to say which")
+    return found[0]
+
+
+def in_force(book: rulebooks.Rulebook, session: Session, as_of: dt.date | None = None) -> rulebooks.Rulebook:
+    """`book` as in force on the day `session` is ruled at: `as_of` (``--as-of``), else the day the
+    file says it was played, else today. A day before the rulebook came into force is an error
+    (at the session in the file when the day comes from there)."""
+    try:
+        return book.at(as_of or session.date)
+    except BridgelawError as exc:
+        if as_of is None and session.date is not None and session.where is not None:
+            raise session.where.error(f"the session was played on {session.date.isoformat()}; {exc.message}",
+                                      expected=exc.expected, suggestion="another rulebook, or --as-of") from None
+        raise
+
+
+def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook, as_of: dt.date | None = None) -> None:
+    """Change the event's lines as the rulings say (validated first: nothing changes when a
+    ruling is wrong), each session under `book` as in force on its day (:func:`in_force`)."""
+    doc, m = rulings.doc, rulings.model
+    if m.pair_numbers:
+        for s in event.sessions:
+            s.pair_numbers = m.pair_numbers
+    plan = []
+    seen: dict[int, int] = {}
+    for i, r in enumerate(m.rulings):
+        path = ["rulings", i]
+        if r.session is not None and r.session > len(event.sessions):
+            raise doc.error(path + ["session"], f"the event has {len(event.sessions)} session(s)")
+        session = event.sessions[(r.session or 1) - 1]
+        line = _find(session, r, doc, path)
+        if id(line) in seen:
+            raise doc.error(path + ["board"], f"{line.label} already has a ruling (rulings entry {seen[id(line)] + 1})",
+                            expected="one ruling per line; put a weighted score and a penalty in one entry")
+        seen[id(line)] = i
+        given = [k for k in ("adjusted", "artificial", "not_played") if getattr(r, k) is not None]
+        if len(given) > 1:
+            raise doc.error(path + [given[1]], f"a ruling has both {given[0]} and {given[1]}", key=True,
+                            expected="one of adjusted, artificial or not_played (and a penalty if any)")
+        if not given and r.penalty is None:
+            raise doc.error(path, "the ruling changes nothing", expected="adjusted, artificial, not_played or penalty")
+        plan.append((r, line, given[0] if given else None, path, session))
+    changes = [(line, _change(r, line, kind, path, doc, in_force(book, session, as_of), session))
+               for r, line, kind, path, session in plan]
+    for (r, line, kind, path, session), (_, change) in zip(plan, changes):
+        for attr, value in change.items():
+            setattr(line, attr, value)
+        line.ruling = {"entry": path[1] + 1, "file": doc.file, "line": doc.position(path)[0], "note": r.note}
+
+
+def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Document, book, session: Session) -> dict:
+    """What the ruling changes on the line: an adjusted score ruled by the traveller's
+    TableReader (rule_case: the rulebook's expectation stage decides which outcomes count and
+    how), an artificial score's responsibilities (scored later, with the session's facts), not
+    played, a penalty."""
+    change: dict[str, Any] = {}
+    reader = _reader(doc, book, session, line, per_board=kind == "adjusted")
+    if kind == "not_played":
+        change.update(kind="not-played", parts=None, artificial=None)
+    elif kind == "artificial":
+        try:
+            responsibility, words = reader.responsibilities({"NS": r.artificial.NS, "EW": r.artificial.EW})
+        except BridgelawError as exc:
+            raise doc.error(path + ["artificial"], exc.message, expected=exc.expected,
+                            suggestion=exc.suggestion) from None
+        change.update(kind="artificial", artificial=dict(responsibility), parts=None, mirrored=None)
+    elif kind == "adjusted":
+        tl = TableLine(line.table or 0, line.ns, line.ew, "adjusted")
+        reader.adjusted(tl, r.adjusted, r.non_offending, path + ["adjusted"])
+        change.update(kind=tl.kind, parts=tl.parts, artificial=None)
+        line.extra["expectation"] = dict(tl.expectation)
+        line.extra["excluded"] = {s: [c.outcome.text for c in cs] for s, cs in tl.excluded.items() if cs}
+    if r.penalty is not None and r.penalty.player is not None:
+        change["player_penalty"] = _player_penalty(r, line, path, doc, book, session)
+    elif r.penalty is not None and (r.penalty.amount is not None or r.penalty.partner_blameless is not None):
+        raise doc.error(path + ["penalty"], "amount and partner_blameless go with player:", key=True,
+                        expected="penalty: {player: N, amount: 25%, partner_blameless: true} (an individual event), "
+                        "or penalty: {NS: 25%} / {EW: 25%}")
+    if r.penalty is not None and r.penalty.player is None:
+        pens = {}
+        for side in SIDES:
+            v = getattr(r.penalty, side)
+            if v is None:
+                continue
+            amount, percent = v
+            if session.scoring == "matchpoints" and not percent and amount > 1:
+                raise doc.error(path + ["penalty", side], f"a penalty of {format_mixed(amount)} at matchpoints",
+                                expected="a share of a top: 25% or 1/4")
+            pens[side] = amount
+        change["penalty"] = pens
+    return change
+
+
+def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, book, session: Session) -> dict:
+    """A procedural penalty on one player of an individual event: the rulebook's penalty stage
+    (12C3) decides whether the partner bears it too."""
+    pen = r.penalty
+    if line.players is None:
+        raise doc.error(path + ["penalty", "player"], "a penalty on one player needs an individual event "
+                        f"(the lines of {line.label} are pairs)", expected="penalty: {NS: 25%} or {EW: 25%}")
+    if pen.NS is not None or pen.EW is not None:
+        raise doc.error(path + ["penalty", "NS" if pen.NS is not None else "EW"], "a penalty names a player "
+                        "or a side, not both", expected="penalty: {player: N, amount: 25%, partner_blameless: true}")
+    for name in ("amount", "partner_blameless"):
+        if getattr(pen, name) is None:
+            raise doc.error(path + ["penalty"], f"the penalty on player {pen.player} has no {name}", key=True,
+                            expected="penalty: {player: N, amount: 25%, partner_blameless: true}")
+    amount, percent = pen.amount
+    if session.scoring == "matchpoints" and not percent and amount > 1:
+        raise doc.error(path + ["penalty", "amount"], f"a penalty of {format_mixed(amount)} at matchpoints",
+                        expected="a share of a top: 25% or 1/4")
+    rule = book.decide("penalty", {"event": "individual", "partner_blameless": pen.partner_blameless})
+    if rule is None:
+        raise doc.error(path + ["penalty"], f"rulebook {book.id} has no rule for a procedural penalty in an "
+                        "individual event (stage penalty)", expected="a rulebook whose penalty stage covers 12C3")
+    seats = [pen.player] + ([PARTNER[pen.player]] if rule.apply["to"] == "offender-and-partner" else [])
+    line.extra["penalty_rule"] = f"{rule.id} ({', '.join(rule.cites)})"
+    return {line.players[s]: amount for s in seats}
+
+
+def _reader(doc: Document, book, session: Session, line: Line, per_board: bool) -> TableReader:
+    """The traveller's TableReader for the line's board (one per board and rulebook; artificial
+    words do not depend on the board, so they share one reader and its cache)."""
+    key = (id(book), line.board if per_board else None)
+    cache = session.__dict__.setdefault("_readers", {})
+    reader = cache.get(key)
+    if reader is None:
+        vul = session.boards[line.board].vulnerability or "None"
+        reader = cache[key] = TableReader(doc, book, session.scoring, CaseBoard(number=line.board, vulnerability=vul),
+                                          book.as_of, session.__dict__.setdefault("warnings", []))
+    return reader

@@ -1,0 +1,79 @@
+"""A whole results file: read it, apply the TD's rulings, score every session, build the outputs
+(what ``bridgelaw event`` and the web event page do, without their options or pages)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from ...core.errors import BridgelawError
+from ...rulebook import proposed
+from ..traveller.common import bulk
+from .model import Event
+from .pbn_in import load_event_pbn
+from .rulings import apply, book_for, in_force, load_rulings
+from .score import ScoredSession, score_session
+from .usebio import load_event_usebio
+from .writers import encode_check, pbn_fresh, pbn_text, usebio_text
+
+
+def load_event(path: str, scoring: str | None = None, text: bytes | None = None) -> Event:
+    with bulk():
+        return _load_event(path, scoring, text)
+
+
+def _load_event(path: str, scoring: str | None = None, text: bytes | None = None) -> Event:
+    suffix = Path(path).suffix.lower()
+    if suffix == ".xml":
+        return load_event_usebio(path, data=text, scoring=scoring)
+    if suffix == ".pbn":
+        return load_event_pbn(path, scoring=scoring, data=text)
+    raise BridgelawError(f"{path}: not a .pbn or .xml file", expected="a PBN (.pbn) or USEBIO (.xml) results file")
+
+
+def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
+        rulings_text: str | None = None, progress=None, *, overlay: str | None = None,
+        as_of: dt.date | None = None) -> list[ScoredSession]:
+    """Apply the rulings and score every session: under `rulebook` (else the rulings file's), with
+    the what-if `overlay` and `settings` (``--overlay``, ``--set``), each session as in force on
+    `as_of` (``--as-of``), else on the day it was played."""
+    with bulk():
+        return _run(event, rulings_path, rulebook, settings, rulings_text, progress, overlay, as_of)
+
+
+def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
+         rulings_text: str | None, progress, overlay: str | None, as_of: dt.date | None) -> list[ScoredSession]:
+    rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
+    book = proposed(book_for(rulings, rulebook, event), overlay, settings)
+    if rulings is not None:
+        if rulings.model.scoring:
+            for s in event.sessions:
+                s.scoring = rulings.model.scoring
+        apply(event, rulings, book, as_of)
+    scored = []
+    for k, s in enumerate(event.sessions, 1):
+        what = f"session {k} of {len(event.sessions)}"
+        step = (lambda done, total, what=what: progress(what, done, total)) if progress else None
+        scored.append(score_session(s, in_force(book, s, as_of), progress=step))
+    return scored
+
+
+def outputs(event: Event, scored: list[ScoredSession], targets: list[str], source: str) -> list[tuple[Path, str, str]]:
+    """(path, text, encoding) for each output, all built before anything is written."""
+    out = []
+    for target in targets:
+        path = Path(target)
+        suffix = path.suffix.lower()
+        if suffix == ".xml":
+            text, encoding = usebio_text(event, scored), "utf-8"
+        elif suffix == ".pbn":
+            if event.format == "pbn":
+                text, encoding = pbn_text(event, scored), event.source.encoding
+            else:
+                text, encoding = pbn_fresh(event, scored), "utf-8"
+        else:
+            raise BridgelawError(f"--output {target}: not a .pbn or .xml file name",
+                                 expected="FILE.pbn or FILE.xml (USEBIO)")
+        encode_check(text, encoding, target)
+        out.append((path, text, encoding))
+    return out

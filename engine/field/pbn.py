@@ -1,0 +1,357 @@
+"""Reading and writing PBN 2.1 (Portable Bridge Notation) files, as far as travellers need.
+
+A PBN file is a sequence of games, each a block of tag pairs ``[Name "value"]`` separated from
+the next by an empty line. A traveller is the ``ScoreTable`` section of a game: its tag value is
+the header, columns ``Name\\width`` + alignment (``Table\\2R;PairId_NS\\2R;Contract\\4L;…``), and
+each following line up to the next tag or empty line is one row, its values separated by spaces
+(strings with spaces in quotes, ``-`` for no value).
+
+The reader keeps every line of the file and the line and column of every tag value and row
+value, so that a problem can be reported as file:line:column and a rescored game written back
+with only its ScoreTable section changed (:func:`rewrite`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.errors import BridgelawError
+from ..core.limits import MAX_RESULTS_BYTES, read_bytes
+
+__all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "decode_pbn", "rewrite",
+           "rewrite_tables", "check_row"]
+
+_TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
+_TOKEN = re.compile(r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s"]+)')
+_COLUMN = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\\(?P<width>[0-9]+)(?P<align>[LRlr])?)?$")
+MAX_WIDTH = 255             # a column wider than this is a mistake (10**8 would write a 200 MB file)
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r'\\(["\\])', r"\1", text)
+
+
+@dataclass(frozen=True)
+class Token:
+    raw: str            # as written, quotes included
+    value: str          # unquoted
+    line: int           # 1-based
+    column: int         # 1-based
+
+    @property
+    def empty(self) -> bool:
+        return self.value in ("-", "")
+
+
+@dataclass
+class Column:
+    name: str
+    width: int | None
+    align: str | None   # "L", "R" or None
+
+    @property
+    def spec(self) -> str:
+        if self.width is None:
+            return self.name
+        return f"{self.name}\\{self.width}{self.align or ''}"
+
+
+@dataclass
+class Row:
+    index: int                      # 0-based line index in PbnFile.lines
+    tokens: list[Token]
+
+    def value(self, table: "ScoreTable", name: str) -> Token | None:
+        k = table.index(name)
+        return None if k is None else self.tokens[k]
+
+
+@dataclass
+class ScoreTable:
+    tag_index: int                  # line index of the [ScoreTable "…"] tag
+    header: Token
+    columns: list[Column]
+    rows: list[Row] = field(default_factory=list)
+
+    def index(self, name: str) -> int | None:
+        lookup = self.__dict__.get("_lookup")
+        if lookup is None or len(lookup) != len(self.columns):
+            lookup = self.__dict__["_lookup"] = {}
+            for k, column in enumerate(self.columns):
+                lookup.setdefault(column.name.lower(), k)
+        return lookup.get(name.lower())
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+
+@dataclass
+class Game:
+    tags: dict[str, Token] = field(default_factory=dict)
+    score_table: ScoreTable | None = None
+    first_line: int = 1
+    tables: dict[str, ScoreTable] = field(default_factory=dict)   # ScoreTable, TotalScoreTable
+
+    def tag(self, name: str) -> Token | None:
+        for key, token in self.tags.items():
+            if key.lower() == name.lower():
+                return token
+        return None
+
+
+@dataclass
+class PbnFile:
+    file: str
+    lines: list[str]                # with their line endings
+    encoding: str
+    games: list[Game]
+
+    def error(self, token: Token | None, message: str, **kw) -> BridgelawError:
+        if token is None:
+            return BridgelawError(message, file=self.file, **kw)
+        return BridgelawError(message, file=self.file, line=token.line, column=token.column, **kw)
+
+
+def load_pbn(path: str | Path) -> PbnFile:
+    """Read a PBN file (UTF-8, or ISO-8859-1 as PBN 2.1 specifies when it is not UTF-8)."""
+    name = str(path)
+    data = read_bytes(path, what="PBN file", limit=MAX_RESULTS_BYTES)   # docs/limits.md
+    text, encoding = decode_pbn(data)
+    return parse_pbn(text, name, encoding)
+
+
+def decode_pbn(data: bytes) -> tuple[str, str]:
+    """The text and its encoding: UTF-8 (with or without a BOM), else ISO-8859-1 as PBN 2.1 says."""
+    try:
+        text, encoding = data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = data.decode("latin-1"), "latin-1"
+    if text.startswith("\ufeff"):
+        text = text[1:]
+        encoding = "utf-8-sig"
+    return text, encoding
+
+
+def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFile:
+    lines = text.splitlines(keepends=True)
+    pbn = PbnFile(file=file, lines=lines, encoding=encoding, games=[])
+    game: Game | None = None
+    table: ScoreTable | None = None
+    in_comment = False
+    for i, full in enumerate(lines):
+        line = full.rstrip("\r\n")
+        n = i + 1
+        if in_comment:
+            if "}" in line:
+                in_comment = False
+            continue
+        stripped = line.strip()
+        if not stripped:
+            game, table = None, None          # an empty line ends the game
+            continue
+        if line.startswith("%") or stripped.startswith(";"):
+            continue
+        if stripped.startswith("{"):
+            if "}" not in stripped:
+                in_comment = True
+            table = None
+            continue
+        m = _TAG.match(line)
+        if m is not None:
+            if game is None:
+                game = Game(first_line=n)
+                pbn.games.append(game)
+            token = Token(m.group(0), _unescape(m["value"]), n, m.start("value") + 1)
+            game.tags[m["name"]] = token
+            table = None
+            lower = m["name"].lower()
+            if lower == "scoretable":
+                if game.score_table is not None:
+                    raise pbn.error(token, "a second ScoreTable in the same game",
+                                    expected="one ScoreTable per board")
+                table = game.score_table = ScoreTable(i, token, _columns(pbn, token))
+                game.tables[m["name"]] = table
+            elif lower == "totalscoretable":
+                table = game.tables[m["name"]] = ScoreTable(i, token, _columns(pbn, token))
+            continue
+        if stripped.startswith("["):
+            raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
+                            expected='[Name "value"]')
+        if table is not None:
+            table.rows.append(Row(i, _tokens(pbn, line, n)))
+        # other section data (Auction, Play, other tables): not needed
+    return pbn
+
+
+def _columns(pbn: PbnFile, header: Token) -> list[Column]:
+    columns: list[Column] = []
+    offset = 0
+    seen: set[str] = set()
+    for spec in header.value.split(";"):
+        where = Token(spec, spec, header.line, header.column + offset + (len(spec) - len(spec.lstrip())))
+        offset += len(spec) + 1
+        m = _COLUMN.match(spec.strip())
+        if m is None:
+            raise pbn.error(where, f"ScoreTable column '{spec.strip()}' is not a column name with optional width",
+                            expected="Name or Name\\width followed by L or R, e.g. Score_NS\\6R")
+        if m["name"].lower() in seen:
+            raise pbn.error(where, f"ScoreTable names column '{m['name']}' twice")
+        seen.add(m["name"].lower())
+        if m["width"] and (len(m["width"]) > 3 or int(m["width"]) > MAX_WIDTH):
+            raise pbn.error(where, f"ScoreTable column '{m['name']}' is {m['width'][:12]} characters wide",
+                            expected=f"a width of at most {MAX_WIDTH}")
+        columns.append(Column(m["name"], int(m["width"]) if m["width"] else None,
+                              m["align"].upper() if m["align"] else None))
+    return columns
+
+
+_BARE = re.compile(r"\S+")
+
+
+MAX_DIGITS = 12            # a number in a table row: scores, tables, pairs, member ids
+
+
+def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
+    tokens = _split(pbn, line, n)
+    for t in tokens:
+        v = t.value
+        if len(v) <= MAX_DIGITS and v.isascii() and "_" not in v:
+            continue                    # the common value
+        core = v.lstrip("+-").replace(".", "", 1)
+        if core and all(ch.isdigit() or ch == "_" for ch in core):
+            if not core.isascii():
+                raise pbn.error(t, f"'{v[:20]}' is not a number: only ASCII digits 0-9 are numbers in a PBN table",
+                                expected="digits 0-9")
+            if "_" in core:
+                raise pbn.error(t, f"'{v[:20]}' is not a number: no '_' inside a number", expected="digits 0-9")
+            if len(core) > MAX_DIGITS:
+                raise pbn.error(t, f"'{v[:12]}…' has {len(core):,} digits", expected=f"at most {MAX_DIGITS} digits")
+    return tokens
+
+
+def _split(pbn: PbnFile, line: str, n: int) -> list[Token]:
+    if '"' not in line:                 # the common row: no quoted values
+        return [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(line) for v in (m.group(0),)]
+    tokens = []
+    position = 0
+    for m in _TOKEN.finditer(line):
+        gap = line[position:m.start()]
+        if gap.strip():
+            _stray(pbn, gap, position, n)
+        position = m.end()
+        value = _unescape(m["quoted"]) if m["quoted"] is not None else m["bare"]
+        tokens.append(Token(m.group(0), value, n, m.start() + 1))
+    rest = line[position:]
+    if rest.strip():
+        _stray(pbn, rest, position, n)
+    return tokens
+
+
+def _stray(pbn: PbnFile, gap: str, position: int, n: int) -> None:
+    column = position + len(gap) - len(gap.lstrip()) + 1
+    text = gap.strip()
+    if text.startswith('"'):
+        raise pbn.error(Token(gap, gap, n, column), f"unterminated string in a ScoreTable row: {text!r}",
+                        expected='a closing " on the same line')
+    raise pbn.error(Token(gap, gap, n, column), f"unreadable text {text!r} in a ScoreTable row")
+
+
+def _table_name(table: ScoreTable) -> str:
+    m = re.match(r"\s*\[\s*([A-Za-z0-9_]+)", table.header.raw)
+    return m.group(1) if m else "ScoreTable"
+
+
+def check_row(pbn: PbnFile, table: ScoreTable, row: Row) -> None:
+    """A row with as many values as its table has columns, or a one-line error at the first
+    value too many (or the end of the line, naming the missing column)."""
+    n, want = len(row.tokens), len(table.columns)
+    if n == want:
+        return
+    header = ", ".join(table.names)
+    if n > want:
+        token = row.tokens[want]
+        raise pbn.error(token, f"{_table_name(table)} row has {n} values for {want} columns; "
+                        f"'{token.value[:30]}' is one too many",
+                        expected=f"{want} values: {header}", suggestion="quote a value that contains spaces")
+    line_text = pbn.lines[row.index].rstrip("\r\n")
+    raise BridgelawError(f"{_table_name(table)} row has {n} values for {want} columns; "
+                         f"{table.columns[n].name} is missing", file=pbn.file, line=row.index + 1,
+                         column=len(line_text) + 1, expected=f"{want} values: {header}",
+                         suggestion="write - for a column without a value")
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+def _cell(text: str, column: Column) -> str:
+    if column.width is None or len(text) >= column.width:
+        return text
+    return text.rjust(column.width) if column.align == "R" else text.ljust(column.width)
+
+
+def _quote(value: str) -> str:
+    if value and not any(c.isspace() or c == '"' for c in value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def rewrite(pbn: PbnFile, game: Game, values: dict[str, list[str]]) -> str:
+    """The file's text with `game`'s ScoreTable carrying `values` (column name → one value per
+    row, ``-`` for none): existing columns of those names are overwritten, new ones appended;
+    every other line of the file is kept as it was."""
+    if game.score_table is None:
+        raise ValueError("the game has no ScoreTable")
+    return rewrite_tables(pbn, [(game.score_table, values)])
+
+
+def rewrite_tables(pbn: PbnFile, changes: list[tuple[ScoreTable, dict[str, list[str]]]]) -> str:
+    """The file's text with each table's columns set as in :func:`rewrite` (any number of
+    ScoreTables and TotalScoreTables in one pass); other lines kept byte for byte."""
+    out = list(pbn.lines)
+    for table, values in changes:
+        _rewrite_table(out, pbn, table, values)
+    return "".join(out)
+
+
+def _rewrite_table(out: list[str], pbn: PbnFile, table: ScoreTable, values: dict[str, list[str]]) -> None:
+    columns = [Column(c.name, c.width, c.align) for c in table.columns]
+    cells = [[t.raw for t in row.tokens] for row in table.rows]
+    for name, column_values in values.items():
+        if len(column_values) != len(table.rows):
+            raise ValueError(f"{name}: {len(column_values)} values for {len(table.rows)} rows")
+        quoted = [_quote(v) for v in column_values]
+        k = table.index(name)
+        width = min(max((len(v) for v in quoted), default=1), MAX_WIDTH)
+        if k is None:
+            columns.append(Column(name, width, "R"))
+            for row_cells, v in zip(cells, quoted):
+                row_cells.append(v)
+        else:
+            old = columns[k]
+            columns[k] = Column(old.name, max(old.width or 0, width), old.align or "R")
+            for row_cells, v in zip(cells, quoted):
+                row_cells[k] = v
+    tag_line = pbn.lines[table.tag_index]
+    m = _TAG.match(tag_line)
+    tag_name = m["name"] if m else "ScoreTable"
+    header = f"[{tag_name} " + _quote_tag(";".join(c.spec for c in columns)) + "]"
+    indent = tag_line[:len(tag_line) - len(tag_line.lstrip())]
+    out[table.tag_index] = indent + header + _line_ending(tag_line)
+    for row, row_cells in zip(table.rows, cells):
+        out[row.index] = " ".join(_cell(c, col) for c, col in zip(row_cells, columns)).rstrip() + _line_ending(pbn.lines[row.index])
+
+
+def _quote_tag(value: str) -> str:
+    return '"' + value.replace('"', '\\"') + '"'
+
+
+def _line_ending(line: str) -> str:
+    if line.endswith("\r\n"):
+        return "\r\n"
+    if line.endswith("\n"):
+        return "\n"
+    if line.endswith("\r"):
+        return "\r"
+    return ""

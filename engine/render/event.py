@@ -1,0 +1,197 @@
+"""Session results as text, markdown, JSON and CSV: each contestant's total, percentage and
+rank per section (and direction, for a Mitchell), the adjusted lines with their rulings and
+arithmetic, and the published figures that do not agree."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+from typing import Any
+
+from ..core.exact import exact_json, format_decimal, format_mixed
+from ..field.events.model import SHORT, SIDES
+from ..field.events.score import ScoredSession
+
+FORMATS = ("text", "markdown", "json", "csv")
+
+
+def _d(v: Fraction | None, places: int = 2) -> str:
+    return "-" if v is None else format_decimal(v, places)
+
+
+def _what(line) -> str:
+    if line.kind == "result":
+        return line.result.text if line.result is not None else "-"
+    if line.kind == "artificial":
+        return "artificial " + ("/".join(_aw(line.artificial[s]) for s in SIDES))
+    if line.kind == "not-played":
+        return "not played"
+    if line.kind == "split":
+        return "split weighting"
+    parts = line.parts["NS"]
+    return " + ".join(f"{format_mixed(p.weight)} {p.outcome.text}" for p in parts) if len(parts) > 1 else \
+        f"assigned {parts[0].outcome.text}"
+
+
+def _aw(v: Any) -> str:
+    """An artificial line as the results file codes it (A+, A=, A-, or a percentage): the score
+    itself comes from the rulebook's artificial stage, not from this label."""
+    if isinstance(v, str):
+        return SHORT[v]
+    return f"{format_mixed(v * 100)}%"
+
+
+def adjusted_lines(ss: ScoredSession):
+    for sb in ss.boards.values():
+        for sl in sb.lines:
+            if sl.line.kind != "result" or sl.line.penalty or sl.line.ruling:
+                yield sb, sl
+
+
+def text(sessions: list[ScoredSession], checks: bool = True) -> str:
+    out = []
+    for ss in sessions:
+        s = ss.session
+        out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
+        out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
+                   f"{s.pair_numbers}; " + ", ".join(f"{k.split('.', 1)[1]} {v}" for k, v in ss.parameters.items()))
+        group = None
+        for st in ss.standings:
+            g = (st.section, st.direction)
+            if g != group:
+                group = g
+                label = " ".join(x for x in (f"Section {st.section}" if st.section else "", st.direction or "") if x)
+                out.append("")
+                out.append(label or "Ranking")
+                who = "player" if s.individual else "pair"
+                out.append(f"{'rank':>5} {who:>8} {'total':>9} {'%':>7} {'boards':>6}  names")
+            names = st.contestant.names if st.contestant and st.contestant.names else ""
+            mark = " *" if st.adjusted else ""
+            out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {_d(st.total):>9} {_d(st.percent):>7} "
+                       f"{st.boards:>6}  {names}{mark}")
+        factored = [st for st in ss.standings if st.factored]
+        if factored:
+            out.append("")
+            out.append(f"Factored totals ({len(factored)}):")
+            for st in factored:
+                out.append(f"  {st.key}: " + "; ".join(st.factored))
+        adj = list(adjusted_lines(ss))
+        if adj:
+            out.append("")
+            out.append(f"Adjusted and artificial lines ({len(adj)}):")
+            for sb, sl in adj:
+                line = sl.line
+                r = f" — ruling {line.ruling['entry']} ({line.ruling['file']}:{line.ruling['line']})" if line.ruling else ""
+                out.append(f"  {line.label}: NS {line.ns} v EW {line.ew}: {_what(line)}{r}")
+                if line.ruling and line.ruling.get("note"):
+                    out.append(f"    note: {line.ruling['note']}")
+                for side in SIDES:
+                    sc = sl.side(side)
+                    pct = f" ({_d(sc.percent)}%)" if sc.percent is not None else ""
+                    out.append(f"    {side} {_d(sc.value)} {ss.unit}{pct}")
+                    for step in sc.steps:
+                        out.append(f"      {step}")
+                if sl.rules:
+                    out.append(f"    rules: {'; '.join(sl.rules)}")
+        if checks:
+            cs = ss.checks()
+            if cs:
+                bad = [c for c in cs if not c.agrees]
+                out.append("")
+                out.append(f"Published figures: {len(cs) - len(bad)} of {len(cs)} agree at their printed precision")
+                for c in bad[:50]:
+                    out.append(f"  {c.what}: published {c.published.text}, computed {_d(c.computed, 4)}")
+                if len(bad) > 50:
+                    out.append(f"  … and {len(bad) - 50} more")
+        out.append("")
+    return "\n".join(out)
+
+
+def markdown(sessions: list[ScoredSession]) -> str:
+    out = []
+    for ss in sessions:
+        s = ss.session
+        out.append(f"## {s.name}")
+        out.append("")
+        out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}, as in force on {ss.book.as_of}")
+        out.append("")
+        out.append("| section | rank | pair | total | % | boards | names |")
+        out.append("|---|---:|---:|---:|---:|---:|---|")
+        for st in ss.standings:
+            names = st.contestant.names if st.contestant and st.contestant.names else ""
+            mark = " \\*" if st.adjusted else ""
+            out.append(f"| {st.section}{' ' + st.direction if st.direction else ''} | {st.rank_text} | "
+                       f"{st.key.split(':')[-1]} | {_d(st.total)} | {_d(st.percent)} | {st.boards} | {names}{mark} |")
+        factored = [st for st in ss.standings if st.factored]
+        if factored:
+            out.append("")
+            out.append("### Factored totals")
+            out.append("")
+            for st in factored:
+                out.append(f"- **{st.key}**: " + "; ".join(st.factored))
+        adj = list(adjusted_lines(ss))
+        if adj:
+            out.append("")
+            out.append("### Adjusted lines")
+            out.append("")
+            for sb, sl in adj:
+                line = sl.line
+                out.append(f"- **{line.label}** (NS {line.ns} v EW {line.ew}): {_what(line)} — "
+                           f"NS {_d(sl.NS.value)}, EW {_d(sl.EW.value)} {ss.unit}")
+                for side in SIDES:
+                    for step in sl.side(side).steps:
+                        out.append(f"  - {step}")
+        out.append("")
+    return "\n".join(out)
+
+
+def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
+    def ej(v):
+        return None if v is None else exact_json(v)
+
+    out = []
+    for ss in sessions:
+        s = ss.session
+        cs = ss.checks()
+        out.append({
+            "name": s.name, "scoring": s.scoring, "unit": ss.unit, "pair_numbers": s.pair_numbers,
+            "rulebook": ss.book.identity, "parameters": {k: str(v) for k, v in ss.parameters.items()},
+            "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,
+                           "rank_text": st.rank_text, "total": ej(st.total), "percent": ej(st.percent),
+                           "boards": st.boards, "adjusted": st.adjusted, "factored": st.factored,
+                           "names": st.contestant.names if st.contestant else None} for st in ss.standings],
+            "boards": [{"board": n, "top": ej(sb.top), "results": sb.results, "expected": sb.expected,
+                        "lines": [{"section": sl.line.section, "table": sl.line.table, "ns": sl.line.ns,
+                                   "ew": sl.line.ew, "kind": sl.line.kind, "what": _what(sl.line),
+                                   "NS": ej(sl.NS.value), "EW": ej(sl.EW.value),
+                                   "NS_percent": ej(sl.NS.percent), "EW_percent": ej(sl.EW.percent),
+                                   "ruling": sl.line.ruling, "steps": {"NS": sl.NS.steps, "EW": sl.EW.steps},
+                                   "rules": sl.rules} for sl in sb.lines]}
+                       for n, sb in ss.boards.items()],
+            "published": {"checked": len(cs), "agree": sum(c.agrees for c in cs),
+                          "differ": [{"what": c.what, "published": c.published.text, "computed": ej(c.computed)}
+                                     for c in cs if not c.agrees]},
+        })
+    return {"sessions": out}
+
+
+def as_json(sessions: list[ScoredSession]) -> str:
+    return json.dumps(as_dict(sessions), indent=1, ensure_ascii=False) + "\n"
+
+
+def as_csv(sessions: list[ScoredSession]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["session", "section", "direction", "rank", "pair", "total", "total_exact", "percent", "boards",
+                "adjusted", "names"])
+    for ss in sessions:
+        for st in ss.standings:
+            w.writerow([ss.session.name, st.section, st.direction or "", st.rank_text, st.key.split(":")[-1],
+                        _d(st.total), str(st.total), _d(st.percent), st.boards, " ".join(st.adjusted),
+                        st.contestant.names if st.contestant and st.contestant.names else ""])
+    return buf.getvalue()
+
+
+RENDER = {"text": text, "markdown": markdown, "json": as_json, "csv": as_csv}

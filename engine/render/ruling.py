@@ -1,0 +1,496 @@
+"""Rulings as text (a TD's written ruling), Markdown, and JSON (stable, for scoring programs).
+
+Every explanation here is a rendering of the ruling's trace (engine/ruling/trace.py): :func:`record_lines`
+turns trace records into the English steps; :func:`trace_json` into JSON. Nothing is formatted
+while the ruling is computed.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..rulebook import formula as formulas
+from ..rulebook import parameters as params
+from . import record
+from ..core.exact import exact_json, format_decimal, format_mixed
+from ..rulebook import Decision, Dated, Rule, Rulebook
+from ..ruling.build import UNIT_NAMES, Ruling, SideScore
+from ..ruling.trace import Record
+
+try:                                    # the web extra's JSON writer (the API's answers); else json's
+    import orjson
+except ImportError:                     # pragma: no cover — exercised by monkeypatching to None
+    orjson = None
+
+EVENT = {"IMP": "IMPs", "MP": "matchpoints", "%": "matchpoints, in percent"}
+
+
+def amount(r: Ruling, value: Fraction | None) -> str:
+    if value is None:
+        return "not scored"
+    text = f"{format_mixed(value, signed=r.unit == 'IMP')} {UNIT_NAMES[r.unit]}"
+    if value.denominator != 1:
+        text += f" ({format_decimal(value, signed=r.unit == 'IMP')})"
+    pct = r.percent(value)
+    if pct is not None and r.unit == "MP":
+        text += f" = {format_decimal(pct)}%"
+    return text
+
+
+def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
+    m = case.model
+    rows = [("Vulnerability", m.board.vulnerability if m.board.number is None
+             else f"{m.board.vulnerability} (board {m.board.number})"),
+            ("Form of event", f"{r.event} ({EVENT[r.unit]})")]
+    if case.nos:
+        rows.append(("Non-offending side", "both (each side ruled from its own view)" if case.both_non_offending else case.nos))
+    if m.artificial is not None:
+        rows.append(("No result obtained", f"NS {m.artificial.NS}, EW {m.artificial.EW}"
+                     + (" (possibilities numerous)" if m.possibilities else "")))
+    if m.not_scheduled is not None:
+        rows.append(("Not scheduled", m.not_scheduled))
+    for side, share in case.session.items():
+        rows.append((f"Session score {side}", f"{format_mixed(share * 100)}%" if m.scoring == "matchpoints"
+                     else f"{format_mixed(share, signed=True)} IMP a board"))
+    if m.artificial_boards_this_session is not None:
+        for side in ("NS", "EW"):
+            n = getattr(m.artificial_boards_this_session, side)
+            if n:
+                rows.append((f"Boards without result {side}", f"{n} this session (this one included)"))
+    if m.table_result is not None:
+        rows.append(("Table result", m.table_result.text))
+    if m.other_table is not None:
+        rows.append(("Other table", m.other_table.text))
+    if m.field is not None:
+        rows.append(("Field", ", ".join(o.text for o in m.field)))
+    for side in (("NS", "EW") if case.split else ("NS",) if case.without else ()):
+        comps = case.without[side]
+        label = "Without the infraction" + (f" ({side})" if case.split else "") + (" (as polled)" if m.poll else "")
+        rows.append((label, "; ".join(
+            c.outcome.text + ("" if len(comps) == 1 else f" × {format_mixed(c.weight)}") + ("" if c.legal else " (not legal)")
+            for c in comps)))
+    if m.poll is not None:
+        rows.append(("Poll", f"{m.poll.polled} polled: " + "; ".join(f"{c.action} {c.votes}" for c in m.poll.choices)))
+        used = (r.assigned or {}).get(case.nos or "NS")
+        if used:      # the weights the ruling used (benefit of doubt applied), not the raw ones above
+            rows.append(("Weights used", "; ".join(f"{o.text} × {format_mixed(w)}" for w, o in used)))
+    if m.penalty is not None:
+        p = m.penalty
+        rows.append(("Procedural penalty", f"{p.amount.text} on {p.player}"
+                     + (" (partner in no way to blame)" if p.partner_blameless else "")))
+    if m.serious_error is not None:
+        kind = "Gambling action" if m.serious_error.kind == "gambling" else "Extremely serious error"
+        rows.append((kind, "instead: " + "; ".join(
+            c.outcome.text + ("" if len(case.instead) == 1 else f" × {format_mixed(c.weight)}") for c in case.instead)))
+    return rows
+
+
+NAMED_FILES: set[Path] = set()    # rulebook files named by --rulebook PATH on the command line (cli adds them)
+
+
+def _shipped(book: Any) -> bool:
+    """False for a rulebook read from a file the command line named (``--rulebook PATH``): its
+    ruling says so, with the file and the full sha256."""
+    if not NAMED_FILES:                       # the web server, and a command line naming no file
+        return True
+    try:
+        return book.path.resolve() not in NAMED_FILES
+    except (OSError, AttributeError):
+        return True
+
+
+def text(r: Ruling, case: Any) -> str:
+    out = [f"RULING: {r.title}"]
+    if r.source:
+        out.append(f"Source: {r.source}")
+    b = r.rulebook
+    out.append(f"Rulebook: {b.id} {b.version}, {b.authority} (sha256 {b.sha256[:16]}…)" if _shipped(b) else
+               f"Rulebook: {b.id} {b.version}, {b.authority} — NOT A SHIPPED RULEBOOK: from {b.path} "
+               f"(sha256 {b.sha256})")
+    out.append("")
+    if record.head(case):
+        out += record.text_lines(record.head(case)) + [""]
+    width = max(len(k) for k, _ in facts(r, case))
+    out += [f"  {k:<{width}}  {v}" for k, v in facts(r, case)]
+    out += ["", "Arithmetic"]
+    out += [f"  {s}" for s in step_lines(r)]
+    used = parameter_rows(r)
+    if used:
+        out += ["", "Parameters"] + [f"  {name} = {value}   ({origin})" for name, value, origin in used]
+    out += ["", f"Ruling: {r.outcome}"]
+    for s in r.sides.values():
+        role = f"{s.side}{_role(s)}:"
+        out.append(f"  {role:<20} {amount(r, s.value)}   [{s.formula}]")
+    if r.vp:
+        out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
+    if r.players:
+        names = record.players(case)
+        out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {amount(r, v)}"
+                                  for d, v in r.players.items()]
+    out += ["", "Law"]
+    ref_width = max((len(p.ref) for p in r.citations), default=0)
+    for p in r.citations:
+        body = textwrap.wrap(p.text, 96 - ref_width)
+        out.append(f"  {p.ref:<{ref_width}}  {body[0] if body else ''}")
+        out += [f"  {'':<{ref_width}}  {line}" for line in body[1:]]
+    if r.warnings:
+        out += ["", "Warnings"] + [f"  ! {w}" for w in r.warnings]
+    for title, rows in (("Narrative and reasons", record.story(case)), ("Appeal", record.appeal(case)),
+                        ("Published figures", record.published(case, r))):
+        if rows:
+            out += ["", title] + record.text_lines(rows)
+    return "\n".join(out) + "\n"
+
+
+def markdown(r: Ruling, case: Any) -> str:
+    b = r.rulebook
+    out = [f"# Ruling: {r.title}", ""]
+    if r.source:
+        out += [f"*Source:* {r.source}  "]
+    out += [f"*Rulebook:* `{b.id}` {b.version}, {b.authority} (sha256 `{b.sha256[:16]}`)" if _shipped(b) else
+            f"*Rulebook:* `{b.id}` {b.version}, {b.authority} — **not a shipped rulebook: from `{b.path}`** "
+            f"(sha256 `{b.sha256}`)", ""]
+    if record.head(case):
+        out += ["## Record", ""] + record.markdown_rows(record.head(case)) + [""]
+    out += ["## Facts", "", "| | |", "|---|---|"]
+    out += [f"| {k} | {v} |" for k, v in facts(r, case)]
+    out += ["", "## Arithmetic", ""] + [f"- {s}" for s in step_lines(r)]
+    used = parameter_rows(r)
+    if used:
+        out += ["", "## Parameters", "", "| Parameter | Value | From |", "|---|---|---|"]
+        out += [f"| `{name}` | {value} | {origin} |" for name, value, origin in used]
+    out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
+    for s in r.sides.values():
+        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value)} | `{s.formula}` |")
+    if r.players:
+        out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {amount(r, v)} |" for d, v in r.players.items()]
+    out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
+    if r.warnings:
+        out += ["", "## Warnings", ""] + [f"- {w}" for w in r.warnings]
+    for title, rows in (("Narrative and reasons", record.story(case)), ("Appeal", record.appeal(case)),
+                        ("Published figures", record.published(case, r))):
+        if rows:
+            out += ["", f"## {title}", ""] + [f"**{k}.** {v.strip()}" + "  " for k, v in rows]
+    return "\n".join(out) + "\n"
+
+
+def _role(s: SideScore) -> str:
+    return {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
+
+
+def _value(r: Ruling, value: Fraction | None) -> dict[str, Any]:
+    if value is None:
+        return {"exact": None, "value": None}
+    data = exact_json(value)
+    pct = r.percent(value)
+    if pct is not None:
+        data["percent"] = exact_json(pct)
+    return data
+
+
+def _side(r: Ruling, s: SideScore | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {"side": s.side, "formula": s.formula, **_value(r, s.value)}
+
+
+def as_dict(r: Ruling, case: Any = None) -> dict[str, Any]:
+    data = _as_dict(r)
+    if case is not None:
+        data["record"] = record.as_json(case, r)
+    return data
+
+
+def _as_dict(r: Ruling) -> dict[str, Any]:
+    return {
+        "title": r.title,
+        "source": r.source,
+        "outcome": r.outcome,
+        "unit": r.unit,
+        "top": exact_json(r.top) if r.top is not None else None,
+        "event": r.event,
+        "sides": {side: {**_value(r, s.value), "label": s.label} for side, s in r.sides.items()},
+        "nos": _side(r, r.nos),
+        "os": _side(r, r.os),
+        "quantities": {k: (exact_json(v) if v is not None else None) for k, v in r.quantities.items()},
+        "steps": step_lines(r),
+        "rules": [rule.id for rule in r.rules],
+        "citations": [{"paragraph": p.ref, "text": p.text} for p in r.citations],
+        "players": {d: _value(r, v) for d, v in r.players.items()} if r.players else None,
+        "vp": {side: exact_json(v) for side, v in r.vp.items()} if r.vp else None,
+        "rulebook": r.rulebook.identity if _shipped(r.rulebook) else {**r.rulebook.identity,
+                                                                        "file": str(r.rulebook.path)},
+        "warnings": r.warnings,
+        "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
+                     for side, parts in r.assigned.items()} if r.assigned else None,
+        "trace": trace_json(r.trace.records),
+    }
+
+
+def as_json(r: Ruling, case: Any = None) -> str:
+    """The ruling as JSON for people (the CLI's --format json): indented."""
+    return json.dumps(as_dict(r, case), indent=2, ensure_ascii=False) + "\n"
+
+
+def as_json_bytes(r: Ruling, case: Any = None) -> bytes:
+    """The same document compact, as UTF-8 (the web API's answer)."""
+    return compact_json(as_dict(r, case))
+
+
+def compact_json(data: Any) -> bytes:
+    """`data` as compact JSON in UTF-8 with a final newline. orjson (with the web extra) writes a
+    ruling's answer in a thirteenth of the time json's C encoder takes; the values read back are the
+    same (tests/test_web_api.py checks the corpus), only a float below 1e-4 is written out in full
+    (0.00001 where json writes 1e-05). Anything orjson refuses (a whole number beyond 64 bits, an
+    object json would refuse too) is left to json."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATETIME
+                                | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS)
+        except TypeError:
+            pass
+    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+RENDERERS = {"text": text, "markdown": markdown}
+
+
+# --- the trace, rendered ------------------------------------------------------------------------
+
+def step_lines(r: Ruling) -> list[str]:
+    return record_lines(r.trace.records, r.rulebook)
+
+
+def parameter_rows(r: Ruling) -> list[tuple[str, str, str]]:
+    """Each parameter the ruling read: name, value, where the value in force comes from and what it cites."""
+    rows = []
+    for name, rec in r.trace.parameters().items():
+        d = rec.data["dated"]
+        origin = d.place.what if d is not None else "?"
+        if d is not None and d.cites:
+            origin += f"; cites {', '.join(d.cites)}"
+        rows.append((name, params.show(rec.data["value"], name), origin))
+    return rows
+
+
+def _cites(rule: Any) -> str:
+    return ", ".join(rule.cites)
+
+
+def _paren(x: Fraction) -> str:
+    text = format_mixed(x)
+    return f"({text})" if x < 0 else text
+
+
+def _shown(value: Fraction, scoring: str) -> str:
+    return f"{format_mixed(value * 100)}%" if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
+
+
+def _decision(d: dict[str, Any], book: Any) -> list[str]:
+    dec = d["decision"]
+    rule = dec.rule
+    if rule is None:
+        return []
+    explain = rule.explain_for(book)
+    stage = dec.stage
+    if stage == "kind":
+        out = [f"Kind of adjustment: {rule.apply['kind']} (rule {rule.id}, {_cites(rule)})."]
+        if rule.apply["kind"] == "not-scored":
+            out.append(f"{d.get('not_scheduled')}: {explain}")
+        return out
+    if stage == "expectation":
+        return [f"{d['quantity']}: rule {rule.id} ({_cites(rule)}): {explain}"]
+    if stage == "damage":
+        return [f"Outcome: {rule.outcome} (rule {rule.id}: {rule.when_text})."]
+    if stage == "serious-error":
+        return [f"C: rule {rule.id} ({_cites(rule)}): {explain}"]
+    if stage == "artificial":
+        facts = dec.facts
+        extra = [f"session score {_shown(facts['session'], d['scoring'])}"] if facts.get("session") is not None else []
+        extra += [f"board {format_mixed(facts['boards'])} without a result this session"] if facts.get("boards") else []
+        return [f"{d['side']}: {facts['responsibility']}{' (' + ', '.join(extra) + ')' if extra else ''}: "
+                f"rule {rule.id} ({_cites(rule)}): {explain}"]
+    if stage == "event":
+        return [f"Event ({d['event']}): rule {rule.id} ({_cites(rule)}): {explain}"]
+    if stage == "penalty":
+        return [f"Procedural penalty {format_mixed(d['amount'])} {UNIT_NAMES[d['unit']]} on {d['player']}: "
+                f"rule {rule.id} ({_cites(rule)}): {explain}"]
+    return [f"{stage}: rule {rule.id} ({_cites(rule)}): {explain}"]
+
+
+def _line(rec: Record, book: Any) -> list[str]:
+    k, d = rec.kind, rec.data
+    if k == "decision":
+        return _decision(d, book)
+    if k == "parameter":
+        return []
+    if k == "rulebook":
+        b = d["book"]
+        dated = ", ".join(f"{name} = {params.show(v.value, name)} ({v.period})" for name, v in d["dated"])
+        when = f"the date asked for, {d['day'].isoformat()}" if d["asked"] else "the case's date" if d["given"] \
+            else f"today, {d['day'].isoformat()}"
+        if d["clamped"]:
+            when += ", clamped to the rulebook's last day"
+        return [f"Rulebook {b.id} {b.version} as of {b.as_of.isoformat()} ({when})"
+                + (f"; dated values in force: {dated}" if dated else "") + "."]
+    if k == "basis":
+        return [d["scorer"].describe_basis()]
+    if k == "law":                                 # the empowering law and Law 64's arithmetic
+        return [d["text"]]
+    if k == "sides":
+        return [f"Non-offending side {d['nos']}, offending side {d['os']}; every quantity is from {d['nos']}'s view, "
+                f"primed ones (A', B') from {d['os']}'s."]
+    if k == "table":
+        return [f"A (table result) = {d['scored'].text}" if d["scored"] is not None
+                else "A: no table result given; only the assigned score is wanted."]
+    if k == "excluded":
+        return [f"  excluded, not achievable in a legal manner: {d['outcome'].text} (weight {format_mixed(d['weight'])})"]
+    if k == "rescaled":
+        return [f"  remaining weights scaled by 1 / {format_mixed(d['kept'])} to sum to 1"]
+    if k == "poll":
+        return [f"  raw weights (votes / {d['polled']} polled × chance): "
+                + "; ".join(f"{c.outcome.text} {format_mixed(c.weight)}" for c in d["comps"])]
+    if k == "favour":
+        if d["scale"] is None:
+            return [f"  benefit of doubt: factor {format_mixed(d['factor'])} leaves the weights as polled"]
+        names = ", ".join(c.outcome.text for c in d["group"])
+        return [f"  benefit of doubt to {d['side']}: most favourable {names} raised {format_mixed(d['raw'])} × "
+                f"{format_mixed(d['factor'])} = {format_mixed(d['raised'])}; the others scaled by "
+                f"{format_mixed(d['scale'])}: " + "; ".join(f"{c.outcome.text} {format_mixed(c.weight)}" for c in d["adjusted"])]
+    if k == "cumulative":
+        return [f"  {format_mixed(d['weight'])} × [{d['scored'].text}] (cumulative {format_mixed(d['cumulative'])})"]
+    if k == "selected":
+        return [f"  {d['name']} = the result where the cumulative probability from the {d['start'].replace('-', ' ')} "
+                f"end first reaches {format_mixed(d['threshold'])} ({d['parameter']}): {d['outcome'].text} = "
+                f"{format_mixed(d['value'])}"]
+    if k == "weighted":
+        terms = d["terms"]
+        if len(terms) == 1:
+            return [f"  {d['name']} = {terms[0][1].text}"]
+        out = [f"  {format_mixed(w)} × [{s.text}]" for w, s in terms]
+        out.append(f"  {d['name']} = " + " + ".join(f"{format_mixed(w)} × {_paren(s.value)}" for w, s in terms)
+                   + f" = {format_mixed(d['total'])}")
+        return out
+    if k == "rounded":
+        return [f"  {d['name']} rounded to the nearest {format_mixed(d['step'])} {d['unit']} ({d['parameter']}, "
+                f"{d['mode']}): {format_mixed(d['before'])} → {format_mixed(d['after'])}"]
+    if k == "split":
+        return [f"The two sides have different weightings; {d['os']}'s is scored separately."]
+    if k == "complement":
+        return [f"B' = {d['text']} = {format_mixed(d['value'])} ({d['os']}'s score for the same outcomes)"]
+    if k == "instead":
+        kind = "gambling action" if d["error"] == "gambling" else "extremely serious error"
+        return [f"C (what {d['nos']} would have scored without its {kind}):"]
+    if k == "quantity":
+        f, value = d["formula"], d["value"]
+        if f.text == "instead":
+            return []                   # the weighted lines above already end "C = …"
+        shown = formulas.substitute(f, d["env"])
+        arithmetic = "" if shown == format_mixed(value) or f.text == "instead" else f" = {shown}"
+        return [f"{d['name']} = {f.text}{arithmetic} = {format_mixed(value)}"]
+    if k == "differences":
+        return [f"D = B − A = {format_mixed(d['D'])}; DR = B − C = {format_mixed(d['DR'])} (real damage); "
+                f"DS = C − A = {format_mixed(d['DS'])} (self-inflicted damage)"]
+    if k == "award":
+        f, value = d["formula"], d["value"]
+        shown = formulas.substitute(f, d["env"])
+        arithmetic = "" if shown == format_mixed(value) else f" = {shown}"
+        who = {"nos": " (non-offending)", "os": " (offending)"}.get(d["role"] or "", "")
+        return [f"{d['side']}{who} gets {f.text}{arithmetic} = {format_mixed(value)} {UNIT_NAMES[d['unit']]}"]
+    if k == "not-scored":
+        return [f"{d['side']}: the board is not scored"]
+    if k == "artificial":
+        return [f"{d['side']} gets {d['formula'].text} = {_shown(d['value'], d['scoring'])}"]
+    if k == "share":
+        return [f"{d['side']}: {format_mixed(d['share'] * 100)}% of the top {format_mixed(d['top'])} = "
+                f"{format_mixed(d['value'])} {UNIT_NAMES[d['unit']]}"]
+    if k == "match":
+        m = d["match"]
+        return [f"Match of {m.boards} boards, NS {format_mixed(m.imps.NS)} – EW {format_mixed(m.imps.EW)} IMPs "
+                f"on the other boards; VPs on the WBF continuous 20-VP scale ({d['scale']}), method {d['method']}."]
+    if k == "vp-weighted":
+        side = d["side"]
+        out = [f"  {side}: {format_mixed(w)} × VP({format_mixed(imps, signed=True)}) = {format_mixed(w)} × "
+               f"{format_decimal(points)}" for w, imps, points in d["terms"]]
+        out.append(f"  {side}: weighted VPs = {format_decimal(d['total'], 4)}"
+                   + (f", rounded to the nearest {format_mixed(d['step'])} VP = {format_decimal(d['value'])}"
+                      if d["step"] else ""))
+        return out
+    if k == "vp":
+        imps = d["imps"]
+        return [f"  {d['side']}: VP({format_mixed(d['before'], signed=True)} {'+' if imps >= 0 else '−'} "
+                f"{format_mixed(abs(imps))}) = {format_decimal(d['value'])}"]
+    return [f"{k}: {d}"]
+
+
+def record_lines(records: Any, book: Any) -> list[str]:
+    """The English steps for trace records."""
+    out: list[str] = []
+    for rec in records:
+        out += _line(rec, book)
+    return out
+
+
+_PLAIN_JSON = (str, int, bool, type(None))
+
+
+def _json_value(v: Any) -> Any:
+    kind = type(v)                      # the common kinds first, by exact type (a request's answer has thousands)
+    if kind in _PLAIN_JSON:
+        return v
+    if kind is Fraction:
+        return exact_json(v)
+    if kind is dict:
+        return {str(k): _json_value(x) for k, x in v.items()}
+    if kind is list or kind is tuple:
+        return [_json_value(x) for x in v]
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, Fraction):
+        return exact_json(v)
+    if isinstance(v, Decision):
+        return {"stage": v.stage, "facts": {k: _json_value(x) for k, x in v.facts.items()}, "held": list(v.held),
+                "overridden": dict(v.overridden), "rule": v.rule.id if v.rule else None,
+                "cites": list(v.rule.cites) if v.rule else []}
+    if isinstance(v, Dated):
+        return {"value": _json_value(v.value), "period": v.period, "layer": v.place.what, "cites": list(v.cites)}
+    if isinstance(v, Rule):
+        return v.id
+    if isinstance(v, Rulebook):
+        return v.identity
+    if isinstance(v, formulas.Formula):
+        return v.text
+    if hasattr(v, "describe_basis"):
+        return v.describe_basis()
+    if hasattr(v, "outcome") and hasattr(v, "weight"):
+        return {"outcome": v.outcome.text, "weight": exact_json(v.weight), "legal": v.legal}
+    if hasattr(v, "value") and hasattr(v, "text") and isinstance(getattr(v, "value"), Fraction):
+        return {"value": exact_json(v.value), "text": v.text}
+    if hasattr(v, "text"):
+        return v.text
+    if isinstance(v, dict):
+        return {str(k): _json_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_value(x) for x in v]
+    if hasattr(v, "model_dump"):
+        return _json_value(v.model_dump())
+    return str(v)
+
+
+def trace_json(records: Any) -> list[dict[str, Any]]:
+    """The trace as JSON: one object a record, {"kind": …, …its data}."""
+    out = []
+    for rec in records:
+        data = {k: _json_value(v) for k, v in rec.data.items()}
+        if rec.kind == "decision":
+            dec = data.pop("decision")
+            data = {**dec, **data}
+        elif rec.kind == "rulebook":
+            data["dated"] = [{"name": name, **_json_value(v)} for name, v in rec.data["dated"]]
+        assert "kind" not in data, rec.kind          # a record's data never names itself "kind"
+        out.append({"kind": rec.kind, **data})
+    return out

@@ -1,0 +1,272 @@
+"""The ruling slip: what a TD signs, hands to the players and files — one page for an ordinary case.
+
+Built from the :class:`~bridgelaw.ruling.build.Ruling` object and the case (never from rendered text):
+
+- where and when (the record's event, session, date, time, board, table, pairs, director);
+- a plain headline ("Score adjusted: both sides get the assigned score");
+- the facts, the infraction and the TD's reasons;
+- each side's score in bridge terms (``4H= N 2/3, 4H-1 N 1/3``) and in points;
+- a compact arithmetic players can follow (A, B, C, each side's formula) — the full trace on request;
+- the laws: the infraction's (the empowering law) first, then Law 12 in paragraph order;
+- the right to appeal and its time limit, from the rulebook (``appeal.time_limit_minutes``, Law 92B);
+- the appeal, when there was one, and sign-off lines.
+
+:func:`html` renders it as an HTML fragment for the web page and the casebook (one renderer).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+from . import record, ruling as render
+from ..core.exact import format_decimal, format_mixed
+from ..ruling.build import UNIT_NAMES, Ruling
+
+HEADLINES = {
+    "no-damage": "No adjustment: the table result stands",
+    "all-self-inflicted": "Score adjusted for the offending side only: the non-offending side keeps its table "
+                          "result (its damage was of its own making)",
+    "none-self-inflicted": "Score adjusted: both sides get the assigned score",
+    "split": "Score adjusted: the offending side gets the assigned score; the non-offending side keeps the part "
+             "of the damage it caused itself",
+    "assigned": "Assigned adjusted score",
+    "artificial": "Artificial adjusted score: no result could be obtained",
+    "not-scored": "The board is not scored",
+}
+ARTIFICIAL_WORDS = {"avg-plus": "average plus", "average": "average", "avg-minus": "average minus",
+                    "session-score": "its session score (12C2(c))", "not-scored": "not scored"}
+ROLES = {"nos": "non-offending", "os": "offending"}
+
+
+@dataclass
+class SideLine:
+    side: str
+    role: str             # non-offending | offending | ""
+    bridge: str           # the score in bridge terms: "4H= N 2/3, 4H-1 N 1/3"
+    points: str           # in the event's unit: "4 2/3 IMPs (4.67)"
+    formula: str
+
+
+@dataclass
+class Slip:
+    title: str
+    headline: str
+    outcome: str
+    head: list[tuple[str, str]]
+    story: list[tuple[str, str]]
+    facts: list[tuple[str, str]]
+    sides: list[SideLine]
+    players: list[tuple[str, str]]
+    vp: str
+    arithmetic: list[str]
+    steps: list[str]
+    laws: list[tuple[str, str]]
+    appeal_rights: str
+    appeal: list[tuple[str, str]]
+    published: list[tuple[str, str]]
+    warnings: list[str]
+    rulebook: str
+    director: str = ""
+    time: str = ""
+    date: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def paragraph_key(ref: str) -> tuple:
+    """Law paragraphs in the Laws' order (12A1 < 12B1 < 12C1(a) < 12C1(e)(ii) < 92B); regulations after."""
+    m = re.match(r"^(?:Law\s*)?(\d+)(.*)$", ref)
+    if not m:
+        return (1, 0, ref)
+    return (0, int(m[1]), m[2])
+
+
+def _weights(parts: list[tuple[str, Fraction]]) -> str:
+    if len(parts) == 1:
+        return parts[0][0]
+    return ", ".join(f"{text} {format_mixed(w * 100)}%" for text, w in parts)
+
+
+def _outcomes(r: Ruling, case: Any, side: str) -> list[tuple[str, Fraction]]:
+    used = (r.assigned or {}).get(side)          # as the ruling weighted them (legal only, poll, …)
+    if used:
+        return [(o.text, w) for w, o in used]
+    comps = (case.without or {}).get(side) or []
+    return [(c.outcome.text, c.weight) for c in comps if c.legal] or [(c.outcome.text, c.weight) for c in comps]
+
+
+def bridge_terms(r: Ruling, case: Any, side: str) -> str:
+    """A side's score as players say it: the contract(s) with their weights, or average plus, …"""
+    s = r.sides[side]
+    m = case.model
+    if s.value is None:
+        return "not scored"
+    if m.artificial is not None:
+        return ARTIFICIAL_WORDS.get(s.label, s.label)
+    table = m.table_result.text if m.table_result is not None else ""
+    nos = case.nos or "NS"
+    formula = s.formula.replace(" ", "")
+    if formula in ("A", "A'"):
+        return f"{table} (the table result stands)"
+    if formula in ("B", "B'"):
+        return _weights(_outcomes(r, case, side if case.split else nos))
+    if formula in ("A+B-C", "A'+B'-C'"):
+        return f"{table} (table result), plus the damage not of its own making"
+    return s.formula
+
+
+def arithmetic(r: Ruling, case: Any) -> list[str]:
+    """The few lines a player can follow: A, B (with its weights), C and each side's formula."""
+    m, q, unit = case.model, r.quantities, UNIT_NAMES[r.unit]
+    nos = case.nos
+    out = []
+    if m.not_scheduled is not None:
+        return [f"The board was not scheduled for a contestant ({m.not_scheduled}): it is not scored."]
+    if m.artificial is not None:
+        for s in r.sides.values():
+            out.append(f"{s.side}: {ARTIFICIAL_WORDS.get(s.label, s.label)} = {render.amount(r, s.value)}")
+        return out
+    view = f" for {nos}" if nos else ""
+    if q.get("A") is not None and m.table_result is not None:
+        out.append(f"A = the table result, {m.table_result.text} = {render.amount(r, q['A'])}{view}")
+    if q.get("B") is not None:
+        parts = _outcomes(r, case, nos)
+        what = _weights(parts)
+        out.append(f"B = without the infraction, {what} = {render.amount(r, q['B'])}{view}")
+    if case.instead is not None and q.get("C") is not None:
+        what = _weights([(c.outcome.text, c.weight) for c in case.instead])
+        out.append(f"C = what {nos} would have scored without its own serious error, {what} = "
+                   f"{render.amount(r, q['C'])}{view}")
+    for s in r.sides.values():
+        role = f" ({ROLES[s.role]})" if s.role in ROLES else ""
+        out.append(f"{s.side}{role} gets {s.formula} = {render.amount(r, s.value)}")
+    if r.top is not None and r.unit == "MP":
+        out.append(f"The top on this board is {format_mixed(r.top)} {unit}.")
+    return out
+
+
+def laws(r: Ruling, case: Any) -> list[tuple[str, str]]:
+    """The infraction's laws (which empower the adjustment) first, then the ruling's, in paragraph order."""
+    cited = {p.ref: p.text for p in r.citations}
+    known = getattr(r.rulebook, "paragraphs", {})
+    first = [(ref, cited.pop(ref, None) or (known[ref].text if ref in known else
+                                            "the law infringed (see the infraction above)"))
+             for ref in (r.empowering or record.infraction_laws(case))]
+    rest = sorted(cited.items(), key=lambda kv: paragraph_key(kv[0]))
+    return first + rest
+
+
+def appeal_rights(r: Ruling) -> str:
+    book = r.rulebook
+    minutes = book.parameters.get("appeal.time_limit_minutes")
+    cite = "Law 92B"
+    if minutes is None:
+        return (f"Either side may appeal this ruling ({cite}) within the time the regulations set; "
+                "ask the Director.")
+    return (f"Either side may appeal this ruling ({cite}): the right to appeal expires {format_mixed(minutes)} "
+            f"minutes after the official score is made available for inspection "
+            f"({book.id}, appeal.time_limit_minutes).")
+
+
+def build(r: Ruling, case: Any) -> Slip:
+    m = case.model
+    sides = [SideLine(s.side, ROLES.get(s.role or "", ""), bridge_terms(r, case, s.side),
+                      render.amount(r, s.value), s.formula) for s in r.sides.values()]
+    players = []
+    if r.players:
+        names = record.players(case)
+        players = [(f"{d} {names.get(d, '')}".strip(), render.amount(r, v)) for d, v in r.players.items()]
+    vp = ", ".join(f"{side} {format_decimal(v)} VP" for side, v in r.vp.items()) if r.vp else ""
+    b = r.rulebook
+    until = f" to {b.effective_until.isoformat()}" if b.effective_until else ""
+    rec = m.record
+    return Slip(
+        title=r.title, headline=HEADLINES.get(r.outcome, r.outcome), outcome=r.outcome,
+        head=record.head(case), story=record.story(case), facts=render.facts(r, case), sides=sides,
+        players=players, vp=vp, arithmetic=arithmetic(r, case), steps=render.step_lines(r), laws=laws(r, case),
+        appeal_rights=appeal_rights(r), appeal=record.appeal(case), published=record.published(case, r),
+        warnings=list(r.warnings),
+        rulebook=f"{b.id} {b.version}, {b.authority}, in force from {b.effective_from.isoformat()}{until}; "
+                 f"sha256 {b.sha256}",
+        director=(rec.director or "") if rec else "", time=(rec.time or "") if rec else "",
+        date=m.date.isoformat() if m.date else "",
+    )
+
+
+# --- HTML ----------------------------------------------------------------------------------------
+
+def _rows(rows: list[tuple[str, str]], cls: str, ident: str = "") -> str:
+    if not rows:
+        return ""
+    body = "".join(f"<tr><th scope=\"row\">{escape(k)}</th><td{_id(ident and ident + '-' + slug(k))}>{_para(v)}</td></tr>"
+                   for k, v in rows)
+    return f"<table class=\"{cls}\"{_id(ident)}><tbody>{body}</tbody></table>"
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _para(text: str) -> str:
+    return "<br>".join(escape(line) for line in text.strip().splitlines())
+
+
+def _id(ident: str) -> str:
+    return f" id=\"{ident}\"" if ident else ""
+
+
+def html(s: Slip, *, trace: bool = False, prefix: str = "slip") -> str:
+    """The slip as an HTML fragment (an <article>); with `trace`, the full trace open below it."""
+    out = [f"<article class=\"slip\" id=\"{prefix}\">", "<header>", "<h1>Director's ruling</h1>",
+           f"<p class=\"slip-title\">{escape(s.title)}</p>",
+           _rows(s.head, "slip-head", f"{prefix}-head"), "</header>"]
+    out += [f"<p class=\"headline\" id=\"{prefix}-headline\"><strong>{escape(s.headline)}.</strong></p>"]
+    if s.story:
+        out += ["<section class=\"story\">", _rows(s.story, "story", f"{prefix}-story"), "</section>"]
+    out += ["<section>", "<h2>Scores</h2>", f"<table class=\"scores\" id=\"{prefix}-scores\">",
+            "<thead><tr><th scope=\"col\">Side</th><th scope=\"col\">In bridge terms</th>"
+            "<th scope=\"col\">Score</th></tr></thead><tbody>"]
+    for line in s.sides:
+        role = f" <span class=\"role\">({escape(line.role)})</span>" if line.role else ""
+        out.append(f"<tr><th scope=\"row\">{escape(line.side)}{role}</th>"
+                   f"<td id=\"{prefix}-bridge-{line.side}\">{escape(line.bridge)}</td>"
+                   f"<td class=\"score\" id=\"{prefix}-score-{line.side}\">{escape(line.points)}</td></tr>")
+    out.append("</tbody></table>")
+    if s.players:
+        out.append(_rows(s.players, "players"))
+    if s.vp:
+        out.append(f"<p class=\"vp\">Victory points: {escape(s.vp)}</p>")
+    out += ["<h3>How the scores were worked out</h3>", f"<ol class=\"arithmetic\" id=\"{prefix}-arithmetic\">"]
+    out += [f"<li>{escape(line)}</li>" for line in s.arithmetic]
+    out.append("</ol>")
+    if s.warnings:
+        out.append("<ul class=\"warnings\">" + "".join(f"<li><strong>Warning:</strong> {escape(w)}</li>"
+                                                      for w in s.warnings) + "</ul>")
+    out.append("</section>")
+    out += ["<section>", "<h2>Laws</h2>", f"<dl class=\"law\" id=\"{prefix}-law\">"]
+    out += [f"<div><dt>{escape(ref)}</dt><dd>{escape(text)}</dd></div>" for ref, text in s.laws]
+    out += ["</dl>", "</section>"]
+    out += ["<section class=\"appeal\">", "<h2>Appeal</h2>",
+            f"<p class=\"rights\" id=\"{prefix}-appeal-rights\">{escape(s.appeal_rights)}</p>",
+            _rows(s.appeal, "appeal", f"{prefix}-appeal"), "</section>"]
+    if s.published:
+        out += ["<section class=\"published\">", "<h2>Published figures</h2>", _rows(s.published, "published"),
+                "</section>"]
+    out += ["<footer>", f"<p class=\"rulebook\">Rulebook {escape(s.rulebook)}</p>", "<table class=\"sign\"><tbody>",
+            f"<tr><th scope=\"row\">Director</th><td class=\"blank\">{escape(s.director)}</td>"
+            f"<th scope=\"row\">Date and time</th><td class=\"blank\">{escape(' '.join(p for p in (s.date, s.time) if p))}</td></tr>",
+            "<tr><th scope=\"row\">Signed (Director)</th><td class=\"blank\"></td>"
+            "<th scope=\"row\">Players informed at</th><td class=\"blank\"></td></tr>",
+            "<tr><th scope=\"row\">Appeal lodged by</th><td class=\"blank\"></td>"
+            "<th scope=\"row\">at (time)</th><td class=\"blank\"></td></tr>",
+            "</tbody></table>", "</footer>"]
+    sub = ' class="sub"'
+    steps = "".join(f"<li{sub if st.startswith('  ') else ''}>{escape(st.strip())}</li>" for st in s.steps)
+    facts = _rows(s.facts, "facts-table")
+    out += [f"<details class=\"trace\"{' open' if trace else ''} id=\"{prefix}-trace\">",
+            "<summary>Full trace: the facts as entered and every step</summary>", facts,
+            f"<ul class=\"steps\">{steps}</ul>", "</details>", "</article>"]
+    return "\n".join(x for x in out if x)

@@ -1,0 +1,317 @@
+"""Award formulas: small exact arithmetic over named quantities.
+
+    A + B - C        B'        max(A, B) - 3/5 * top        (A + A') / 2
+
+Grammar (whitelisted; nothing is handed to Python's eval)::
+
+    expr   := term (('+' | '-') term)*
+    term   := factor (('*' | '/') factor)*
+    factor := ('+' | '-') factor | atom
+    atom   := number | name | function '(' expr (',' expr)* ')' | '(' expr ')'
+
+A number is ``3``, ``0.6``, ``3/5`` (as division) or ``60%``; a name is letters, digits,
+``_`` and ``.`` with an optional trailing prime (``B'``); the functions are listed in
+:data:`FUNCTIONS`. Evaluation is exact over :class:`~fractions.Fraction`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Union
+
+from ..core import limits
+from ..core import rounding
+from .conditions import MissingFact
+from ..core.errors import RulingError
+from ..core.exact import format_mixed
+
+
+def _round_to(x: Fraction, step: Fraction) -> Fraction:
+    """Nearest multiple of `step`, halves away from zero (rounding mode half-up)."""
+    if step <= 0:
+        raise ValueError(f"round_to needs a positive step, got {format_mixed(step)}")
+    return rounding.nearest(x, step, "half-up")
+
+
+FUNCTIONS: dict[str, tuple[int, Callable[..., Fraction]]] = {
+    "min": (2, min),
+    "max": (2, max),
+    "abs": (1, abs),
+    "round_to": (2, _round_to),
+}
+
+
+@dataclass(frozen=True)
+class Num:
+    value: Fraction
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+
+@dataclass(frozen=True)
+class Neg:
+    item: "Expr"
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Call:
+    func: str
+    args: tuple["Expr", ...]
+
+
+Expr = Union[Num, Var, Neg, BinOp, Call]
+
+
+class FormulaError(ValueError):
+    def __init__(self, message: str, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.column = column  # 1-based position inside the formula text
+
+
+_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?%?)|(?P<name>[A-Za-z_][A-Za-z0-9_.]*'?)|(?P<op>[-+*/(),]))")
+
+
+@dataclass(frozen=True)
+class Formula:
+    text: str
+    tree: Expr
+
+    @property
+    def names(self) -> set[str]:
+        return _names(self.tree)
+
+    def evaluate(self, env: dict[str, Fraction]) -> Fraction:
+        try:
+            return _eval(self.tree, env)
+        except (ZeroDivisionError, ValueError) as exc:
+            raise RulingError(f"formula '{self.text}' cannot be evaluated: {exc} "
+                              f"(with the values: {substitute(self, env)})") from None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse(text: str) -> Formula:
+    if len(str(text)) > limits.MAX_FORMULA_CHARS:
+        raise FormulaError(f"the formula is too long ({len(str(text)):,} characters; at most "
+                           f"{limits.MAX_FORMULA_CHARS:,})", 1)
+    tokens = _tokenize(str(text))
+    parser = _Parser(tokens, str(text))
+    tree = parser.expr()
+    if parser.peek() is not None:
+        kind, value, col = parser.peek()
+        raise FormulaError(f"unexpected '{value}'", col)
+    return Formula(" ".join(str(text).split()), tree)
+
+
+def _tokenize(text: str) -> list[tuple[str, str, int]]:
+    tokens, pos = [], 0
+    text = text.replace("−", "-").replace("×", "*").replace("′", "'")
+    while pos < len(text):
+        if text[pos:].strip() == "":
+            break
+        m = _TOKEN.match(text, pos)
+        if not m:
+            bad = text[pos:].lstrip()[:1]
+            raise FormulaError(f"'{bad}' is not allowed in a formula", len(text[:pos]) + len(text[pos:]) - len(text[pos:].lstrip()) + 1)
+        kind = m.lastgroup
+        tokens.append((kind, m.group(kind), m.start(kind) + 1))
+        pos = m.end()
+    return tokens
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str, int]], text: str) -> None:
+        self.tokens, self.i, self.text = tokens, 0, text
+        self.depth = 0
+
+    def deeper(self, col: int) -> None:
+        self.depth += 1
+        if self.depth > limits.MAX_FORMULA_DEPTH:
+            raise FormulaError(f"the formula is nested too deeply (at most {limits.MAX_FORMULA_DEPTH} "
+                               "parentheses, functions and signs inside each other)", col)
+
+    def peek(self) -> tuple[str, str, int] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self, value: str | None = None) -> tuple[str, str, int]:
+        tok = self.peek()
+        if tok is None:
+            raise FormulaError(f"the formula ends too early{f', expected {value!r}' if value else ''}",
+                               len(self.text) + 1)
+        if value is not None and tok[1] != value:
+            raise FormulaError(f"expected '{value}', found '{tok[1]}'", tok[2])
+        self.i += 1
+        return tok
+
+    def expr(self) -> Expr:
+        node = self.term()
+        while (tok := self.peek()) and tok[1] in "+-" and tok[0] == "op":
+            self.take()
+            node = BinOp(tok[1], node, self.term())
+        return node
+
+    def term(self) -> Expr:
+        node = self.factor()
+        while (tok := self.peek()) and tok[1] in "*/" and tok[0] == "op":
+            self.take()
+            right = self.factor()
+            if tok[1] == "/" and isinstance(right, Num) and right.value == 0:
+                raise FormulaError("division by zero", tok[2])
+            node = BinOp(tok[1], node, right)
+        return node
+
+    def factor(self) -> Expr:
+        tok = self.peek()
+        if tok and tok[0] == "op" and tok[1] in "+-":
+            self.take()
+            self.deeper(tok[2])
+            inner = self.factor()
+            self.depth -= 1
+            return Neg(inner) if tok[1] == "-" else inner
+        return self.atom()
+
+    def atom(self) -> Expr:
+        kind, value, col = self.take()
+        if kind == "num":
+            digits = sum(ch.isdigit() for ch in value)
+            if digits > limits.MAX_DIGITS:
+                raise FormulaError(f"a number of {digits} digits is too long (at most {limits.MAX_DIGITS})", col)
+            number = Fraction(value[:-1]) / 100 if value.endswith("%") else Fraction(value)
+            return Num(number)
+        if kind == "name":
+            nxt = self.peek()
+            if nxt and nxt[1] == "(":
+                if value not in FUNCTIONS:
+                    raise FormulaError(f"unknown function '{value}' (allowed: {', '.join(FUNCTIONS)})", col)
+                self.take("(")
+                self.deeper(col)
+                args = [self.expr()]
+                while (t := self.peek()) and t[1] == ",":
+                    self.take(",")
+                    args.append(self.expr())
+                self.take(")")
+                self.depth -= 1
+                arity = FUNCTIONS[value][0]
+                if len(args) != arity:
+                    raise FormulaError(f"{value} takes {arity} argument(s), got {len(args)}", col)
+                if value == "round_to" and not _positive(args[1]):
+                    raise FormulaError("round_to needs a positive step (its second argument)", col)
+                return Call(value, tuple(args))
+            return Var(value)
+        if value == "(":
+            self.deeper(col)
+            node = self.expr()
+            self.take(")")
+            self.depth -= 1
+            return node
+        raise FormulaError(f"unexpected '{value}'", col)
+
+
+def _positive(node: Expr) -> bool:
+    """Whether a step is above zero; a step that uses names is checked when it is evaluated."""
+    if _names(node):
+        return True
+    try:
+        return _eval(node, {}) > 0
+    except ZeroDivisionError:
+        return False
+
+
+def _names(node: Expr) -> set[str]:
+    match node:
+        case Var(name):
+            return {name}
+        case Neg(item):
+            return _names(item)
+        case BinOp(_, left, right):
+            return _names(left) | _names(right)
+        case Call(_, args):
+            return set().union(*(_names(a) for a in args))
+    return set()
+
+
+def _eval(node: Expr, env: dict[str, Fraction]) -> Fraction:
+    match node:
+        case Num(value):
+            return value
+        case Var(name):
+            if env.get(name) is None:
+                raise MissingFact(name)
+            return Fraction(env[name])
+        case Neg(item):
+            return -_eval(item, env)
+        case BinOp(op, left, right):
+            a, b = _eval(left, env), _eval(right, env)
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if b == 0:
+                raise ZeroDivisionError("division by zero in a formula")
+            return a / b
+        case Call(func, args):
+            return Fraction(FUNCTIONS[func][1](*(_eval(a, env) for a in args)))
+    raise TypeError(node)
+
+
+def substitute(formula: Formula, env: dict[str, Fraction]) -> str:
+    """The formula with each name replaced by its value, e.g. '-8 + 2 - (-6)'; it reads back
+    (with the same grammar) to the formula's value."""
+    return _show(formula.tree, env, "first")
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def _show(node: Expr, env: dict[str, Fraction], where: str) -> str:
+    """`where`: "first" (leading a sum), "sum" (a later term of a sum), "product" (an operand of * or /)."""
+    match node:
+        case Num(value):
+            return _number(value, where)
+        case Var(name):
+            value = env.get(name)
+            return name if value is None else _number(Fraction(value), where)
+        case Neg(item):
+            if isinstance(item, BinOp):
+                return f"-({_show(item, env, 'first')})"
+            return f"-{_show(item, env, 'product')}"
+        case BinOp(op, left, right):
+            if op in "*/":
+                left_where = right_where = "product"
+            else:
+                left_where, right_where = ("first" if where != "product" else "sum"), "sum"
+            return f"{_child(left, op, env, left_where, False)} {op} {_child(right, op, env, right_where, True)}"
+        case Call(func, args):
+            return f"{func}({', '.join(_show(a, env, 'first') for a in args)})"
+    raise TypeError(node)
+
+
+def _number(value: Fraction, where: str) -> str:
+    text = format_mixed(value)
+    if (value < 0 and where != "first") or (value.denominator != 1 and where == "product"):
+        return f"({text})"
+    return text
+
+
+def _child(node: Expr, parent: str, env: dict[str, Fraction], where: str, right: bool) -> str:
+    if isinstance(node, BinOp):
+        inner, outer = _PRECEDENCE[node.op], _PRECEDENCE[parent]
+        if inner < outer or (right and inner == outer and parent in "-/"):
+            return f"({_show(node, env, 'first')})"
+    return _show(node, env, where)

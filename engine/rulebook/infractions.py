@@ -1,0 +1,80 @@
+"""The laws that empower an adjustment: a rulebook's ``infractions:`` and a case's ``infraction:``.
+
+Law 12 never acts alone: 12C1(a) begins "When after an irregularity the Director is empowered by
+these laws to adjust a score". A rulebook lists the laws a case may name as its infraction, each
+with the paragraphs that empower the adjustment (cited before Law 12's):
+
+    infractions:
+      16B1: {title: unauthorized information from partner, cites: [16B1(a), 16B3]}
+      72C:  {title: awareness of potential damage, cites: [72C], known_as: ["23"]}
+
+A case names the law as a director writes it (``16B1``, ``16B1(a)``, ``21B3``, ``64A2``): the
+longest listed law that begins it applies. An unknown law is an error with a "did you mean", and a
+law the other edition numbers differently is taken as this edition's (2017 Law 72C is 2007 Law
+23; the ruling names both), so one case can be ruled under both editions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..core.errors import did_you_mean
+
+
+class InfractionModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+    title: str = Field(min_length=1)
+    cites: list[str] = Field(min_length=1)
+    known_as: list[str] = []          # the same law's number in the other edition
+    both_sides: bool = False   # non_offending: both is allowed: each side ruled from its own view (82C)
+    revoke: bool = False              # Law 64: the case lists its revokes; table_result is before the transfer
+    at_least: str | None = None       # a parameter the non-offending side's assigned score is at least (86B2(b): average plus)
+    requires: dict[str, str] = {}     # the Director's findings the law makes a condition of adjusting: name → what it says
+
+
+@dataclass(frozen=True)
+class Empowerment:
+    law: str
+    title: str
+    cites: tuple[str, ...]
+    known_as: tuple[str, ...] = ()
+    both_sides: bool = False
+    revoke: bool = False
+    origin: str = ""
+    at_least: str | None = None
+    requires: tuple[tuple[str, str], ...] = ()
+
+
+class UnknownLaw(LookupError):
+    def __init__(self, message: str, suggestion: str | None) -> None:
+        super().__init__(message)
+        self.message, self.suggestion = message, suggestion
+
+
+def _key(law: str) -> str:
+    return law.strip().replace(" ", "").upper().replace("LAW", "")
+
+
+def resolve(table: dict[str, Empowerment], law: str, rulebook: str) -> Empowerment:
+    """The entry of `table` for the law a case names (longest listed prefix), or UnknownLaw."""
+    given = _key(law)
+    matches = [e for k, e in table.items() if given.startswith(_key(k))]
+    if matches:
+        return max(matches, key=lambda e: len(_key(e.law)))
+    aliased = [e for e in table.values() if any(given.startswith(_key(alias)) for alias in e.known_as)]
+    if aliased:                       # the other edition's number: this edition's law (the ruling says so)
+        return aliased[0]
+    raise UnknownLaw(f"infraction law {law} is not one {rulebook} knows to empower an adjustment "
+                     f"(one of {', '.join(table)})", _suggest(given, table))
+
+
+def _suggest(given: str, table: dict[str, Empowerment]) -> str | None:
+    """'did you mean …' — a law whose digits and letters are the given ones transposed (61B1 → 16B1)
+    first, else the closest spelling."""
+    for law in table:
+        k = _key(law)
+        if sorted(given[:len(k)]) == sorted(k):
+            return f"did you mean '{law}'?"
+    return did_you_mean(given, table)

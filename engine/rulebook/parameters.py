@@ -1,0 +1,118 @@
+"""The parameters a rulebook may set, with their kinds.
+
+A rulebook's ``parameters:`` block is nested YAML; its leaves are addressed by dotted names
+(``artificial.pairs.avg_plus``). Every leaf must be one of these, of the right kind: an unknown
+parameter or a value of the wrong kind fails to load with file:line:column. Rules use them in
+conditions and formulas by the same dotted names.
+
+Kinds: ``percent`` (a fraction of the top: ``60%``, read as 3/5), ``number`` (exact), ``count``
+(a whole number), or a tuple of the words allowed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Union
+
+from ..core.exact import NumberError, parse_exact
+from ..core.rounding import MODES
+
+Kind = Union[str, tuple[str, ...]]
+
+PARAMETERS: dict[str, tuple[Kind, str]] = {
+    # 12C2(a)/(b): artificial adjusted scores
+    "artificial.pairs.avg_plus": ("percent", "average plus at pairs, share of the top (12C2(a): at least 60%)"),
+    "artificial.pairs.average": ("percent", "average at pairs (12C2(a): 50%)"),
+    "artificial.pairs.avg_minus": ("percent", "average minus at pairs (12C2(a): at most 40%)"),
+    "artificial.imps.avg_plus": ("number", "average plus at IMPs (12C2(b): +3)"),
+    "artificial.imps.average": ("number", "average at IMPs (0)"),
+    "artificial.imps.avg_minus": ("number", "average minus at IMPs (12C2(b): -3)"),
+    # 12C2(c): session-score modification
+    "session.pairs.nos_above": ("percent", "a non-offending contestant whose session score exceeds this gets it"),
+    "session.pairs.os_below": ("percent", "an offending contestant whose session score is below this gets it"),
+    "session.imps.nos_above": ("number", "the IMP equivalent of nos_above, IMPs per board"),
+    "session.imps.os_below": ("number", "the IMP equivalent of os_below, IMPs per board"),
+    # 12C2(d): several boards without a result in one session
+    "multiple_boards.limit": ("count", "boards per session on which a contestant may receive average plus"),
+    "multiple_boards.replacement": (("average", "not-scored"), "what a further board without a result scores"),
+    # 12C1(c) and the commentary's benefit of doubt: weights from a poll
+    "poll.minimum": ("count", "fewest players a poll should have (commentary: five)"),
+    "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS is raised, unless "
+                              "the case's poll gives the TD's own factor"),
+    "poll.benefit_of_doubt_ceiling": ("number", "the largest factor a TD may use (WBF Laws Committee: never deviate "
+                                      "by more than 0.2 from the poll, i.e. 1.2)"),
+    # 2007 12C1(e), where a Regulating Authority elects it instead of weighting
+    "likely.threshold": ("number", "a result is 'likely' once the outcomes at least as favourable to the "
+                         "non-offending side reach this probability (ACBL: 1/3)"),
+    "probable.threshold": ("number", "a result is 'at all probable' once the outcomes at least as unfavourable "
+                           "to the offending side reach this probability (ACBL: 1/6)"),
+    # weighted scores at IMPs
+    "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
+    "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
+    # teams scored in victory points
+    "vp.scale": (("wbf-2013",), "the victory-point scale (wbf-2013: the WBF continuous 20-VP scale)"),
+    "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
+                  "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
+    "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
+    "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
+    # Law 92B: the players' right to appeal a ruling
+    "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
+                                  "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
+    # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
+    "fieldscore.neuberg.form": (("ebu", "ties", "none"), "factoring up a board with missing or artificial results: "
+                                "ebu = (M + 1) × E / A − 1 (Neuberg); ties = M + (E − A), each missing result a tie "
+                                "with every table; none = no factoring"),
+    "fieldscore.neuberg.expected": (("board", "session"), "E, the results a board of an event is factored up to: "
+                                    "its own lines (board), or the most results any board of the session has (session)"),
+    "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
+    "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
+    "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
+                                         "the line's score as it is (flat), or counted once per comparison and "
+                                         "divided like the other lines (per-comparison)"),
+    "fieldscore.totals.factor_to_top": (("none", "session-top"), "a contestant's session total at matchpoints: "
+                                        "each board's matchpoints as scored (none), or a board with a smaller top "
+                                        "factored up to the session's largest top by Neuberg (session-top)"),
+    "fieldscore.totals.factor_boards": (("none", "session-boards"), "a contestant who played fewer boards than the "
+                                        "session's most: its total as it is (none), or multiplied by the session's "
+                                        "boards ÷ its boards (session-boards); percentages are the same either way"),
+    "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
+    "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
+    "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
+                                     "the even step (ACBL) or away from zero (Compscore)"),
+}
+
+
+def check(name: str, value: Any) -> Any:
+    """The value of parameter `name` in its kind; ValueError (a sentence) when it is not."""
+    kind = PARAMETERS[name][0]
+    if isinstance(kind, tuple):
+        if value not in kind:
+            raise ValueError(f"expected one of {', '.join(kind)}, got {value!r}")
+        return value
+    if isinstance(value, bool):
+        raise ValueError(f"expected a {kind}, got {value!r}")
+    try:
+        number = parse_exact(value, percent=kind == "percent")
+    except NumberError as exc:
+        raise ValueError(str(exc)) from None
+    if kind == "count" and (number.denominator != 1 or number < 0):
+        raise ValueError(f"expected a whole number, got {value!r}")
+    if name.endswith(("round_to", "round_datum_to")) and number < 0:
+        raise ValueError(f"a rounding step is 0 (no rounding) or more, got {value}")
+    if kind == "percent" and not 0 <= number <= 1:
+        raise ValueError(f"expected a percentage from 0% to 100%, got {value!r}")
+    return number
+
+
+def vocabulary_kind(name: str) -> Kind:
+    """How conditions see a parameter: words keep their choices; every number is a number."""
+    kind = PARAMETERS[name][0]
+    return kind if isinstance(kind, tuple) else "number"
+
+
+def show(value: Any, name: str) -> str:
+    kind = PARAMETERS[name][0]
+    if isinstance(value, Fraction):
+        from ..core.exact import format_mixed
+        return f"{format_mixed(value * 100)}%" if kind == "percent" else format_mixed(value)
+    return str(value)

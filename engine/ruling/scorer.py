@@ -1,0 +1,136 @@
+"""Scoring one outcome in the event's unit, for one side, with the arithmetic spelt out.
+
+IMPs (teams): a side's score for a result is IMP(its points here − its points at the other
+table). Matchpoints (pairs): the result is scored "as if obtained" against the field — 2 for
+each result beaten, 1 for each tie — which for a weighted score gives exactly what fractional
+frequencies give (Law 78A; WBF commentary example 9).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable
+
+from ..core import bridge
+from .case import Case, Outcome, Side, UnitScore
+from ..core.exact import format_mixed
+
+
+class Scored:
+    """One outcome's score for one side, and the arithmetic as text — e.g. "4H-1 N: NS -100 →
+    IMP(−100 + 170) = +2" — written only when a rendering asks for it."""
+
+    __slots__ = ("value", "_text")
+
+    def __init__(self, value: Fraction, text: str | Callable[[], str]) -> None:
+        self.value, self._text = value, text
+
+    @property
+    def text(self) -> str:
+        if callable(self._text):
+            self._text = self._text()
+        return self._text
+
+
+def _points(p: int) -> str:
+    return f"{p:+d}" if p else "0"
+
+
+def basis(case: Case) -> tuple[str, int | None, dict[int, Fraction | int] | None, Fraction | None]:
+    """(unit, the other table's NS points, the field's frequency table, top) of a case — the same
+    for every ruling of it (kept on the case: Case.scoring_basis)."""
+    m = case.model
+    vulnerability = m.board.vulnerability
+    if m.scoring == "imps":
+        other = bridge.ns_score(m.other_table, vulnerability) if m.other_table is not None else None
+        return "IMP", other, None, None
+    field, top = None, None
+    if m.field is not None:
+        field = bridge.frequency_table(bridge.ns_score(r, vulnerability) for r in m.field)
+        top = bridge.top(len(m.field) + 1)
+    elif m.results_on_board is not None:
+        top = bridge.top(m.results_on_board)
+    unit = "MP" if top is not None else "%"
+    return unit, None, field, top if top is not None else Fraction(100)
+
+
+class Scorer:
+    """Scores outcomes of one case in its unit: 'IMP', 'MP', or '%' (matchpoints given as percentages)."""
+
+    def __init__(self, case: Case) -> None:
+        m = case.model
+        self.case = case
+        self._cache: dict[tuple, Scored] = {}
+        self.vulnerability = m.board.vulnerability
+        self.scoring = m.scoring
+        if case.scoring_basis is None:
+            case.scoring_basis = basis(case)
+        self.unit, self.other_ns, self.field, self.top = case.scoring_basis
+
+    def describe_basis(self) -> str:
+        m = self.case.model
+        if self.unit == "IMP":
+            if self.other_ns is None:
+                return "Scoring: IMPs."
+            there = m.other_table.text if isinstance(m.other_table, bridge.Score) else \
+                f"{m.other_table.text}: NS {_points(self.other_ns)}"
+            return (f"Scoring: IMPs against the other table, {there}; "
+                    f"a side's score is IMP(its points here − its points there).")
+        if self.field is not None:
+            return (f"Scoring: matchpoints against the field of {len(m.field)} other results "
+                    f"(2 per result beaten, 1 per tie); top {format_mixed(self.top)}.")
+        if self.unit == "MP":
+            return f"Scoring: matchpoints, {m.results_on_board} results on the board; top {format_mixed(self.top)}."
+        return "Scoring: matchpoints given as percentages of the top."
+
+    def complement(self, value: Fraction) -> Fraction:
+        """The other side's score for the same result: −x at IMPs, top − x at matchpoints."""
+        return -value if self.unit == "IMP" else self.top - value
+
+    def complement_text(self, name: str) -> str:
+        return f"−{name}" if self.unit == "IMP" else f"{format_mixed(self.top)} − {name}"
+
+    def score(self, outcome: Outcome, side: Side) -> Scored:
+        key = (outcome, side)
+        if key not in self._cache:
+            self._cache[key] = self._score(outcome, side)
+        return self._cache[key]
+
+    def _score(self, outcome: Outcome, side: Side) -> Scored:
+        if isinstance(outcome, UnitScore):
+            return self._unit_score(outcome, side)
+        ns = bridge.ns_score(outcome, self.vulnerability)
+        def label() -> str:                     # the result's notation, written only when shown
+            return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
+        if self.unit == "IMP":
+            here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
+            value = Fraction(bridge.imps(here - there))
+            sign = "−" if there >= 0 else "+"
+            return Scored(value, lambda: f"{label()}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
+                                         f"= {format_mixed(value, signed=True)}")
+        mp_ns = bridge.matchpoints_against(ns, self.field)
+        if side == "NS":
+            def text() -> str:
+                below = sum((f for s, f in self.field.items() if s < ns), Fraction(0))
+                tied = self.field.get(ns, Fraction(0))
+                return (f"{label()}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + "
+                        f"{format_mixed(tied)} tied = {format_mixed(mp_ns)}")
+            return Scored(mp_ns, text)
+        value = self.top - mp_ns
+        return Scored(value, lambda: f"{label()}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
+                                     f"{format_mixed(mp_ns)} = {format_mixed(value)}")
+
+    def _unit_score(self, outcome: UnitScore, side: Side) -> Scored:
+        if outcome.unit == "%":
+            given = outcome.value * self.top / 100
+        else:
+            given = outcome.value
+        value = given if outcome.side == side else self.complement(given)
+
+        def text() -> str:
+            note = "" if outcome.side == side else f" for {outcome.side}, so {side} gets the complement"
+            shown = format_mixed(value, signed=self.unit == "IMP")
+            unit = "%" if self.unit == "%" else f" {self.unit}"
+            conv = f" of top {format_mixed(self.top)}" if outcome.unit == "%" and self.unit == "MP" else ""
+            return f"{outcome.text}{conv} (given in the event's unit){note}: {side} {shown}{unit}"
+        return Scored(value, text)
