@@ -491,7 +491,7 @@ def test_compare_prints_each_case_before_reading_the_next(monkeypatch, fmt):
 
 def test_streamed_compare_keeps_no_ruling():
     import bridgelaw.render.compare as comparing
-    from bridgelaw.ruling.build import Ruling
+    from bridgelaw.ruling.result import Ruling
     columns = [comparing.Column(rulebooks.get("wbf-2007"), None), comparing.Column(rulebooks.get("wbf-2017"), 0)]
     parts = []
     matrix = comparing.stream(columns, STREAMED, "text", parts.append)

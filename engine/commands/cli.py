@@ -35,7 +35,8 @@ from ..core.dates import as_of_option
 from ..core.errors import BridgelawError, one_line
 from ..core.exact import format_mixed
 from ..core.limits import too_long_name
-from ..ruling.build import Ruling, rule_case
+from ..ruling.build import rule_case
+from ..ruling.result import Ruling
 
 # Commands other than rule/check import their modules when they run or when their options are
 # asked for (see build_parser): `bridgelaw rule` loads neither the web server, the traveller and

@@ -35,7 +35,8 @@ from .. import rulebook as rulebooks
 from . import slip as slips
 from ..ruling.case import Case, load_case
 from ..core.errors import BridgelawError
-from ..ruling.build import Ruling, rule_case
+from ..ruling.build import rule_case
+from ..ruling.result import Ruling
 
 STYLE = Path(__file__).resolve().parent.parent / "web" / "static" / "style.css"
 INDEXES = (("law", "By law paragraph"), ("outcome", "By outcome"), ("rulebook", "By rulebook"), ("event", "By event"))

@@ -20,7 +20,8 @@ from ..ruling.case import Case, load_case
 from ..core.errors import BridgelawError
 from ..core.exact import exact_json, format_mixed
 from ..rulebook import Rulebook
-from ..ruling.build import Ruling, rule_case
+from ..ruling.build import rule_case
+from ..ruling.result import Ruling
 
 
 @dataclass

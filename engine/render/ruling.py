@@ -18,7 +18,7 @@ from ..rulebook import parameters as params
 from . import record
 from ..core.exact import exact_json, format_decimal, format_mixed
 from ..rulebook import Decision, Dated, Rule, Rulebook
-from ..ruling.build import UNIT_NAMES, Ruling, SideScore
+from ..ruling.result import UNIT_NAMES, Ruling, SideScore
 from ..ruling.trace import Record
 
 try:                                    # the web extra's JSON writer (the API's answers); else json's

@@ -1,6 +1,6 @@
 """The ruling slip: what a TD signs, hands to the players and files — one page for an ordinary case.
 
-Built from the :class:`~bridgelaw.ruling.build.Ruling` object and the case (never from rendered text):
+Built from the :class:`~bridgelaw.ruling.result.Ruling` object and the case (never from rendered text):
 
 - where and when (the record's event, session, date, time, board, table, pairs, director);
 - a plain headline ("Score adjusted: both sides get the assigned score");
@@ -24,7 +24,7 @@ from typing import Any
 
 from . import record, ruling as render
 from ..core.exact import format_decimal, format_mixed
-from ..ruling.build import UNIT_NAMES, Ruling
+from ..ruling.result import UNIT_NAMES, Ruling
 
 HEADLINES = {
     "no-damage": "No adjustment: the table result stands",

@@ -22,7 +22,8 @@ from ..render import slip as slips
 from .. import rulebook as rulebooks
 from ..ruling.case import Case, CaseModel, check_case
 from ..core.errors import BridgelawError, did_you_mean
-from ..ruling.build import Ruling, rule_case
+from ..ruling.build import rule_case
+from ..ruling.result import Ruling
 from ..core.yamlio import Document, load_yaml
 from . import forms
 

@@ -26,7 +26,8 @@ from ...ruling.artificial import artificial_scores
 from ...ruling.case import SIDES, Board, Component, Side, SplitWeighting, UnitScore, assigned_case, weighted_components
 from ...core.errors import BridgelawError
 from ...core.exact import format_mixed
-from ...ruling.build import Ruling, rule_case
+from ...ruling.build import rule_case
+from ...ruling.result import Ruling
 from ...rulebook.stages import RESPONSIBILITY
 from ...core.yamlio import Document
 from .model import KINDS, TableLine, _Scores
