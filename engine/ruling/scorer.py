@@ -4,16 +4,39 @@ IMPs (teams): a side's score for a result is IMP(its points here − its points 
 table). Matchpoints (pairs): the result is scored "as if obtained" against the field — 2 for
 each result beaten, 1 for each tie — which for a weighted score gives exactly what fractional
 frequencies give (Law 78A; WBF commentary example 9).
+
+A case's field is read once (:func:`basis`, kept on the case): its NS scores sorted, so that a
+result's matchpoints are two binary searches and whole numbers — no frequency table of
+Fractions per ruling. Scores are whole numbers until a weight makes them fractions
+(:func:`weighted_sum`: one Fraction over the weights' common denominator).
 """
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..core import bridge
 from .case import Case, Outcome, Side, UnitScore
 from ..core.exact import format_mixed
+
+_WHOLE = {n: Fraction(n) for n in range(-64, 257)}    # IMPs and matchpoints as Fractions, made once
+
+
+def whole(n: int) -> Fraction:
+    """The whole number `n` as a Fraction (the common ones made once: Fractions are immutable)."""
+    found = _WHOLE.get(n)
+    return found if found is not None else Fraction(n)
+
+
+def weighted_sum(terms: Iterable[tuple[Fraction, Fraction]]) -> Fraction:
+    """Σ weight × value, exactly: integers over the common denominator, one Fraction at the end."""
+    terms = list(terms)
+    common = math.lcm(*(w.denominator * v.denominator for w, v in terms)) if terms else 1
+    total = sum(w.numerator * v.numerator * (common // (w.denominator * v.denominator)) for w, v in terms)
+    return Fraction(total, common)
 
 
 class Scored:
@@ -36,22 +59,34 @@ def _points(p: int) -> str:
     return f"{p:+d}" if p else "0"
 
 
-def basis(case: Case) -> tuple[str, int | None, dict[int, Fraction | int] | None, Fraction | None]:
-    """(unit, the other table's NS points, the field's frequency table, top) of a case — the same
-    for every ruling of it (kept on the case: Case.scoring_basis)."""
+class Basis:
+    """What every ruling of one case scores against, worked out once (kept on the case:
+    Case.scoring_basis): the unit, the other table's NS points, the field's NS scores sorted,
+    the top, and each outcome's score once scored."""
+
+    __slots__ = ("unit", "other_ns", "field", "top", "scored")
+
+    def __init__(self, unit: str, other_ns: int | None, field: list[int] | None, top: Fraction | None) -> None:
+        self.unit, self.other_ns, self.field, self.top = unit, other_ns, field, top
+        self.scored: dict[tuple, Scored] = {}
+
+
+def basis(case: Case) -> Basis:
+    """(unit, the other table's NS points, the field's NS scores in order, top) of a case — the same
+    for every ruling of it."""
     m = case.model
     vulnerability = m.board.vulnerability
     if m.scoring == "imps":
         other = bridge.ns_score(m.other_table, vulnerability) if m.other_table is not None else None
-        return "IMP", other, None, None
+        return Basis("IMP", other, None, None)
     field, top = None, None
     if m.field is not None:
-        field = bridge.frequency_table(bridge.ns_score(r, vulnerability) for r in m.field)
+        field = sorted(bridge.ns_score(r, vulnerability) for r in m.field)
         top = bridge.top(len(m.field) + 1)
     elif m.results_on_board is not None:
         top = bridge.top(m.results_on_board)
     unit = "MP" if top is not None else "%"
-    return unit, None, field, top if top is not None else Fraction(100)
+    return Basis(unit, None, field, top if top is not None else Fraction(100))
 
 
 class Scorer:
@@ -60,12 +95,13 @@ class Scorer:
     def __init__(self, case: Case) -> None:
         m = case.model
         self.case = case
-        self._cache: dict[tuple, Scored] = {}
         self.vulnerability = m.board.vulnerability
         self.scoring = m.scoring
         if case.scoring_basis is None:
             case.scoring_basis = basis(case)
-        self.unit, self.other_ns, self.field, self.top = case.scoring_basis
+        b = case.scoring_basis
+        self.unit, self.other_ns, self.field, self.top = b.unit, b.other_ns, b.field, b.top
+        self._cache = b.scored
 
     def describe_basis(self) -> str:
         m = self.case.model
@@ -92,9 +128,10 @@ class Scorer:
 
     def score(self, outcome: Outcome, side: Side) -> Scored:
         key = (outcome, side)
-        if key not in self._cache:
-            self._cache[key] = self._score(outcome, side)
-        return self._cache[key]
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._score(outcome, side)
+        return found
 
     def _score(self, outcome: Outcome, side: Side) -> Scored:
         if isinstance(outcome, UnitScore):
@@ -104,18 +141,16 @@ class Scorer:
             return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
         if self.unit == "IMP":
             here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
-            value = Fraction(bridge.imps(here - there))
+            value = whole(bridge.imps(here - there))
             sign = "−" if there >= 0 else "+"
             return Scored(value, lambda: f"{label()}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
                                          f"= {format_mixed(value, signed=True)}")
-        mp_ns = bridge.matchpoints_against(ns, self.field)
+        below = bisect_left(self.field, ns)
+        tied = bisect_right(self.field, ns, below) - below
+        mp_ns = whole(2 * below + tied)          # 2 per result beaten, 1 per tie (Law 78A)
         if side == "NS":
-            def text() -> str:
-                below = sum((f for s, f in self.field.items() if s < ns), Fraction(0))
-                tied = self.field.get(ns, Fraction(0))
-                return (f"{label()}: NS {_points(ns)} → NS MP = 2 × {format_mixed(below)} beaten + "
-                        f"{format_mixed(tied)} tied = {format_mixed(mp_ns)}")
-            return Scored(mp_ns, text)
+            return Scored(mp_ns, lambda: f"{label()}: NS {_points(ns)} → NS MP = 2 × {below} beaten + "
+                                         f"{tied} tied = {format_mixed(mp_ns)}")
         value = self.top - mp_ns
         return Scored(value, lambda: f"{label()}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
                                      f"{format_mixed(mp_ns)} = {format_mixed(value)}")
