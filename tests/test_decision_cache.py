@@ -1,7 +1,7 @@
-"""Decisions are cached by exact facts and by order pattern (StageEvaluator.pattern): any two fact
-sets whose numbers lie in the same order — among themselves and among the stage's constants —
-with the same words and yes/no values are decided alike. These tests check that the cached
-answer is always the answer durable_rules gives afresh."""
+"""Which rules hold is read off the compiled conditions by each stage's index (adapter.Index: where
+each number lies among the constants it is compared with, the order of the numbers compared, the
+words and yes/no values); the decision for each set of held rules is asked of durable_rules once
+and kept. These tests check that the answer is always the one durable_rules gives afresh."""
 
 from __future__ import annotations
 
@@ -62,25 +62,28 @@ def test_artificial_decided_by_pattern_as_afresh(book, facts):
     assert cached(book, "artificial", facts) == fresh(book, "artificial", facts)
 
 
-def test_same_order_same_pattern_other_order_another():
+def test_the_index_reads_what_durable_rules_says():
     vocab = {"A": "number", "B": "number", "C": "number", "imps": "bool"}
     rules = [("below", parse({"all": [{"lt": ["A", 0]}, {"le": ["B", "1/3"]}]}, vocab)),
              ("between", parse({"any": [{"lt": ["A", "B"]}, {"is": ["imps", True]}]}, vocab))]
     ev = StageEvaluator("test/pattern", rules, vocab)
 
-    def key(**q):
-        return ev.pattern({"imps": False, **q})
+    def held(**q):
+        facts = {"imps": False, **q}
+        assert list(ev.index.held(facts)) == ev.applicable(facts), facts
+        return ev.index.held(facts)
 
-    # A < B, both below zero, C not given: the same pattern whatever the values
-    assert key(A=F(-5), B=F(-1)) == key(A=F(-100), B=F(-1, 3))
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-1), B=F(-5))          # the order turned
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(-5))          # a tie
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(0))           # B now on the constant 0
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(1, 6))        # between the constants 0 and 1/3
-    assert key(A=F(-5), B=F(1, 6)) == key(A=F(-5), B=F(1, 4))
-    assert key(A=F(-5), B=F(-1)) == key(A=F(-5), B=F(-1), C=F(-3))  # C: no rule mentions it
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5))                    # B not given
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(-1), imps=True)
+    # A < B, both below zero, C not given: the same rules hold whatever the values
+    assert held(A=F(-5), B=F(-1)) == held(A=F(-100), B=F(-1, 3)) == ("below", "between")
+    assert held(A=F(-1), B=F(-5)) == ("below",)                       # the order turned
+    assert held(A=F(-5), B=F(-5)) == ("below",)                       # a tie
+    assert held(A=F(-5), B=F(0)) == ("below", "between")              # B on the constant 0
+    assert held(A=F(-5), B=F(1, 3)) == ("below", "between")           # B on the constant 1/3
+    assert held(A=F(-5), B=F(1, 2)) == ("between",)                   # B past 1/3
+    assert held(A=F(-5), B=F(1, 6)) == held(A=F(-5), B=F(1, 4))
+    assert held(A=F(-5), B=F(-1)) == held(A=F(-5), B=F(-1), C=F(-3))  # C: no rule mentions it
+    assert held(A=F(-5), imps=True) == ("between",)
+    assert held(A=F(0), B=F(1), imps=True) == ("between",)
     assert ev.applicable({"A": F(-5), "B": F(1, 6), "imps": False}) == ev.applicable(
         {"A": F(-5), "B": F(1, 4), "imps": False}) == ["below", "between"]
 
