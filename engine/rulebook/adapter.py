@@ -233,6 +233,16 @@ class StageEvaluator:
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_lock"}
 
+    def plain(self, facts: dict[str, Any]) -> bool:
+        """Whether every fact the rules mention is given as its own type — a word as text, yes/no as
+        a bool — or not at all: then any facts equal to these (a key) are read alike (1 == True is
+        read as True; a word equal to "imps" is "imps")."""
+        for name, kind in self._kinds.items():
+            value = facts.get(name)
+            if value is not None and type(value) is not (bool if kind == "bool" else str if kind != "number" else type(value)):
+                return False
+        return True
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state, _lock=threading.Lock())
 
@@ -454,6 +464,9 @@ class Index:
 
     def read(self, facts: dict[str, Any], defaults: dict[str, Any] = _NONE) -> tuple[tuple[str, ...], bool]:
         """(:meth:`held`, whether a fact some rule mentions is absent)."""
+        return self._read(facts, defaults)
+
+    def _read(self, facts: dict[str, Any], defaults: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
         kill, absent_any = 0, False
         if self.number_names:
             numbers: dict[str, tuple[int, int]] = {}

@@ -249,9 +249,10 @@ def _eval(node: Expr, env: dict[str, Fraction]) -> Fraction:
         case Num(value):
             return value
         case Var(name):
-            if env.get(name) is None:
+            value = env.get(name)
+            if value is None:
                 raise MissingFact(name)
-            return Fraction(env[name])
+            return value if type(value) is Fraction else Fraction(value)
         case Neg(item):
             return -_eval(item, env)
         case BinOp(op, left, right):

@@ -126,7 +126,11 @@ class Rule:
 
     def option(self, key: str) -> Any:
         """apply.`key` as the rule gives it, else the stage's default for it."""
-        return self.apply.get(key, STAGES[self.stage].apply_defaults.get(key))
+        return self._options.get(key)
+
+    @cached_property
+    def _options(self) -> dict[str, Any]:
+        return {**STAGES[self.stage].apply_defaults, **self.apply}
 
     def explain_for(self, book: "Rulebook") -> str:
         """The explanation with each {parameter} filled with the value in force in `book`."""
@@ -186,13 +190,14 @@ class Rulebook:
     _by_id: dict = field(default_factory=dict, repr=False)
     _decided: dict = field(default_factory=dict, repr=False)     # (stage, rules that hold) → (overridden, rule)
     _mention: dict = field(default_factory=dict, repr=False)     # (stage, absent facts) → the rules mentioning them
+    _by_words: dict = field(default_factory=dict, repr=False)    # (stage, facts) → decision, stages of words only
     _in_use: list | None = field(default=None, repr=False)
     _reads: dict = field(default_factory=dict, repr=False)
     _evaluator_of: dict = field(default_factory=dict, repr=False)   # stage → its evaluator (rules in force)
 
     def __post_init__(self) -> None:
         self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
-        self._mention, self._in_use = {}, None
+        self._mention, self._by_words, self._in_use = {}, {}, None
         self._evaluator_of = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
@@ -301,6 +306,15 @@ class Rulebook:
         index = ev.index
         if index is None:
             return self._decision(stage_id, facts)
+        words = not index.number_names
+        if words:                           # words and yes/no only: decided once per set of values
+            try:
+                key = (stage_id, tuple(facts.items()))
+                found = self._by_words.get(key)
+            except TypeError:               # a value that is no key
+                words, found = False, None
+            if found is not None:            # the same facts: the same decision (it is not changed)
+                return found
         try:
             held, absent = index.read(facts, self.parameters)
         except ValueError as exc:
@@ -309,20 +323,26 @@ class Rulebook:
         if absent:
             self._check_given(stage_id, ev, facts)
         known = self._decided.get((stage_id, held))
-        if known is not None:
-            return Decision(stage_id, dict(facts), held, *known)
-        decision = self._decision(stage_id, facts)
-        if decision.held != held:           # the index is wrong about this stage: durable_rules decides
-            ev.index = None
-            return decision
-        if len(self._decided) >= _DECIDED_LIMIT:
-            self._decided.clear()
-        self._decided[(stage_id, held)] = (decision.overridden, decision.rule)
+        if known is None:
+            decision = self._decision(stage_id, facts)
+            if decision.held != held:       # the index is wrong about this stage: durable_rules decides
+                ev.index = None
+                return decision
+            if len(self._decided) >= _DECIDED_LIMIT:
+                self._decided.clear()
+            known = self._decided[(stage_id, held)] = (decision.overridden, decision.rule)
+        else:
+            decision = Decision(stage_id, dict(facts), held, *known)
+        if words and not absent and ev.plain(facts):
+            if len(self._by_words) >= _DECIDED_LIMIT:
+                self._by_words.clear()
+            self._by_words[key] = decision
         return decision
 
     def forget_decisions(self) -> None:
         """Forget the decisions durable_rules gave (benchmarks measure rulings with nothing known)."""
         self._decided.clear()
+        self._by_words.clear()
 
     def prepare(self) -> None:
         """Decide, in every stage, the inputs the lint searches (rulebook/lint.py: every word and

@@ -121,6 +121,8 @@ class Scorer:
 
     def complement(self, value: Fraction) -> Fraction:
         """The other side's score for the same result: −x at IMPs, top − x at matchpoints."""
+        if value.denominator == 1 and (self.unit == "IMP" or self.top.denominator == 1):   # whole: no Fraction arithmetic
+            return whole(-value.numerator if self.unit == "IMP" else self.top.numerator - value.numerator)
         return -value if self.unit == "IMP" else self.top - value
 
     def complement_text(self, name: str) -> str:
