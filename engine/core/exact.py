@@ -198,6 +198,8 @@ def exact_json(x: Fraction | int) -> dict[str, str | float | None]:
             return {"exact": str(x), "value": None}
     if type(x) is not Fraction:              # a Fraction is used as it is (making it again cost a request 0.05 ms)
         x = Fraction(x)
+    elif x.denominator == 1:                 # whole: its text is the numerator's (most of a ruling's numbers)
+        return exact_json(x.numerator)
     try:                                     # float(x) does this same correctly rounded division, through the ABC
         value: float | None = x.numerator / x.denominator
     except OverflowError:

@@ -205,7 +205,7 @@ def as_dict(r: Ruling, case: Any = None) -> dict[str, Any]:
     return data
 
 
-def _as_dict(r: Ruling) -> dict[str, Any]:
+def _as_dict(r: Ruling, trace: Any = None) -> dict[str, Any]:
     return {
         "title": r.title,
         "source": r.source,
@@ -227,33 +227,43 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "warnings": r.warnings,
         "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
                      for side, parts in r.assigned.items()} if r.assigned else None,
-        "trace": trace_json(r.trace.records),
+        "trace": (trace or trace_json)(r.trace.records),
     }
+
+
+def _written(r: Ruling, case: Any) -> dict[str, Any]:
+    """as_dict's document with the trace's values as they are: the JSON writer turns each into JSON
+    itself (_json_default) — the same document, without a copy of the trace made first."""
+    data = _as_dict(r, _raw_trace)
+    if case is not None:
+        data["record"] = record.as_json(case, r)
+    return data
 
 
 def as_json(r: Ruling, case: Any = None) -> str:
     """The ruling as JSON for people (the CLI's --format json): indented."""
-    return json.dumps(as_dict(r, case), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(_written(r, case), indent=2, ensure_ascii=False, default=_json_default) + "\n"
 
 
 def as_json_bytes(r: Ruling, case: Any = None) -> bytes:
     """The same document compact, as UTF-8 (the web API's answer)."""
-    return compact_json(as_dict(r, case))
+    return compact_json(_written(r, case), default=_json_default)
 
 
-def compact_json(data: Any) -> bytes:
+def compact_json(data: Any, default: Any = None) -> bytes:
     """`data` as compact JSON in UTF-8 with a final newline. orjson (with the web extra) writes a
     ruling's answer in a thirteenth of the time json's C encoder takes; the values read back are the
     same (tests/test_web_api.py checks the corpus), only a float below 1e-4 is written out in full
     (0.00001 where json writes 1e-05). Anything orjson refuses (a whole number beyond 64 bits, an
-    object json would refuse too) is left to json."""
+    object json would refuse too) is left to json. `default` turns what neither knows into JSON."""
     if orjson is not None:
         try:
-            return orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATETIME
+            return orjson.dumps(data, default=default,
+                                option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATETIME
                                 | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS)
         except TypeError:
             pass
-    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=default) + "\n").encode("utf-8")
 
 
 RENDERERS = {"text": text, "markdown": markdown}
@@ -479,6 +489,40 @@ def _json_value(v: Any) -> Any:
     if hasattr(v, "model_dump"):
         return _json_value(v.model_dump())
     return str(v)
+
+
+def _json_default(v: Any) -> Any:
+    """What the JSON writers do not know, as _json_value writes it (they write dicts, lists, tuples,
+    text, whole numbers, true/false and null themselves, and call this again on what it returns)."""
+    kind = type(v)
+    if kind is Fraction:
+        return exact_json(v)
+    if kind is Decision:
+        return _decision_json(v)
+    if isinstance(v, int):                  # a subclass (orjson passes them here)
+        return int(v)
+    if isinstance(v, str):
+        return str(v)
+    return _json_value(v)
+
+
+def _decision_json(v: Decision) -> dict[str, Any]:
+    return {"stage": v.stage, "facts": v.facts, "held": v.held, "overridden": v.overridden,
+            "rule": v.rule.id if v.rule else None, "cites": v.rule.cites if v.rule else ()}
+
+
+def _raw_trace(records: Any) -> list[dict[str, Any]]:
+    """trace_json's records with their values as they are (see _written)."""
+    out = []
+    for rec in records:
+        data = rec.data
+        if rec.kind == "decision":
+            data = {**_decision_json(data["decision"]), **{k: v for k, v in data.items() if k != "decision"}}
+        elif rec.kind == "rulebook":
+            data = {**data, "dated": [{"name": name, **_json_value(v)} for name, v in data["dated"]]}
+        assert "kind" not in data, rec.kind          # a record's data never names itself "kind"
+        out.append({"kind": rec.kind, **data})
+    return out
 
 
 def trace_json(records: Any) -> list[dict[str, Any]]:
