@@ -139,7 +139,7 @@ class Rule:
         return TEMPLATE.sub(lambda m: params.show(book.parameters[m[1]], m[1]) if m[1] in book.parameters
                             else m[0], self.explain)
 
-    @property
+    @cached_property
     def when_text(self) -> str:
         return conditions.describe(self.condition)
 
