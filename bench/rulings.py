@@ -53,6 +53,7 @@ import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -171,32 +172,42 @@ FLOOR = ("import argparse, fractions, json, pydantic, ruamel.yaml\n"
          "class M(pydantic.BaseModel):\n    x: int\nM(x=1)\n")
 
 
-def install(tmp: Path) -> tuple[Path, Path]:
+def install(tmp: Path) -> tuple[Path, Path, bool]:
     """bridgelaw installed as a user installs it (a wheel, not editable, bytecode compiled) into a
-    fresh virtual environment that sees this one's dependencies; (its python, its bridgelaw)."""
-    venv, site = tmp / "venv", tmp / "site"
+    fresh virtual environment that sees this one's dependencies; (its python, its bridgelaw,
+    whether pip compiled the bytecode itself)."""
+    venv, site, source = tmp / "venv", tmp / "site", tmp / "source"
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(ROOT)], check=True, capture_output=True,
-                   env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    source.mkdir()                      # a copy: the build writes build/ and *.egg-info beside its sources
+    for name in ("engine", "rules"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, source / name)
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site),
+                           str(source)], capture_output=True, text=True,
+                          env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    if done.returncode:
+        sys.exit(f"bench: pip install failed: {done.stderr[-2000:]}")
     python = venv / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              check=True, capture_output=True, text=True).stdout.strip()
     # the package first, then this environment's dependencies (their .pth files not run: no editable finder)
     Path(purelib, "bench-deps.pth").write_text(f"{site}\n{sysconfig.get_paths()['purelib']}\n")
-    if not any(site.joinpath("bridgelaw").rglob("*.pyc")):
+    compiled = any(site.joinpath("bridgelaw").rglob("*.pyc"))
+    if not compiled:
         subprocess.run([str(python), "-m", "compileall", "-q", str(site / "bridgelaw")], check=True)
     script = venv / "bin" / "bridgelaw"
     script.write_text(f"#!{python}\nimport sys\nfrom bridgelaw.__main__ import main\nsys.exit(main())\n")
     script.chmod(0o755)
-    return python, script
+    return python, script, compiled
 
 
-def cli_times(runs: int, sample: str) -> dict[str, list[float]]:
+def cli_times(runs: int, sample: str) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPYCACHEPREFIX", "PYTHONPATH")}
     with tempfile.TemporaryDirectory(prefix="bridgelaw-installed-") as tmp:
-        python, script = install(Path(tmp))
+        env["BRIDGELAW_CACHE_DIR"] = str(Path(tmp) / "cache")        # its own snapshots, made by the first run
+        python, script, compiled = install(Path(tmp))
         sides = {"cli": [str(script), "rule", sample], "pass": [str(python), "-c", "pass"],
                  "deps": [str(python), "-c", FLOOR]}
         for argv in sides.values():                    # the first run writes the rulebook snapshot
@@ -208,7 +219,7 @@ def cli_times(runs: int, sample: str) -> dict[str, list[float]]:
                 start = time.perf_counter()
                 subprocess.run(sides[name], check=True, capture_output=True, env=env)
                 times[name].append(time.perf_counter() - start)
-        return times
+        return {**times, "compiled by pip": compiled}
 
 
 # --- main -----------------------------------------------------------------------------------------------
@@ -296,7 +307,8 @@ def main() -> None:
         c, p, d = (statistics.median(cli[k]) for k in ("cli", "pass", "deps"))
         print(f"CLI `bridgelaw rule` (installed, median of {len(cli['cli'])}): {c:.3f} s (min {min(cli['cli']):.3f}, "
               f"max {max(cli['cli']):.3f}); `python -c pass` {p:.3f} s: ×{c / p:.1f}; the dependencies alone "
-              f"{d:.3f} s; bridgelaw's own share {c - d:.3f} s")
+              f"{d:.3f} s; bridgelaw's own share {c - d:.3f} s; bytecode compiled at install by pip: "
+              f"{'yes' if cli['compiled by pip'] else 'no (the bench compiled it)'}")
 
     def met(ok: bool) -> str:
         return "met" if ok else "NOT met"
