@@ -29,7 +29,7 @@ from typing import Any
 
 from . import conditions as c
 from ..core import limits
-from ..core.exact import format_mixed, lcm_of_denominators
+from ..core.exact import format_mixed, fraction_parts, lcm_of_denominators
 
 MARKER = "bl_stage"          # every fact carries it; every rule requires it
 NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that cannot hold
@@ -482,8 +482,8 @@ class Index:
                 else:
                     if type(value) is not Fraction:
                         value = Fraction(value)
-                    n, d = value.numerator, value.denominator
-                    if scale % d:
+                    n, d = fraction_parts(value)
+                    if d != 1 and scale % d:
                         scale = scale * d // math.gcd(scale, d)
                 numbers[name] = (n, d)
                 if n > biggest or -n > biggest:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.errors import BridgelawError
-from ..core.exact import format_mixed
+from ..core.exact import format_mixed, minus
 from ..core.vocab import Side
 from ..rulebook.infractions import Empowerment
 from .draft import Draft
@@ -59,7 +59,7 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
         q["C"] = f.evaluate(here)
         d.add("quantity", name="C", formula=f, env=here, value=q["C"])
         env["C'"] = scorer.complement(q["C"])
-        q["D"], q["DR"], q["DS"] = q["B"] - q["A"], q["B"] - q["C"], q["C"] - q["A"]
+        q["D"], q["DR"], q["DS"] = minus(q["B"], q["A"]), minus(q["B"], q["C"]), minus(q["C"], q["A"])
         d.add("differences", D=q["D"], DR=q["DR"], DS=q["DS"])
     env.update({k: v for k, v in q.items() if v is not None})
     facts: dict[str, Any] = {**q, "serious_error": case.instead is not None, "scoring": m.scoring}

@@ -20,23 +20,14 @@ from typing import Callable, Iterable
 
 from ..core import bridge
 from .case import Case, Outcome, Side, UnitScore
-from ..core.exact import format_mixed
-
-_WHOLE = {n: Fraction(n) for n in range(-64, 257)}    # IMPs and matchpoints as Fractions, made once
-
-
-def whole(n: int) -> Fraction:
-    """The whole number `n` as a Fraction (the common ones made once: Fractions are immutable)."""
-    found = _WHOLE.get(n)
-    return found if found is not None else Fraction(n)
-
+from ..core.exact import format_mixed, fraction_parts, whole
 
 def weighted_sum(terms: Iterable[tuple[Fraction, Fraction]]) -> Fraction:
     """Σ weight × value, exactly: integers over the common denominator, one Fraction at the end."""
-    terms = list(terms)
-    common = math.lcm(*(w.denominator * v.denominator for w, v in terms)) if terms else 1
-    total = sum(w.numerator * v.numerator * (common // (w.denominator * v.denominator)) for w, v in terms)
-    return Fraction(total, common)
+    parts = [(*fraction_parts(w), *fraction_parts(v)) for w, v in terms]
+    common = math.lcm(*[wd * vd for _, wd, _, vd in parts]) if parts else 1
+    total = sum([wn * vn * (common // (wd * vd)) for wn, wd, vn, vd in parts])
+    return whole(total) if common == 1 else Fraction(total, common)
 
 
 class Scored:
@@ -121,8 +112,13 @@ class Scorer:
 
     def complement(self, value: Fraction) -> Fraction:
         """The other side's score for the same result: −x at IMPs, top − x at matchpoints."""
-        if value.denominator == 1 and (self.unit == "IMP" or self.top.denominator == 1):   # whole: no Fraction arithmetic
-            return whole(-value.numerator if self.unit == "IMP" else self.top.numerator - value.numerator)
+        n, d = fraction_parts(value) if type(value) is Fraction else (None, None)
+        if d == 1:                          # whole: no Fraction arithmetic
+            if self.unit == "IMP":
+                return whole(-n)
+            top_n, top_d = fraction_parts(self.top)
+            if top_d == 1:
+                return whole(top_n - n)
         return -value if self.unit == "IMP" else self.top - value
 
     def complement_text(self, name: str) -> str:
