@@ -156,7 +156,7 @@ def format_mixed(x: Fraction | int, *, signed: bool = False) -> str:
 
     With ``signed=True`` positive values get a ``+`` (``+4 2/3``); zero stays ``0``.
     """
-    num, den = x.numerator, x.denominator      # ints and Fractions alike, no new Fraction
+    num, den = fraction_parts(x) if type(x) is Fraction else (x.numerator, x.denominator)   # ints too, no new Fraction
     sign = "-" if num < 0 else ("+" if signed and num > 0 else "")
     whole, rest = divmod(abs(num), den)
     if rest == 0:
@@ -203,13 +203,14 @@ def exact_json(x: Fraction | int) -> dict[str, str | float | None]:
             return {"exact": str(x), "value": None}
     if type(x) is not Fraction:              # a Fraction is used as it is (making it again cost a request 0.05 ms)
         x = Fraction(x)
-    elif x.denominator == 1:                 # whole: its text is the numerator's (most of a ruling's numbers)
-        return exact_json(x.numerator)
+    num, den = fraction_parts(x)
+    if den == 1:                             # whole: its text is the numerator's (most of a ruling's numbers)
+        return exact_json(num)
     try:                                     # float(x) does this same correctly rounded division, through the ABC
-        value: float | None = x.numerator / x.denominator
+        value: float | None = num / den
     except OverflowError:
         value = None
-    return {"exact": str(x), "value": value}
+    return {"exact": f"{num}/{den}", "value": value}
 
 
 # --- whole numbers without Fraction arithmetic -----------------------------------------------------

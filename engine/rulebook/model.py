@@ -302,7 +302,7 @@ class Rulebook:
         decision for that set (the exceptions, the rule that applies) is then kept. An index that
         ever disagrees is dropped and durable_rules decides that stage from then on.
         """
-        ev = self.evaluator(stage_id)
+        ev = self._evaluator_of.get(stage_id) or self.evaluator(stage_id)
         index = ev.index
         if index is None:
             return self._decision(stage_id, facts)

@@ -46,6 +46,22 @@ class Scored:
         return self._text
 
 
+_NS: dict[tuple[int, str], tuple[object, int]] = {}    # (id of a result, vulnerability) → (the result, NS points)
+
+
+def ns_points(result: object, vulnerability: str) -> int:
+    """bridge.ns_score, kept by the result object (results read from the same text are the same
+    object — case.parse_outcome keeps them — and a field's results recur from case to case; the
+    table holds each result, so its id is not reused, and is emptied past 8,192)."""
+    key = (id(result), vulnerability)
+    found = _NS.get(key)
+    if found is None or found[0] is not result:
+        if len(_NS) >= 8192:
+            _NS.clear()
+        found = _NS[key] = (result, bridge.ns_score(result, vulnerability))
+    return found[1]
+
+
 def _points(p: int) -> str:
     return f"{p:+d}" if p else "0"
 
@@ -59,7 +75,7 @@ class Basis:
 
     def __init__(self, unit: str, other_ns: int | None, field: list[int] | None, top: Fraction | None) -> None:
         self.unit, self.other_ns, self.field, self.top = unit, other_ns, field, top
-        self.scored: dict[tuple, Scored] = {}
+        self.scored: dict[tuple, tuple] = {}          # (id of the outcome, side) → (the outcome, its Scored)
 
 
 def basis(case: Case) -> Basis:
@@ -72,7 +88,7 @@ def basis(case: Case) -> Basis:
         return Basis("IMP", other, None, None)
     field, top = None, None
     if m.field is not None:
-        field = sorted(bridge.ns_score(r, vulnerability) for r in m.field)
+        field = sorted([ns_points(r, vulnerability) for r in m.field])
         top = bridge.top(len(m.field) + 1)
     elif m.results_on_board is not None:
         top = bridge.top(m.results_on_board)
@@ -125,16 +141,17 @@ class Scorer:
         return f"−{name}" if self.unit == "IMP" else f"{format_mixed(self.top)} − {name}"
 
     def score(self, outcome: Outcome, side: Side) -> Scored:
-        key = (outcome, side)
-        found = self._cache.get(key)
-        if found is None:
-            found = self._cache[key] = self._score(outcome, side)
-        return found
+        # kept by the outcome object (the cache holds it, so its id is not reused): hashing a
+        # result's fields cost more than scoring it
+        found = self._cache.get((id(outcome), side))
+        if found is None or found[0] is not outcome:
+            found = self._cache[(id(outcome), side)] = (outcome, self._score(outcome, side))
+        return found[1]
 
     def _score(self, outcome: Outcome, side: Side) -> Scored:
         if isinstance(outcome, UnitScore):
             return self._unit_score(outcome, side)
-        ns = bridge.ns_score(outcome, self.vulnerability)
+        ns = ns_points(outcome, self.vulnerability)
         def label() -> str:                     # the result's notation, written only when shown
             return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
         if self.unit == "IMP":

@@ -46,11 +46,15 @@ class Trace:
         return self.decision(self.book.decision(stage, facts), **subject)
 
     def decision(self, d: Decision, **subject: Any) -> Rule | None:
-        self.add("decision", decision=d, **subject)
-        if d.rule is not None:
-            for name in parameters_of(d.rule, self.book):
+        self.records.append(Record("decision", {"decision": d, **subject}))
+        rule = d.rule
+        if rule is not None:
+            names = self.book._reads.get(rule.id)
+            if names is None:
+                names = parameters_of(rule, self.book)
+            for name in names:
                 self.parameter(name)
-        return d.rule
+        return rule
 
     def parameter(self, name: str) -> Any:
         """The value of parameter `name` in force, recorded as read."""
