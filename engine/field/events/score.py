@@ -29,7 +29,7 @@ from ...core import bridge
 from .. import fieldscore
 from ...ruling.artificial import artificial_scores
 from ...core.errors import BridgelawError
-from ...render.ruling import record_lines    # pending: field steps become trace records (issue 19)
+from ...render.ruling import entry_lines    # pending: field steps become trace records (issue 19)
 from ...core.exact import format_mixed
 from ...rulebook import Rulebook
 from .model import SIDES, Board, Contestant, Line, Session, contestant_key, shown, side_keys
@@ -275,7 +275,7 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
                         for side in SIDES:
                             a = scores[side]
                             awarded[side] = a.value
-                            sl.side(side).steps = record_lines(a.records, a.book)
+                            sl.side(side).steps = entry_lines(a.entries, a.book)
                     else:
                         for side in SIDES:
                             key, a = pairing[side], scores[side]

@@ -15,7 +15,7 @@ from typing import Any
 from ...core import bridge
 from .. import fieldscore
 from ...core.errors import BridgelawError
-from ...render.ruling import record_lines    # pending: field steps become trace records (issue 19)
+from ...render.ruling import entry_lines    # pending: field steps become trace records (issue 19)
 from ...core.exact import format_decimal, format_mixed
 from .common import bulk
 from .model import SIDES, Printed, Side, TableLine, Traveller
@@ -156,7 +156,7 @@ def _score_traveller(trav: Traveller, explain: bool) -> ScoredBoard:
 
 def _artificial_steps(a: Any, side: Side, v: Fraction | None, top: Fraction | None, scoring: str) -> list[str]:
     steps = [f"{side}: {a.label} (rule {a.rule})"]
-    steps += [f"  {s}" for s in record_lines(a.records, a.book)]
+    steps += [f"  {s}" for s in entry_lines(a.entries, a.book)]
     if v is None:
         steps.append(f"  {side}: board not scored")
     elif scoring == "matchpoints":
