@@ -37,7 +37,8 @@ from .model import SIDES, Board, Contestant, Line, Session, contestant_key, show
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
 TOTALS_BOARDS = "fieldscore.totals.factor_boards"
 USED = {
-    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.expected",
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode",
+                    "fieldscore.neuberg.expected",
                     TOTALS_TOP, TOTALS_BOARDS),
     "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
     "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
@@ -195,7 +196,8 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
                 r = fieldscore.matchpoints(entries[side], points=points[side],
                                            expected=most if session_wide else len(played),
                                            form=p["fieldscore.neuberg.form"],
-                                           round_to=p["fieldscore.neuberg.round_to"])
+                                           round_to=p["fieldscore.neuberg.round_to"],
+                                           round_mode=p["fieldscore.neuberg.round_mode"])
                 values = r.values
                 sb.top, sb.results, sb.factored = r.top, r.results, r.factored
             elif scoring == "cross-imps":

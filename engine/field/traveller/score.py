@@ -76,7 +76,7 @@ class ScoredBoard:
 
 
 USED = {
-    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to"),
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode"),
     "cross-imps": ("fieldscore.cross_imps.divisor",),
     "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to"),
 }
@@ -105,7 +105,8 @@ def _score_traveller(trav: Traveller, explain: bool) -> ScoredBoard:
     for side in SIDES:
         if trav.scoring == "matchpoints":
             r = fieldscore.matchpoints(entries[side], points=points[side], expected=trav.expected_results,
-                                       form=p["fieldscore.neuberg.form"], round_to=p["fieldscore.neuberg.round_to"])
+                                       form=p["fieldscore.neuberg.form"], round_to=p["fieldscore.neuberg.round_to"],
+                                       round_mode=p["fieldscore.neuberg.round_mode"])
             values[side], fields[side] = r.values, r.field
             board.top, board.factored, board.results = r.top, r.factored, r.results
         elif trav.scoring == "cross-imps":
