@@ -14,7 +14,7 @@ cross-IMPs, butler), the outcomes stand in the case as their rank by NS points �
 scoring method keeps — and the ruling decides from that order alone.
 
 An artificial adjusted score is ruled as an artificial case (``artificial:`` responsibilities,
-the 12C2 session facts, the board's top) once the session's other boards are scored
+the session facts the artificial stage asks for, the board's top) once the session's other boards are scored
 (:mod:`.score`). A procedural penalty goes through the ruling path's penalty stage
 (:func:`bridgelaw.ruling.provisions.players`).
 """
@@ -208,8 +208,8 @@ def _copy(outcome: Any) -> Any:
 def artificial_ruling(book: Rulebook, *, method: str, board: Board, responsibility: dict[Side, str],
                       session: dict[Side, Fraction], boards: dict[Side, int], top: Fraction | None,
                       event: str, title: str) -> Ruling:
-    """The ruling on an artificial adjusted score, as a case: the responsibilities, the 12C2(c)
-    session scores and 12C2(d) board counts, and at matchpoints the board's top (results_on_board:
+    """The ruling on an artificial adjusted score, as a case: the responsibilities, the contestants'
+    session scores and their boards without a result this session, and at matchpoints the board's top (results_on_board:
     the results its top stands for), so that each side's score is in the board's matchpoints."""
     scoring = unit_scoring(method)
     counts = BoardCount.model_construct(**{s: boards.get(s) for s in SIDES}) if boards else None
@@ -227,7 +227,7 @@ def penalty_ruling(book: Rulebook, *, method: str, scores: dict[Side, Fraction |
                    player: str, amount: Fraction, partner_blameless: bool, where: Any,
                    trace: Trace) -> dict[str, Fraction | None]:
     """A procedural penalty on one player of an individual event (`amount`: a share of a top at
-    matchpoints, IMPs at IMPs), by the ruling path's penalty stage — who bears it (12C3) — recorded
+    matchpoints, IMPs at IMPs), by the ruling path's penalty stage — who bears it — recorded
     in `trace`: each seat's score on the line after it. An error is reported at `where`."""
     scoring = unit_scoring(method)
     unit = "MP" if scoring == "matchpoints" else "IMP"

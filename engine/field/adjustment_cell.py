@@ -7,8 +7,8 @@ re-reading the file scores the line the same way without the rulings file.
     split NS: 4S= N @1/2; 4S-1 N @1/2 | EW: 4S= N @1/3; 4S-1 N @2/3
     np                                not played (not scheduled, or no score for either side)
     … & pen EW=1/4                    a procedural penalty as well (fraction of a top, or IMPs)
-    … & ppen 3a=1/4                   an individual: a procedural penalty on a player (12C3)
-    art NS=… EW=… & own 21b=3/5       an individual: a player's own artificial score (12C2(c))
+    … & ppen 3a=1/4                   an individual: a procedural penalty on a player
+    art NS=… EW=… & own 21b=3/5       an individual: a player's own artificial score (its own session facts)
 
 The same text is the USEBIO writer's comment on an adjusted line. A line read back is scored
 as the cell says: an adjusted score is ruled again (its assigned outcomes are its own weighted

@@ -7,6 +7,7 @@ Every reader of a number in a results file comes here, so that a reading is hard
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,7 +15,7 @@ from typing import Any, Literal
 
 from ..core.errors import BridgelawError, InvalidValue, did_you_mean
 from ..core.exact import format_decimal, format_mixed
-from ..core.limits import RAW_SCORE_MAX
+from ..core.limits import RAW_SCORE_HINT, RAW_SCORE_MAX, SCORE_HINT
 from ..core.vocab import RESPONSIBILITY as RESPONSIBILITIES
 from ..core.vocab import SIDES
 
@@ -57,8 +58,10 @@ class Published:
 _DECIMAL = re.compile(r"^[+-]?[0-9]{1,9}(?:\.[0-9]{1,6})?$")
 
 
+@functools.lru_cache(maxsize=4096)
 def published(text: str) -> Published | None:
-    """A published figure (``42.0``, ``95``, ``-3.67``); None when it is not an ASCII decimal."""
+    """A published figure (``42.0``, ``95``, ``-3.67``); None when it is not an ASCII decimal.
+    Remembered by text: a results file repeats a few hundred figures (a Published is immutable)."""
     t = text.strip()
     if not _DECIMAL.match(t):
         return None
@@ -213,7 +216,7 @@ _SCORE = re.compile(r"^[+-]?[0-9]{1,5}$")
 
 
 def raw_score(text: str, where: Where, column: str) -> int:
-    """A raw score in ASCII digits, a multiple of 10, at most ±7,600 (Law 77: core.limits)."""
+    """A raw score in ASCII digits, a multiple of 10, within core.limits' bound."""
     t = text.strip()
     if not _SCORE.match(t):
         if any(ch.isdigit() for ch in t) and not t.isascii():
@@ -223,14 +226,14 @@ def raw_score(text: str, where: Where, column: str) -> int:
             raise where.error(f"{column} '{t}' is not a score: no '_' inside a number", expected=CODES_HINT)
         if t.lstrip("+-").isdigit() and len(t) > 5:
             raise where.error(f"{column} '{t[:12]}…' is not a score: more than {RAW_SCORE_MAX:,} points",
-                              expected=f"a raw score from -{RAW_SCORE_MAX} to {RAW_SCORE_MAX} (Law 77)")
+                              expected=RAW_SCORE_HINT)
         raise where.error(f"{column} '{t[:40]}' is not a score or a known code", expected=CODES_HINT)
     value = int(t)
     if abs(value) > RAW_SCORE_MAX:
         raise where.error(f"{column} {value} is beyond the largest possible score",
-                          expected=f"a raw score from -{RAW_SCORE_MAX} to {RAW_SCORE_MAX} (Law 77)")
+                          expected=RAW_SCORE_HINT)
     if value % 10:
-        raise where.error(f"{column} {value} is not a multiple of 10", expected="a bridge score (Law 77): 420, -50, 1100 …")
+        raise where.error(f"{column} {value} is not a multiple of 10", expected=SCORE_HINT)
     return value
 
 

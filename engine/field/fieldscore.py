@@ -1,4 +1,4 @@
-"""Scoring a whole traveller: matchpoints (Law 78A) with fractional frequencies and Neuberg,
+"""Scoring a whole traveller: matchpoints (2 per result beaten, 1 per tie) with fractional frequencies and Neuberg,
 cross-IMPs and butler, with weighted and split adjusted scores — exact, and grouped by score.
 
 Everything here works on one direction at a time. A direction's field is a list with one entry
@@ -231,7 +231,7 @@ def matchpoints(
     round_to: Fraction | int = 0,
     round_mode: str = "toward-average",
 ) -> MatchpointResult:
-    """Matchpoints of every table of one direction (Law 78A: 2 per result beaten, 1 per tie,
+    """Matchpoints of every table of one direction (2 per result beaten, 1 per tie,
     frequencies possibly fractional). When fewer results than `expected` (default: one per
     entry) took part, scores are factored up to `expected` results — by Neuberg's formula when
     `form` is ``neuberg``, by counting each missing result as a tie with every table when it is

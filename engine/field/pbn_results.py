@@ -79,7 +79,7 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None, default: str | None = 
         s = g.tag("Scoring")
         if s is not None and s.value.strip() not in ("", "#") and tag_scoring is None:
             tag_scoring = scoring_from_tag(s.value)
-            # PBN 2.1: MP1 = 2 matchpoints per result beaten (Law 78A), MP2 = 1 per result beaten
+            # PBN 2.1: MP1 = 2 matchpoints per result beaten, MP2 = 1 per result beaten
             if "mp2" in s.value.lower().replace(" ", ""):
                 session.mp_unit = Fraction(1, 2)
     title = event_tag or Path(pbn.file).stem

@@ -6,10 +6,10 @@
       - board: 5
         table: 3                      # or ns: 4 / ew: 11 (the pairs); section: A when tables repeat
         adjusted: 4S= N               # one outcome, a weighted list, or {NS: [...], EW: [...]}
-        note: hesitation before 4S; 12C1(c) weighting
+        note: hesitation before 4S; a weighted score
       - board: 9
         ns: 4
-        artificial: {NS: avg-plus, EW: avg-minus}     # by responsibility: 12C2 through the rulebook
+        artificial: {NS: avg-plus, EW: avg-minus}     # by responsibility: the rulebook's artificial stage
       - board: 12
         table: 7
         not_played: true              # no score for either side; the board is not counted
@@ -76,7 +76,7 @@ class PenaltyModel(_Strict):
     NS: PenaltyValue | None = None
     EW: PenaltyValue | None = None
     # an individual event: the offending player's seat, the amount, and whether the partner is in no
-    # way to blame; the rulebook's penalty stage (12C3) decides who bears it
+    # way to blame; the rulebook's penalty stage decides who bears it
     player: Literal["N", "E", "S", "W"] | None = None
     amount: PenaltyValue | None = None
     partner_blameless: bool | None = None
@@ -286,7 +286,7 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
 
 def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, session: Session) -> dict:
     """A procedural penalty on one player of an individual event, as the TD gives it: the rulebook's
-    penalty stage (12C3) decides, when the line is scored, whether the partner bears it too."""
+    penalty stage decides, when the line is scored, whether the partner bears it too."""
     pen = r.penalty
     if line.players is None:
         raise doc.error(path + ["penalty", "player"], "a penalty on one player needs an individual event "

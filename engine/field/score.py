@@ -545,7 +545,7 @@ def _penalties(session: Session, book: Rulebook, boards: dict[int | None, Scored
 
 def _player_penalty(sl: ScoredLine, sb: ScoredBoard, book: Rulebook, method: str, unit: str) -> None:
     """A procedural penalty on one player of an individual event: the ruling path's penalty stage
-    says who bears it (12C3), recorded in the line's trace; read back from a file, as it gives it."""
+    says who bears it, recorded in the line's trace; read back from a file, as it gives it."""
     line = sl.line
     t = _line_trace(sl, book)
     seat_of = {pid: seat for seat, pid in line.players.items()}
