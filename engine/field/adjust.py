@@ -21,13 +21,13 @@ the session facts the artificial stage asks for, the board's top) once the sessi
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from .. import rulebook as rulebooks
 from ..core import bridge
 from ..core.errors import BridgelawError
 from ..core.vocab import RESPONSIBILITY, SIDES, Side, unit_scoring
@@ -41,7 +41,7 @@ from ..ruling.result import Ruling, SideScore
 from ..ruling.trace import Trace
 from .model import Board, Line
 
-__all__ = ["Ruler", "artificial_ruling", "penalty_ruling", "expectation_rules"]
+__all__ = ["Ruler", "at", "artificial_ruling", "penalty_ruling"]
 
 Raise = Callable[..., BridgelawError]          # (path, message, **kw) → the error at that place
 
@@ -53,12 +53,6 @@ class Ruled:
 
     ruling: Ruling
     assigned: dict[Side, list[tuple[Fraction, tuple[Side, int]]]]
-
-
-def expectation_rules(ruling: Ruling) -> list:
-    """The expectation stage's rules in the order the ruling used them: the non-offending side's
-    first, then the offending side's (the same rule when both are formed alike)."""
-    return [r for r in ruling.rules if r.stage == "expectation"]
 
 
 def at(where: Any) -> Raise:
@@ -95,7 +89,7 @@ class Ruler:
                    for n in ((nos,) if nos else ("NS",) if single else SIDES)}
         ruled = rulings[nos or "NS"]
         if len(rulings) == 2 and rulings["NS"].assigned != rulings["EW"].assigned:
-            rule = expectation_rules(ruled.ruling)[0]
+            rule = next(r for r in ruled.ruling.rules if r.stage == "expectation")
             raise self.error(path, f"which side is non-offending decides this adjusted score under rule {rule.id} "
                              f"({self.book.id})", expected="non_offending: NS or EW on the table",
                              suggestion=f"e.g. {{table: {line.table}, non_offending: NS, adjusted: …}}")
@@ -137,7 +131,7 @@ class Ruler:
                 for k, c in enumerate(raw[side]):
                     # a fresh outcome object for each written one, so that the ruling's assigned
                     # outcomes point back to the written component (two may be the same result)
-                    outcome = UnitScore(Fraction(rank[points[id(c)]]), "IMP") if ranked else _copy(c.outcome)
+                    outcome = UnitScore(Fraction(rank[points[id(c)]]), "IMP") if ranked else copy.copy(c.outcome)
                     position[id(outcome)] = (side, k)
                     made.append(Component(outcome, c.weight, c.legal, c.path))
                 lists[id(raw[side])] = made
@@ -148,7 +142,7 @@ class Ruler:
         case = assigned_case(self.doc, title=f"{line.label}", scoring=self.scoring, board=self.case_board,
                              non_offending=nos, without=without, split=line.split, **kw)
         if individual:
-            case.model.__dict__["event"] = "individual"
+            case.model.event = "individual"
         try:
             ruling = rule_case(case, self.book, self.as_of)
         except BridgelawError as exc:
@@ -195,12 +189,6 @@ class Ruler:
                                                 "other_responsibility": responsibility[other],
                                                 "scoring": self.scoring, "session": None, "boards": None})
         return rule.outcome
-
-
-def _copy(outcome: Any) -> Any:
-    """A distinct object equal to `outcome` (results are immutable dataclasses)."""
-    import copy
-    return copy.copy(outcome)
 
 
 # --- artificial scores and penalties at scoring time ---------------------------------------------

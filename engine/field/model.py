@@ -89,28 +89,27 @@ class Line:
         """Both sides' scores come from the same outcomes (the EW field mirrors the NS field)."""
         return self.parts is None or self.parts["NS"] == self.parts["EW"]
 
+    def expectation_rule(self, side: str) -> Any:
+        """An adjusted line: the expectation-stage rule that formed `side`'s score. The ruling uses
+        the non-offending side's rule first, then the offending side's (the same when both are
+        formed alike)."""
+        rules = [r for r in self.ruled.rules if r.stage == "expectation"]
+        return rules[0] if side == (self.non_offending or "NS") else rules[-1]
+
     @property
     def expectation(self) -> dict[str, str]:
         """An adjusted line: the expectation rule that formed each side's score (from its ruling)."""
         if self.ruled is None:
             return {}
-        rules = [r for r in self.ruled.rules if r.stage == "expectation"]
-        first = self.non_offending or "NS"
-        return {side: (rules[0] if side == first else rules[-1]).id for side in SIDES}
+        return {side: self.expectation_rule(side).id for side in SIDES}
 
     @property
     def excluded(self) -> dict[str, list[Any]]:
         """An adjusted line: per side, the written outcomes its ruling left out (not legal)."""
         if self.ruled is None or self.written is None:
             return {}
-        rules = [r for r in self.ruled.rules if r.stage == "expectation"]
-        first = self.non_offending or "NS"
-        out = {}
-        for side in SIDES:
-            rule = rules[0] if side == first else rules[-1]
-            if rule.apply.get("outcomes") == "legal":
-                out[side] = [c for c in self.written[side] if not c.legal]
-        return out
+        return {side: [c for c in self.written[side] if not c.legal] for side in SIDES
+                if self.expectation_rule(side).apply.get("outcomes") == "legal"}
 
     @property
     def label(self) -> str:

@@ -37,7 +37,7 @@ from ..rulebook import Rulebook
 from ..ruling.result import Ruling
 from ..ruling.trace import Entry, Trace
 from . import fieldscore
-from .adjust import Ruler, artificial_ruling, at, expectation_rules, penalty_ruling
+from .adjust import Ruler, artificial_ruling, at, penalty_ruling
 from .cells import Published
 from .model import Board, Contestant, Line, Session, contestant_key, side_keys
 
@@ -335,8 +335,6 @@ def _in_field(sl: ScoredLine, sb: ScoredBoard, fields: dict[Side, fieldscore.Fie
     t = _line_trace(sl, book)
     t.entries.extend(line.ruled.trace.entries)
     sl.rulings.append(line.ruled)
-    rules = expectation_rules(line.ruled)
-    first = line.non_offending or "NS"
     for side in SIDES:
         f = fields[side]
         comps = line.parts[side]
@@ -348,11 +346,8 @@ def _in_field(sl: ScoredLine, sb: ScoredBoard, fields: dict[Side, fieldscore.Fie
             each = [Fraction(bridge.imps(f.points(c.outcome) - sb.datum[side])) for c in comps]
         terms = [(c, f.points(c.outcome), x) for c, x in zip(comps, each)]
         total = sum((c.weight * x for c, x in zip(comps, each)), Fraction(0))
-        rule = rules[0] if side == first else rules[-1]
-        excluded = [c for c in line.written[side] if not c.legal] if rule.apply.get("outcomes") == "legal" else []
-        t.add("in-field", side=side, method=sb.method, unit=sb.unit, terms=terms, total=total, rule=rule.id,
-              balanced=line.parts["NS"] == line.parts["EW"], excluded=excluded, divisor=sb.divisor,
-              datum=sb.datum.get(side))
+        t.add("in-field", side=side, method=sb.method, unit=sb.unit, terms=terms, total=total,
+              rule=line.expectation_rule(side).id, balanced=line.balanced, divisor=sb.divisor, datum=sb.datum.get(side))
         value = sl.side(side).value
         if sb.factored and value is not None and value != total:
             t.add("factored", side=side, before=total, after=value, results=sb.results, expected=sb.expected,
