@@ -38,6 +38,7 @@ from ..ruling.case import (Artificial, Board as CaseBoard, BoardCount, Case, Cas
                            UnitScore, assigned_case)
 from ..ruling.draft import Draft
 from ..ruling.result import Ruling, SideScore
+from ..ruling.scorer import basis
 from ..ruling.trace import Trace
 from .model import Board, Line
 
@@ -75,6 +76,8 @@ class Ruler:
         self.warnings, self.error, self.doc = warnings, error, doc
         self.case_board = CaseBoard.model_construct(number=board.number, vulnerability=board.vulnerability or "None")
         self._rulings: dict[tuple, Ruled] = {}
+        self._field: list[Any] | None = None    # the board's results, and a case's scoring against them,
+        self._basis: Any = None                 # worked out once
         self._words: dict[tuple, tuple[dict[Side, str], dict[Side, str]]] = {}
 
     # --- assigned adjusted scores ------------------------------------------------------------------
@@ -99,8 +102,11 @@ class Ruler:
         self.warnings.extend(f"{line.label}: {w}" for w in ruled.ruling.warnings)
 
     def field_of(self, line: Line) -> list[Any]:
-        """The results of the board's other tables, as the line's case gives its field."""
-        return [other.result for other in self.board.lines if other is not line and other.kind == "result"]
+        """The results of the board's other tables, as the line's case gives its field (the same for
+        every adjusted line: none of them is a result)."""
+        if self._field is None:
+            self._field = [other.result for other in self.board.lines if other.kind == "result"]
+        return self._field
 
     def _ruled(self, line: Line, nos: Side, path: list, individual: bool) -> Ruled:
         raw, split = line.written, line.split
@@ -141,6 +147,8 @@ class Ruler:
             kw = {"field": field} if self.scoring == "matchpoints" else {"other_table": field[0]}
         case = assigned_case(self.doc, title=f"{line.label}", scoring=self.scoring, board=self.case_board,
                              non_offending=nos, without=without, split=line.split, **kw)
+        if not ranked:                  # every adjusted table of the board has the same field
+            self._basis = case.scoring_basis = self._basis or basis(case)
         if individual:
             case.model.event = "individual"
         try:

@@ -26,8 +26,10 @@ scored in the field, factoring, the share of the top, a penalty) — values, nev
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ..core import bridge
@@ -177,9 +179,15 @@ class ScoredSession:
     book: Rulebook
     unit: str
     boards: dict[int | None, ScoredBoard]
-    standings: list[Standing]
     trace: Trace                            # the parameters the method read (value, layer, cites)
     warnings: list[str] = field(default_factory=list)
+    keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
+
+    @cached_property
+    def standings(self) -> list[Standing]:
+        """Each contestant's total, percentage and rank (worked out when first asked for: a
+        traveller's report does not show them)."""
+        return _standings(self.session, self.boards, self.keys, self.parameters)
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -265,7 +273,7 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
             progress(done, len(session.boards))
         rule_adjusted(session, book, board)
         boards[number] = _score_board(board, method, unit, p, most if session_wide else None, book)
-    scored = ScoredSession(session, book, unit, boards, [], trace, session.warnings)
+    scored = ScoredSession(session, book, unit, boards, trace, session.warnings)
     for sb in boards.values():
         sb.session = scored
     keys: dict[tuple[int, str], list[str]] = {}
@@ -284,8 +292,9 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
                     if sl.side(side).value is not None:
                         sl.side(side).value *= session.mp_unit
                 sl.own = {k: (v * session.mp_unit if v is not None else None) for k, v in sl.own.items()}
+            _percents(sb)
     _penalties(session, book, boards, keys, method, unit)
-    scored.standings = _standings(session, boards, keys, p)
+    scored.keys = keys
     return scored
 
 
@@ -522,12 +531,12 @@ def _penalties(session: Session, book: Rulebook, boards: dict[int | None, Scored
                     amount = pen * sb.top if method == "matchpoints" else pen
                     before = s.value
                     s.value = before - amount
+                    if method == "matchpoints" and sb.top:
+                        s.percent = 100 * s.value / sb.top
                     _line_trace(sl, book).add("penalty", side=side, amount=amount, before=before, value=s.value,
                                               unit=unit)
             for side in SIDES:
                 s = sl.side(side)
-                if method == "matchpoints" and s.value is not None and sb.top:
-                    s.percent = 100 * s.value / sb.top
                 pen = line.penalty.get(side)
                 for key in keys[(id(sl), side)]:
                     v = sl.own.get(key, s.value) if key in sl.own else s.value
@@ -631,8 +640,8 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
             if metric != previous:
                 rank, previous = i, metric
             st.rank = rank
+        tied = Counter(st.rank for st in group)
         for st in group:
-            tied = sum(1 for o in group if o.rank == st.rank)
-            st.rank_text = f"{st.rank}=" if tied > 1 else str(st.rank)
+            st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
         out.extend(group)
     return out

@@ -384,6 +384,31 @@ class _Tables:
 
 # --- a YAML traveller -------------------------------------------------------------------------------
 
+class _At:
+    """A place in a YAML traveller, its line and column found only when asked (an error, a report):
+    composing the positions of 5,000 tables would cost more than reading them."""
+
+    __slots__ = ("doc", "path")
+
+    def __init__(self, doc: Document, path: list) -> None:
+        self.doc, self.path = doc, path
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+    @property
+    def line(self) -> int | None:
+        return self.doc.position(self.path)[0]
+
+    @property
+    def column(self) -> int | None:
+        return self.doc.position(self.path)[1]
+
+    def error(self, message: str, **kw: Any) -> BridgelawError:
+        return self.doc.error(self.path, message, **kw)
+
+
 def load_traveller(path: str | Path, *, rulebook: str | None = None, scoring: str | None = None,
                    text: str | None = None, as_of: dt.date | None = None, what_if: WhatIf | None = None) -> Traveller:
     """Read and check a YAML traveller; an adjustments file naming a results file (``pbn:``) is read
@@ -417,22 +442,19 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
     day = day_of(book, as_of, m.date, doc)
     session = Session(name=m.title, scoring=scoring or m.scoring, pair_numbers=m.pair_numbers,
                       where=Where(doc.file, 1, 1), date=day)
-    board = Board(m.board.number, m.board.vulnerability, [], Where(doc.file, *doc.position(["board"])))
+    board = Board(m.board.number, m.board.vulnerability, [], _At(doc, ["board"]))
     session.boards[board.number] = board
     event = Event(title=m.title, file=doc.file, format="traveller", sessions=[session])
     tables = _Tables(doc, book, session, board, day)
     paths: dict[int, list] = {}
-    where: dict[tuple[int, str], Where] = {}
     for i, t in enumerate(m.tables):
         place = ["tables", i]
         kind = tables.kind_of(t, place)
-        line = Line(board.number, "", t.table, t.ns, t.ew, Where(doc.file, *doc.position(place)))
+        line = Line(board.number, "", t.table, t.ns, t.ew, _At(doc, place))
         tables.fill(line, t, kind, place)
         board.lines.append(line)
         paths[id(line)] = place + ["adjusted"]
-        for key in ("table", "ns", "ew"):
-            where[(id(line), key)] = Where(doc.file, *doc.position(place + [key]))
-    check_board(board, session, lambda line, key: where[(id(line), key)])
+    check_board(board, session, lambda line, key: _At(doc, paths[id(line)][:-1] + [key]))
     board.expected = _expected(doc, m.expected_results, len(board.lines))
     tables.rule(paths)
     book = tables.dated
