@@ -10,7 +10,6 @@ from typing import Any
 
 from ..core import bridge
 from ..core.exact import format_mixed
-from ..rulebook import parameters as params
 from ..ruling.trace import Entry
 from . import ruling as render
 
@@ -107,14 +106,7 @@ def citations(sl: Any) -> list[str]:
 
 def parameter_rows(trace: Any) -> list[tuple[str, str, str]]:
     """Each parameter a session read: name, value, the layer its value comes from and what it cites."""
-    rows = []
-    for name, e in trace.parameters().items():
-        dated = e.data["dated"]
-        origin = dated.place.what if dated is not None else "?"
-        if dated is not None and dated.cites:
-            origin += f"; cites {', '.join(dated.cites)}"
-        rows.append((name, params.show(e.data["value"], name), origin))
-    return rows
+    return render.trace_parameter_rows(trace)
 
 
 def factored_lines(standing: Any) -> list[str]:

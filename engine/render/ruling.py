@@ -267,8 +267,13 @@ def step_lines(r: Ruling) -> list[str]:
 
 def parameter_rows(r: Ruling) -> list[tuple[str, str, str]]:
     """Each parameter the ruling read: name, value, where the value in force comes from and what it cites."""
+    return trace_parameter_rows(r.trace)
+
+
+def trace_parameter_rows(trace: Any) -> list[tuple[str, str, str]]:
+    """Each parameter a trace read (a ruling's, a field's): name, value, its layer and cites."""
     rows = []
-    for name, rec in r.trace.parameters().items():
+    for name, rec in trace.parameters().items():
         d = rec.data["dated"]
         origin = d.place.what if d is not None else "?"
         if d is not None and d.cites:
