@@ -38,7 +38,7 @@ HEADLINES = {
     "not-scored": "The board is not scored",
 }
 ARTIFICIAL_WORDS = {"avg-plus": "average plus", "average": "average", "avg-minus": "average minus",
-                    "session-score": "its session score (12C2(c))", "not-scored": "not scored"}
+                    "session-score": "its session score", "not-scored": "not scored"}
 ROLES = {"nos": "non-offending", "os": "offending"}
 
 
@@ -104,7 +104,7 @@ def bridge_terms(r: Ruling, case: Any, side: str) -> str:
     m = case.model
     if s.value is None:
         return "not scored"
-    if m.artificial is not None:
+    if r.outcome == "artificial":
         return ARTIFICIAL_WORDS.get(s.label, s.label)
     table = m.table_result.text if m.table_result is not None else ""
     nos = case.nos or "NS"
@@ -125,7 +125,7 @@ def arithmetic(r: Ruling, case: Any) -> list[str]:
     out = []
     if m.not_scheduled is not None:
         return [f"The board was not scheduled for a contestant ({m.not_scheduled}): it is not scored."]
-    if m.artificial is not None:
+    if r.outcome == "artificial":
         for s in r.sides.values():
             out.append(f"{s.side}: {ARTIFICIAL_WORDS.get(s.label, s.label)} = {render.amount(r, s.value)}")
         return out
