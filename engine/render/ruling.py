@@ -336,6 +336,12 @@ def _equity(d: dict[str, Any], book: Any) -> list[str]:
             f"{d['without']} without the revoke: {EQUITY[rule.apply['adjust']]}"]
 
 
+def _word(book: Any, name: str, value: str) -> str:
+    """What a word means, as the rulebook's words: says (``the … scale (2013) (wbf-2013)``), else the word."""
+    meaning = book.words.get(name, {}).get(value)
+    return f"{meaning} ({value})" if meaning else value
+
+
 def _line(rec: Record, book: Any) -> list[str]:
     k, d = rec.kind, rec.data
     if k == "decision":
@@ -429,7 +435,7 @@ def _line(rec: Record, book: Any) -> list[str]:
     if k == "match":
         m = d["match"]
         return [f"Match of {m.boards} boards, NS {format_mixed(m.imps.NS)} – EW {format_mixed(m.imps.EW)} IMPs "
-                f"on the other boards; VPs on the WBF continuous 20-VP scale ({d['scale']}), method {d['method']}."]
+                f"on the other boards; VPs on {_word(book, 'vp.scale', d['scale'])}, method {d['method']}."]
     if k == "vp-weighted":
         side = d["side"]
         out = [f"  {side}: {format_mixed(w)} × VP({format_mixed(imps, signed=True)}) = {format_mixed(w)} × "

@@ -164,12 +164,18 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
         _check_cites(doc, here, f"removal of {rm.rule}", rm.cites, paragraphs)
         rules = [r for r in rules if r.id != rm.rule]
     words = {fact: dict(meanings) for fact, meanings in book.words.items()}
+    nameable = sorted({f for st in STAGES.values() for f, k in st.facts.items() if k == DECLARED} |
+                      {n for n, (kind, _) in params.PARAMETERS.items() if isinstance(kind, tuple)})
     for fact, meanings in model.words.items():
-        declared = [s.id for s in STAGES.values() if s.facts.get(fact) == DECLARED]
-        if not declared:
-            raise doc.error(["words", fact], f"words: '{fact}' is not a fact whose words a rulebook declares",
-                            key=True, expected="one of " + ", ".join(sorted({f for s in STAGES.values()
-                                                                           for f, k in s.facts.items() if k == DECLARED})))
+        if fact not in nameable:
+            raise doc.error(["words", fact], f"words: '{fact}' is neither a fact whose words a rulebook declares nor "
+                            "a parameter whose value is a word", key=True, expected="one of " + ", ".join(nameable),
+                            suggestion=did_you_mean(fact, nameable))
+        kind = params.PARAMETERS[fact][0] if fact in params.PARAMETERS else None
+        for word in meanings:
+            if isinstance(kind, tuple) and word not in kind:
+                raise doc.error(["words", fact, word], f"words: {fact} has no value '{word}'", key=True,
+                                expected="one of " + ", ".join(kind), suggestion=did_you_mean(word, kind))
         words.setdefault(fact, {}).update(meanings)
     view = dataclasses.replace(book, paragraphs=paragraphs, dated=dated, bounds=bounds, all_rules=[], _evaluators={}, _views={},
                                rules=[], parameters={}, documents=documents, parameter_sources=parameter_sources,

@@ -74,7 +74,8 @@ class LayerModel(_Strict):
     documents: dict[str, sources.DocumentModel] = {}
     parameter_sources: dict[str, sources.ParameterSourceModel] = {}
     infractions: dict[str, infr.InfractionModel] = {}
-    words: dict[str, dict[str, str]] = {}   # a stage fact of kind DECLARED → {word: what it means}
+    words: dict[str, dict[str, str]] = {}   # a stage fact of kind DECLARED, or a parameter whose value is a
+                                             # word → {word: what it means} (the name a ruling shows for it)
 
 
 class RulebookModel(LayerModel):
