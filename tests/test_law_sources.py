@@ -184,7 +184,8 @@ def test_a_paragraph_without_source_is_reported(tmp_path):
                                "parameter artificial.pairs.avg_plus: cites REG/x, which has no source"]
     base = sources.report(rulebook.get("wbf-2017"))
     p, n = base.paragraphs + 1, base.parameters          # one paragraph added, one parameter overridden: both unsourced
-    assert report.line == f"sourced {100 * (p - 1 + n - 1) // (p + n)}%: {p - 1}/{p} paragraphs, {n - 1}/{n} parameters"
+    assert report.line == (f"sourced {100 * (p - 1 + n - 1) // (p + n)}%: {p - 1}/{p} paragraphs, {n - 1}/{n} parameters; "
+                           f"{base.texts_confirmed}/{p} texts confirmed from an English source")   # REG/x: no source
 
 
 def test_a_modelling_reason_counts_as_sourced(tmp_path):
@@ -215,9 +216,12 @@ def test_parameter_sources_must_cite_or_reason(tmp_path):
 def test_rulebooks_prints_the_sourced_share(capsys):
     assert main(["rulebooks"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^wbf-2017 .*\n\s+sourced 100%: (\d+)/\1 paragraphs, (\d+)/\2 parameters$", out, re.M)
+    assert re.search(r"^wbf-2017 .*\n\s+sourced 100%: (\d+)/\1 paragraphs, (\d+)/\2 parameters; "
+                     r"32/\1 texts confirmed from an English source$", out, re.M)
+    assert re.search(r"^wbf-2007 .*\n\s+sourced 100%: (\d+)/\1 paragraphs, .*; 5/\1 texts confirmed", out, re.M)
     assert main(["rulebooks", "--format", "json"]) == 0
     data = {b["id"]: b for b in json.loads(capsys.readouterr().out)}
+    assert data["wbf-2017"]["sourced"]["confirmed"] == [32, 58]
     assert data["ebl-2008-vp-proposal"]["sourced"]["by_kind"] == {"law": 51, "practice": 1, "proposal": 1}
     assert data["acbl-2007"]["sourced"]["by_kind"] == {"guidance": 1, "law": 51, "regulation": 2}
 
