@@ -193,3 +193,14 @@ def test_a_case_dated_outside_the_period_points_at_its_date(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"bridgelaw: error: {path}:11:7: rulebook wbf-2007 is in force from 2008-01-01 to "
                           "2017-02-28; 2018-05-01 is later (the case's date)")
+
+
+def test_compare_and_check_leave_out_a_rulebook_not_in_force_on_the_date_asked(capsys):
+    import json
+    case = str(CASES / "law16b/disallowed-6s-2007.yaml")
+    assert main(["compare", "--rulebooks", "wbf-2007,wbf-2017", case, "--as-of", "2019-01-01", "--format", "json"]) == 0
+    cell = json.loads(capsys.readouterr().out)["cases"][0]["rulings"]
+    assert cell["wbf-2007"]["out_of_scope"] and not cell["wbf-2017"].get("out_of_scope")
+    assert main(["check", "--rulebook", "all", case, "--as-of", "2019-01-01"]) == 0
+    out = capsys.readouterr().out
+    assert "[wbf-2017]" in out and "[wbf-2007]" not in out and "[acbl-2007]" not in out

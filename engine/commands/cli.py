@@ -151,7 +151,8 @@ def check_one(path: Path, override: str | None, args: argparse.Namespace | None 
         results = []
         for name in names:
             book = _book_for(case, name)
-            if override == "all" and not case.in_scope(book):
+            day = as_of_option(getattr(args, "as_of", None))
+            if override == "all" and (not case.in_scope(book) or (day is not None and not book.covers(day))):
                 continue
             book = what_if(book, args) if args is not None else book
             try:
