@@ -19,7 +19,7 @@ import datetime as dt
 
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES
-from ..rulebook import Rulebook, available, get
+from ..rulebook import Rulebook, siblings
 from .case import Case
 from .damage import assigned_adjusted
 from .draft import Draft
@@ -83,11 +83,4 @@ def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Rulin
 
 def in_force_on(day: dt.date, book: Rulebook) -> list[str]:
     """The rulebooks beside `book` whose period covers `day` (for the error's suggestion)."""
-    out = []
-    for name in available(book.path.parent):
-        try:
-            if get(name, book.path.parent).covers(day):
-                out.append(name)
-        except BridgelawError:
-            continue
-    return out
+    return [b.id for b in siblings(book) if b.covers(day)]

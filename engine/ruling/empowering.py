@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.bridge import PlayedResult
-from ..core.errors import BridgelawError, did_you_mean
-from ..rulebook import Rulebook, available, get
+from ..core.errors import did_you_mean
+from ..rulebook import Rulebook, siblings
 from ..rulebook.infractions import Empowerment, UnknownLaw, resolve
 from ..rulebook.infractions import _key as _law_key
 from .draft import Draft
@@ -67,14 +67,7 @@ def empowerment(d: Draft) -> Empowerment | None:
 def other_findings(book: Rulebook) -> set[str]:
     """The findings the other rulebooks beside `book` ask for: a case ruled under several editions
     may give each edition's (one edition ignores another's; a name no rulebook knows is a typo)."""
-    names: set[str] = set()
-    for name, path in available(book.path.parent).items():
-        try:
-            other = get(name, book.path.parent)
-        except BridgelawError:
-            continue
-        names |= {n for entry in other.infractions.values() for n in entry.finding_names}
-    return names
+    return {n for other in siblings(book) for entry in other.infractions.values() for n in entry.finding_names}
 
 
 def after_revokes(d: Draft) -> Any:
