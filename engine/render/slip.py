@@ -8,7 +8,8 @@ Built from the :class:`~bridgelaw.ruling.result.Ruling` object and the case (nev
 - each side's score in bridge terms (``4H= N 2/3, 4H-1 N 1/3``) and in points;
 - a compact arithmetic players can follow (A, B, C, each side's formula) — the full trace on request;
 - the laws: the infraction's (the empowering law) first, then Law 12 in paragraph order;
-- the right to appeal and its time limit, from the rulebook (``appeal.time_limit_minutes``, Law 92B);
+- the right to appeal and its time limit, from the rulebook (``appeal.time_limit_minutes`` and the
+  paragraph it cites);
 - the appeal, when there was one, and sign-off lines.
 
 :func:`html` renders it as an HTML fragment for the web page and the casebook (one renderer).
@@ -38,7 +39,7 @@ HEADLINES = {
     "not-scored": "The board is not scored",
 }
 ARTIFICIAL_WORDS = {"avg-plus": "average plus", "average": "average", "avg-minus": "average minus",
-                    "session-score": "its session score (12C2(c))", "not-scored": "not scored"}
+                    "session-score": "its session score", "not-scored": "not scored"}
 ROLES = {"nos": "non-offending", "os": "offending"}
 
 
@@ -104,7 +105,7 @@ def bridge_terms(r: Ruling, case: Any, side: str) -> str:
     m = case.model
     if s.value is None:
         return "not scored"
-    if m.artificial is not None:
+    if r.outcome == "artificial":
         return ARTIFICIAL_WORDS.get(s.label, s.label)
     table = m.table_result.text if m.table_result is not None else ""
     nos = case.nos or "NS"
@@ -125,7 +126,7 @@ def arithmetic(r: Ruling, case: Any) -> list[str]:
     out = []
     if m.not_scheduled is not None:
         return [f"The board was not scheduled for a contestant ({m.not_scheduled}): it is not scored."]
-    if m.artificial is not None:
+    if r.outcome == "artificial":
         for s in r.sides.values():
             out.append(f"{s.side}: {ARTIFICIAL_WORDS.get(s.label, s.label)} = {render.amount(r, s.value)}")
         return out
@@ -162,11 +163,12 @@ def laws(r: Ruling, case: Any) -> list[tuple[str, str]]:
 def appeal_rights(r: Ruling) -> str:
     book = r.rulebook
     minutes = book.parameters.get("appeal.time_limit_minutes")
-    cite = "Law 92B"
+    dated = book.in_force("appeal.time_limit_minutes")
+    cite = f" (Law {', '.join(dated.cites)})" if dated is not None and dated.cites else ""
     if minutes is None:
-        return (f"Either side may appeal this ruling ({cite}) within the time the regulations set; "
+        return (f"Either side may appeal this ruling within the time the regulations set; "
                 "ask the Director.")
-    return (f"Either side may appeal this ruling ({cite}): the right to appeal expires {format_mixed(minutes)} "
+    return (f"Either side may appeal this ruling{cite}: the right to appeal expires {format_mixed(minutes)} "
             f"minutes after the official score is made available for inspection "
             f"({book.id}, appeal.time_limit_minutes).")
 

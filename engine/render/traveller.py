@@ -21,7 +21,7 @@ from ..field.traveller.score import ScoredBoard, ScoredTable, published_checks
 __all__ = ["FORMATS", "RENDERERS", "text", "markdown", "as_dict", "as_json", "as_csv", "CSV_HEADER", "pbn_output"]
 
 FORMATS = ("text", "markdown", "json", "csv")
-METHOD = {"matchpoints": "matchpoints (Law 78A)", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
+METHOD = {"matchpoints": "matchpoints", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
 
 
 # --- numbers ----------------------------------------------------------------------------------------
