@@ -210,7 +210,7 @@ def test_adjusted_table_agrees_with_rule(board) -> None:
     assert ruling_for(trav, k) == (scored.lines[k].NS.value, scored.lines[k].EW.value)
 
 
-def test_legal_false_is_excluded_under_2017_and_kept_under_2007() -> None:
+def test_legal_false_is_excluded_under_2017_and_2007() -> None:
     adjusted = weighted_text([("4H= S", "1/2", True), ("4H+1 S", "1/4", False), ("4H-1 S", "1/4", True)])
     tables = ["{table: 1, ns: 1, ew: 11, result: 3NT= S}", "{table: 2, ns: 2, ew: 12, result: 4H= S}",
               f"{{table: 3, ns: 3, ew: 13, adjusted: {adjusted}}}"]
@@ -218,8 +218,9 @@ def test_legal_false_is_excluded_under_2017_and_kept_under_2007() -> None:
     assert [(p.outcome.text, p.weight) for p in new.parts["NS"]] == [("4H= S", F(2, 3)), ("4H-1 S", F(1, 3))]
     assert [p.outcome.text for p in new.excluded["NS"]] == ["4H+1 S"]
     assert new.expectation["NS"] == "legal-outcomes-only"
+    # issue 21: the 2007 rulebook kept it ([1/2, 1/4, 1/4]); a disallowed outcome is left out in any edition
     old = load_traveller("t.yaml", text=traveller_text(tables, "wbf-2007")).lines[2]
-    assert [p.weight for p in old.parts["NS"]] == [F(1, 2), F(1, 4), F(1, 4)]
+    assert [(p.outcome.text, p.weight) for p in old.parts["NS"]] == [("4H= S", F(2, 3)), ("4H-1 S", F(1, 3))]
 
 
 def test_cross_imps_two_tables_agree_with_teams_ruling() -> None:

@@ -30,7 +30,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "event", help="apply a TD's rulings to a whole results file (PBN or USEBIO) and write it back",
         description="Read every board of a PBN or USEBIO results file, apply the rulings file's adjusted and "
-                    "artificial scores through the rulebook (12C2 session scores and board counts across the "
+                    "artificial scores through the rulebook (session scores and board counts across the "
                     "session), rescore every board, print the session results, and write the corrected file.",
         epilog="Exit status: 0 ok, 2 bad input (file:line:column; nothing is written). See docs/events.md.")
     p.add_argument("event", metavar="EVENT", help="results file: .pbn or USEBIO .xml (or a YAML traveller: one board)")

@@ -313,11 +313,11 @@ def ns_score(result: PlayedResult | Score, vulnerability: Vulnerability) -> int:
 # --------------------------------------------------------------------------- IMPs
 
 
+# Law 78B: the smallest difference in points worth 1, 2, … 24 IMPs (a fixed table of the Laws: arithmetic).
 IMP_SCALE: tuple[int, ...] = (
     20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600,
     750, 900, 1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000,
 )  # fmt: skip
-"""Law 78B: the smallest difference in points worth 1, 2, … 24 IMPs."""
 
 
 def imps(difference: int | Fraction) -> int:

@@ -321,10 +321,30 @@ def _decision(d: dict[str, Any], book: Any) -> list[str]:
                 f"rule {rule.id} ({_cites(rule)}): {explain}"]
     if stage == "event":
         return [f"Event ({d['event']}): rule {rule.id} ({_cites(rule)}): {explain}"]
+    if stage == "revoke":
+        return [f"Revoke by {d['offender']} on trick {d['trick']}: {explain} ({_cites(rule)})"]
+    if stage == "revoke-equity":
+        return []                       # shown with the tricks it compared (the equity record)
     if stage == "penalty":
         return [f"Procedural penalty {format_mixed(d['amount'])} {UNIT_NAMES[d['unit']]} on {d['player']}: "
                 f"rule {rule.id} ({_cites(rule)}): {explain}"]
     return [f"{stage}: rule {rule.id} ({_cites(rule)}): {explain}"]
+
+
+EQUITY = {"no": "the transfer compensates it.", "if-damaged": "it is insufficiently compensated.",
+          "as-if-no-revoke": "the score is the result had no revoke occurred."}
+
+
+def _equity(d: dict[str, Any], book: Any) -> list[str]:
+    rule = d["rule"]
+    return [f"Law {_cites(rule)}: the non-offending side has {d['after']} tricks after the transfer and would have had "
+            f"{d['without']} without the revoke: {EQUITY[rule.apply['adjust']]}"]
+
+
+def _word(book: Any, name: str, value: str) -> str:
+    """What a word means, as the rulebook's words: says (``the … scale (2013) (wbf-2013)``), else the word."""
+    meaning = book.words.get(name, {}).get(value)
+    return f"{meaning} ({value})" if meaning else value
 
 
 def _line(rec: Entry, book: Any) -> list[str]:
@@ -344,8 +364,12 @@ def _line(rec: Entry, book: Any) -> list[str]:
                 + (f"; dated values in force: {dated}" if dated else "") + "."]
     if k == "basis":
         return [d["scorer"].describe_basis()]
-    if k == "law":                                 # the empowering law and Law 64's arithmetic
+    if k == "law":                                 # the empowering law and the revoke arithmetic
         return [d["text"]]
+    if k == "transfer":
+        return [f"  {d['tricks']} trick{'' if d['tricks'] == 1 else 's'} transferred"]
+    if k == "equity":
+        return _equity(d, book)
     if k == "sides":
         return [f"Non-offending side {d['nos']}, offending side {d['os']}; every quantity is from {d['nos']}'s view, "
                 f"primed ones (A', B') from {d['os']}'s."]
@@ -416,7 +440,7 @@ def _line(rec: Entry, book: Any) -> list[str]:
     if k == "match":
         m = d["match"]
         return [f"Match of {m.boards} boards, NS {format_mixed(m.imps.NS)} – EW {format_mixed(m.imps.EW)} IMPs "
-                f"on the other boards; VPs on the WBF continuous 20-VP scale ({d['scale']}), method {d['method']}."]
+                f"on the other boards; VPs on {_word(book, 'vp.scale', d['scale'])}, method {d['method']}."]
     if k == "vp-weighted":
         side = d["side"]
         out = [f"  {side}: {format_mixed(w)} × VP({format_mixed(imps, signed=True)}) = {format_mixed(w)} × "

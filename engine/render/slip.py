@@ -9,7 +9,8 @@ Built from the :class:`~bridgelaw.ruling.result.Ruling` object and the case (nev
 - a compact arithmetic players can follow (A, B, C, each side's formula), from the ruling's trace —
   the full trace on request;
 - the laws the trace cites: the infraction's (the empowering law) first, then in the Laws' order;
-- the right to appeal and its time limit, from the rulebook (``appeal.time_limit_minutes``, Law 92B);
+- the right to appeal and its time limit, from the rulebook (``appeal.time_limit_minutes`` and the
+  paragraph it cites);
 - the appeal, when there was one, and sign-off lines.
 
 :func:`html` renders it as an HTML fragment for the web page and the casebook (one renderer).
@@ -39,7 +40,7 @@ HEADLINES = {
     "not-scored": "The board is not scored",
 }
 ARTIFICIAL_WORDS = {"avg-plus": "average plus", "average": "average", "avg-minus": "average minus",
-                    "session-score": "its session score (12C2(c))", "not-scored": "not scored"}
+                    "session-score": "its session score", "not-scored": "not scored"}
 ROLES = {"nos": "non-offending", "os": "offending"}
 
 
@@ -105,7 +106,7 @@ def bridge_terms(r: Ruling, case: Any, side: str) -> str:
     m = case.model
     if s.value is None:
         return "not scored"
-    if m.artificial is not None:
+    if r.outcome == "artificial":
         return ARTIFICIAL_WORDS.get(s.label, s.label)
     table = m.table_result.text if m.table_result is not None else ""
     nos = case.nos or "NS"
@@ -187,11 +188,12 @@ def laws(r: Ruling, case: Any) -> list[tuple[str, str]]:
 def appeal_rights(r: Ruling) -> str:
     book = r.rulebook
     minutes = book.parameters.get("appeal.time_limit_minutes")
-    cite = "Law 92B"
+    dated = book.in_force("appeal.time_limit_minutes")
+    cite = f" (Law {', '.join(dated.cites)})" if dated is not None and dated.cites else ""
     if minutes is None:
-        return (f"Either side may appeal this ruling ({cite}) within the time the regulations set; "
+        return (f"Either side may appeal this ruling within the time the regulations set; "
                 "ask the Director.")
-    return (f"Either side may appeal this ruling ({cite}): the right to appeal expires {format_mixed(minutes)} "
+    return (f"Either side may appeal this ruling{cite}: the right to appeal expires {format_mixed(minutes)} "
             f"minutes after the official score is made available for inspection "
             f"({book.id}, appeal.time_limit_minutes).")
 

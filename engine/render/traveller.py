@@ -25,7 +25,7 @@ from . import field as fieldtrace
 __all__ = ["FORMATS", "RENDERERS", "text", "markdown", "as_dict", "as_json", "as_csv", "CSV_HEADER", "pbn_output"]
 
 FORMATS = ("text", "markdown", "json", "csv")
-METHOD = {"matchpoints": "matchpoints (Law 78A)", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
+METHOD = {"matchpoints": "matchpoints", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
 
 
 # --- numbers ----------------------------------------------------------------------------------------

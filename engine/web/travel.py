@@ -34,7 +34,7 @@ except ImportError:                           # the traveller scorer is not in t
     traveller_cli = None                      # type: ignore[assignment]
     SCORINGS = ()
 
-SCORING_WORDS = {"": "as the traveller says", "matchpoints": "matchpoints (Law 78A)", "cross-imps": "cross-IMPs",
+SCORING_WORDS = {"": "as the traveller says", "matchpoints": "matchpoints", "cross-imps": "cross-IMPs",
                  "butler": "butler IMPs"}
 MAX_TEXT = 200 * 1024
 
