@@ -415,7 +415,7 @@ def test_rule_imports_neither_web_events_traveller_casebook_nor_compare():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
     loaded = set(out.split())
     assert "bridgelaw.ruling.build" in loaded and "bridgelaw.render.ruling" in loaded
-    for module in ("bridgelaw.web", "bridgelaw.commands.serve", "bridgelaw.field.events", "bridgelaw.field.traveller",
+    for module in ("bridgelaw.web", "bridgelaw.commands.serve", "bridgelaw.field.run", "bridgelaw.field.traveller",
                    "bridgelaw.commands.score", "bridgelaw.render.casebook", "bridgelaw.render.compare", "bridgelaw.rulebook.lint",
                    "bridgelaw.render.explain"):
         assert module not in loaded, module

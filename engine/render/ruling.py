@@ -1,7 +1,7 @@
 """Rulings as text (a TD's written ruling), Markdown, and JSON (stable, for scoring programs).
 
-Every explanation here is a rendering of the ruling's trace (engine/ruling/trace.py): :func:`record_lines`
-turns trace records into the English steps; :func:`trace_json` into JSON. Nothing is formatted
+Every explanation here is a rendering of the ruling's trace (engine/ruling/trace.py): :func:`entry_lines`
+turns trace entries into the English steps; :func:`trace_json` into JSON. Nothing is formatted
 while the ruling is computed.
 """
 
@@ -19,7 +19,7 @@ from . import record
 from ..core.exact import exact_json, format_decimal, format_mixed
 from ..rulebook import Decision, Dated, Rule, Rulebook
 from ..ruling.result import UNIT_NAMES, Ruling, SideScore
-from ..ruling.trace import Record
+from ..ruling.trace import Entry
 
 try:                                    # the web extra's JSON writer (the API's answers); else json's
     import orjson
@@ -227,7 +227,7 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "warnings": r.warnings,
         "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
                      for side, parts in r.assigned.items()} if r.assigned else None,
-        "trace": trace_json(r.trace.records),
+        "trace": trace_json(r.trace.entries),
     }
 
 
@@ -262,13 +262,18 @@ RENDERERS = {"text": text, "markdown": markdown}
 # --- the trace, rendered ------------------------------------------------------------------------
 
 def step_lines(r: Ruling) -> list[str]:
-    return record_lines(r.trace.records, r.rulebook)
+    return entry_lines(r.trace.entries, r.rulebook)
 
 
 def parameter_rows(r: Ruling) -> list[tuple[str, str, str]]:
     """Each parameter the ruling read: name, value, where the value in force comes from and what it cites."""
+    return trace_parameter_rows(r.trace)
+
+
+def trace_parameter_rows(trace: Any) -> list[tuple[str, str, str]]:
+    """Each parameter a trace read (a ruling's, a field's): name, value, its layer and cites."""
     rows = []
-    for name, rec in r.trace.parameters().items():
+    for name, rec in trace.parameters().items():
         d = rec.data["dated"]
         origin = d.place.what if d is not None else "?"
         if d is not None and d.cites:
@@ -342,7 +347,7 @@ def _word(book: Any, name: str, value: str) -> str:
     return f"{meaning} ({value})" if meaning else value
 
 
-def _line(rec: Record, book: Any) -> list[str]:
+def _line(rec: Entry, book: Any) -> list[str]:
     k, d = rec.kind, rec.data
     if k == "decision":
         return _decision(d, book)
@@ -451,10 +456,10 @@ def _line(rec: Record, book: Any) -> list[str]:
     return [f"{k}: {d}"]
 
 
-def record_lines(records: Any, book: Any) -> list[str]:
-    """The English steps for trace records."""
+def entry_lines(entries: Any, book: Any) -> list[str]:
+    """The English steps for trace entries."""
     out: list[str] = []
-    for rec in records:
+    for rec in entries:
         out += _line(rec, book)
     return out
 
@@ -505,16 +510,16 @@ def _json_value(v: Any) -> Any:
     return str(v)
 
 
-def trace_json(records: Any) -> list[dict[str, Any]]:
-    """The trace as JSON: one object a record, {"kind": …, …its data}."""
+def trace_json(entries: Any) -> list[dict[str, Any]]:
+    """The trace as JSON: one object an entry, {"kind": …, …its data}."""
     out = []
-    for rec in records:
+    for rec in entries:
         data = {k: _json_value(v) for k, v in rec.data.items()}
         if rec.kind == "decision":
             dec = data.pop("decision")
             data = {**dec, **data}
         elif rec.kind == "rulebook":
             data["dated"] = [{"name": name, **_json_value(v)} for name, v in rec.data["dated"]]
-        assert "kind" not in data, rec.kind          # a record's data never names itself "kind"
+        assert "kind" not in data, rec.kind          # an entry's data never names itself "kind"
         out.append({"kind": rec.kind, **data})
     return out

@@ -58,12 +58,14 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
                                   "may be appealed"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
-    "fieldscore.neuberg.form": (("ebu", "ties", "none"), "factoring up a board with missing or artificial results: "
-                                "ebu = (M + 1) × E / A − 1 (Neuberg); ties = M + (E − A), each missing result a tie "
-                                "with every table; none = no factoring"),
+    "fieldscore.neuberg.form": (("neuberg", "ties", "none"), "factoring up a board with missing or artificial "
+                                "results: neuberg = (M + 1) × E / A − 1 (Neuberg's formula); ties = M + (E − A), each "
+                                "missing result a tie with every table; none = no factoring"),
     "fieldscore.neuberg.expected": (("board", "session"), "E, the results a board of an event is factored up to: "
                                     "its own lines (board), or the most results any board of the session has (session)"),
     "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
+    "fieldscore.neuberg.round_mode": (MODES, "where factored matchpoints exactly halfway between two steps go: "
+                                      "toward-average (toward half the top), half-up (away from zero) or half-even"),
     "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
     "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
                                          "the line's score as it is (flat), or counted once per comparison and "
@@ -81,10 +83,18 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
 }
 
 
+# Words a parameter once took, still read (rule files, overlays, --set) as the word that replaced them.
+FORMER_WORDS: dict[str, dict[str, str]] = {
+    "fieldscore.neuberg.form": {"ebu": "neuberg"},      # the formula's name, not a body that uses it
+}
+
+
 def check(name: str, value: Any) -> Any:
-    """The value of parameter `name` in its kind; ValueError (a sentence) when it is not."""
+    """The value of parameter `name` in its kind; ValueError (a sentence) when it is not. A word the
+    parameter once took (:data:`FORMER_WORDS`) is read as the word that replaced it."""
     kind = PARAMETERS[name][0]
     if isinstance(kind, tuple):
+        value = FORMER_WORDS.get(name, {}).get(value, value) if isinstance(value, str) else value
         if value not in kind:
             raise ValueError(f"expected one of {', '.join(kind)}, got {value!r}")
         return value

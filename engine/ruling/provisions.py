@@ -12,7 +12,7 @@ from ..core.vocab import PARTNER, SIDE_OF, SIDES, Side
 from .artificial import artificial_scores
 from .draft import Draft
 from .result import SideScore
-from .trace import Record
+from .trace import Entry
 
 
 def artificial_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
@@ -35,8 +35,8 @@ def artificial_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
         value = a.value
         if value is not None and m.scoring == "matchpoints":
             value = a.value * d.scorer.top
-            at = next(i for i, r in enumerate(d.trace.records) if r is a.records[-1]) + 1
-            d.trace.records.insert(at, Record("share", dict(side=side, share=a.value, top=d.scorer.top,
+            at = next(i for i, r in enumerate(d.trace.entries) if r is a.entries[-1]) + 1
+            d.trace.entries.insert(at, Entry("share", dict(side=side, share=a.value, top=d.scorer.top,
                                                             value=value, unit=d.scorer.unit)))
         scores[side] = SideScore(side, value, a.formula, role, a.label)
     return "artificial", scores
