@@ -61,7 +61,7 @@ def test_a_snapshot_is_read_back_instead_of_the_yaml(cache, rules, monkeypatch):
     case = load_case(CASE)
     a, b = rule_case(case, first), rule_case(case, again)
     assert (b.outcome, b.nos.value, b.os.value) == (a.outcome, a.nos.value, a.os.value) == ("split", F(0), F(-2))
-    assert [rec.kind for rec in b.trace.records] == [rec.kind for rec in a.trace.records]
+    assert [rec.kind for rec in b.trace.entries] == [rec.kind for rec in a.trace.entries]
     assert all(r.source is None for r in again.all_rules)              # the schema models are left out
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from .decide import Decision, resolve
 from .model import Dated, Paragraph, Place, Rule, Rulebook, facts_text
 from .files import available, rules_dir
-from .registry import get
+from .registry import get, siblings
 
 # Loading rule files (YAML, the schema, every check) is imported when first used: a command served
 # by a snapshot (rulebook/snapshot.py) needs none of it.
@@ -41,6 +41,7 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
 __all__ = ["Decision", "Dated", "LayerModel", "Paragraph", "Place", "Rule", "RuleModel", "Rulebook",
-           "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir",
+           "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir", "siblings",
            "with_overlay"]

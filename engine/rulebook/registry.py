@@ -66,3 +66,15 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
 def _load(path: Path) -> Rulebook:
     from .layers import load           # YAML, the schema and every check: only when no snapshot serves
     return load(path)
+
+
+def siblings(book: Rulebook) -> list[Rulebook]:
+    """The rulebooks in `book`'s folder (itself included) that load, each once per process: what a
+    ruling under one may say of the others (the findings they ask for, which is in force on a day)."""
+    out = []
+    for name in listing(book.path.parent):
+        try:
+            out.append(get(name, book.path.parent))
+        except BridgelawError:
+            continue
+    return out
