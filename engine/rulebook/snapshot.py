@@ -26,6 +26,7 @@ import hashlib
 import io
 import os
 import pickle
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -76,7 +77,12 @@ def key(path: Path) -> str | None:
     size = 0
     for file in sorted(files):
         try:
-            data = file.read_bytes()
+            if not stat.S_ISREG(os.stat(file).st_mode):
+                if file == path:
+                    return None         # not a regular file: the loader says what is wrong with it
+                continue
+            with open(file, "rb") as f:
+                data = f.read(MAX_BYTES - size + 1)      # bounded: a file may grow while it is read
         except OSError:
             data = b"\0missing"
         size += len(data)

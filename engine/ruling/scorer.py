@@ -74,7 +74,8 @@ class Basis:
     __slots__ = ("unit", "other_ns", "field", "top", "scored")
 
     def __init__(self, unit: str, other_ns: int | None, field: list[int] | None, top: Fraction | None) -> None:
-        self.unit, self.other_ns, self.field, self.top = unit, other_ns, field, top
+        self.unit, self.other_ns, self.top = unit, other_ns, top
+        self.field = sorted(field) if field is not None else None
         self.scored: dict[tuple, tuple] = {}          # (id of the outcome, side) → (the outcome, its Scored)
 
 
@@ -107,6 +108,8 @@ class Scorer:
         if case.scoring_basis is None:
             case.scoring_basis = basis(case)
         b = case.scoring_basis
+        if type(b) is tuple:                # (unit, other table's NS points, the field's NS scores, top) given
+            b = case.scoring_basis = Basis(*b)
         self.unit, self.other_ns, self.field, self.top = b.unit, b.other_ns, b.field, b.top
         self._cache = b.scored
 
