@@ -18,6 +18,7 @@ from . import parameters as params
 from . import sources
 from .adapter import StageEvaluator, StageLimitError
 from ..core.errors import BridgelawError, RulingError, did_you_mean
+from ..core.dates import today
 from ..core.exact import format_mixed
 from .stages import DECLARED, STAGES, Stage
 from ..core.yamlio import Document
@@ -224,7 +225,7 @@ class Rulebook:
         return self._views[day]
 
     def clamp(self, day: dt.date | None) -> dt.date:
-        day = day or dt.date.today()
+        day = day or today()
         if day < self.effective_from:
             raise BridgelawError(f"rulebook {self.id} is in force from {self.effective_from.isoformat()}; "
                                  f"{day.isoformat()} is earlier", expected=f"a date from {self.effective_from.isoformat()}")
