@@ -165,11 +165,13 @@ class Scorer:
                                          f"= {format_mixed(value, signed=True)}")
         below = bisect_left(self.field, ns)
         tied = bisect_right(self.field, ns, below) - below
-        mp_ns = whole(2 * below + tied)          # 2 per result beaten, 1 per tie (Law 78A)
+        mp = 2 * below + tied                    # 2 per result beaten, 1 per tie (Law 78A)
+        mp_ns = whole(mp)
         if side == "NS":
             return Scored(mp_ns, lambda: f"{label()}: NS {_points(ns)} → NS MP = 2 × {below} beaten + "
                                          f"{tied} tied = {format_mixed(mp_ns)}")
-        value = self.top - mp_ns
+        top_n, top_d = fraction_parts(self.top)
+        value = whole(top_n - mp) if top_d == 1 else self.top - mp_ns
         return Scored(value, lambda: f"{label()}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
                                      f"{format_mixed(mp_ns)} = {format_mixed(value)}")
 
