@@ -6,7 +6,8 @@ scored with that program's profile over the rulebook, before any ``--overlay`` o
 report's parameters name the layer (``wbf-2007+teamsscorer``), so nothing is applied unseen.
 
 The profile's file name is the program's name in lower case, letters and digits only
-(``TeamsScorer`` → ``teamsscorer.yaml``).
+(``TeamsScorer`` → ``teamsscorer.yaml``). A file bridgelaw wrote names the profile it was scored
+with (``<!-- bridgelaw: profile teamsscorer -->``), so that it reads back the same.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def profile_name(program: str | None) -> str | None:
 
 def profile_path(event: Event) -> Path | None:
     """The profile of the program that wrote `event`, when bridgelaw has one."""
-    name = profile_name(event.extra.get("program"))
+    name = profile_name(event.extra.get("profile") or event.extra.get("program"))
     if name is None:
         return None
     path = rules_dir() / "programs" / f"{name}.yaml"

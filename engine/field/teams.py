@@ -344,7 +344,7 @@ def score_matches(session: Session, book: Rulebook, boards: dict[int | None, Any
     pairwise = _pairwise(session, boards, trace, ns_points)
     result = TeamsResult(session, method, match_scoring, matches, [], pairwise, scale,
                          unit="IMP" if method == "team-imps" else "point")
-    result.standings = _standings(session, matches)
+    result.standings = _standings(session, matches, method)
     return result
 
 
@@ -467,7 +467,7 @@ def _pairwise(session: Session, boards: dict[int | None, Any], trace: Trace,
     return out
 
 
-def _standings(session: Session, matches: list[ScoredMatch]) -> list[TeamStanding]:
+def _standings(session: Session, matches: list[ScoredMatch], method: str) -> list[TeamStanding]:
     table: dict[str, TeamStanding] = {}
 
     def standing(team: str, section: str) -> TeamStanding:
@@ -482,12 +482,13 @@ def _standings(session: Session, matches: list[ScoredMatch]) -> list[TeamStandin
     for sm in matches:
         m = sm.match
         section = m.extra.get("section", "")
+        won = sm.totals if method == "point-a-board" else sm.won()     # board points, or IMPs (points) won
         for who, team in (("home", m.home), ("away", m.away)):
             st = standing(team, section)
             st.matches += 1
             st.total += sm.score[who]
-            st.imps_for += sm.totals[who]
-            st.imps_against += sm.totals["away" if who == "home" else "home"]
+            st.imps_for += won[who]
+            st.imps_against += won["away" if who == "home" else "home"]
             st.boards += sum(1 for mb in sm.boards if mb.home is not None)
             w = sm.winner
             if w is None:

@@ -39,6 +39,7 @@ MATCH_METHODS = {"VPS": "vps", "VP": "vps", "IMPS": "imps", "IMP": "imps", "PAB"
 BOARD_BACK = {"team-imps": "IMPS", "point-a-board": "PAB", "aggregate": "AGGREGATE"}
 MATCH_BACK = {"vps": "VPS", "imps": "IMPS", "points": "PAB"}
 PAIRWISE = "CROSS_IMP_POINTS"
+PROFILE_COMMENT = "bridgelaw: profile"      # <!-- bridgelaw: profile teamsscorer --> in a file bridgelaw wrote
 
 
 def is_teams(event: Any) -> bool:
@@ -89,9 +90,13 @@ def read_teams(root: Any, event: Any, file: str, *, data: bytes | None,
                         f"board {board.number}: ")
         sessions.append(session)
     program = event.value("PROGRAM_NAME")
-    return Event(title=title, file=file, format="usebio", sessions=sessions, source=root,
-                 extra={"crlf": data is not None and b"\r\n" in data[:4096], "program": program,
-                        "program_version": event.value("PROGRAM_VERSION")})
+    extra = {"crlf": data is not None and b"\r\n" in data[:4096], "program": program,
+             "program_version": event.value("PROGRAM_VERSION")}
+    for c in event.comments:            # a file bridgelaw wrote: the profile it was scored with
+        c = c.strip()
+        if c.startswith(PROFILE_COMMENT):
+            extra["profile"] = c[len(PROFILE_COMMENT):].strip()
+    return Event(title=title, file=file, format="usebio", sessions=sessions, source=root, extra=extra)
 
 
 def _teams(file: str, holder: Any, section: str, session: Session) -> None:
@@ -225,12 +230,14 @@ def _num(v: Fraction | None) -> str:
     return text[:-3] if text.endswith(".00") else text
 
 
-def write(scored_sessions: list, event: Event, result_xml: Callable[[Line, Any, str], list[str]]) -> str:
+def write(scored_sessions: list, event: Event, result_xml: Callable[[Line, Any, str], list[str]],
+          profile: str | None = None) -> str:
     """USEBIO 1.2 teams for the scored sessions: every match's board scores and match scores as
     bridgelaw computes them (rulings applied), each team's total, wins or draws and place, each
     line's pairwise cross-IMPs; an adjusted or artificial line carries the Adjustment cell as a
-    comment, so that reading the file again gives the same scores. `result_xml(line, scored line,
-    scoring)` is the USEBIO writer's result cells."""
+    comment, so that reading the file again gives the same scores; the program profile the event
+    was scored with (`profile`) is named in a comment, and applied again when the file is read.
+    `result_xml(line, scored line, scoring)` is the USEBIO writer's result cells."""
     first = scored_sessions[0].session
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">',
@@ -238,6 +245,7 @@ def write(scored_sessions: list, event: Event, result_xml: Callable[[Line, Any, 
            f"  <BOARD_SCORING_METHOD>{BOARD_BACK[first.scoring]}</BOARD_SCORING_METHOD>",
            f"  <MATCH_SCORING_METHOD>{MATCH_BACK[first.match_scoring]}</MATCH_SCORING_METHOD>",
            "  <PROGRAM_NAME>bridgelaw</PROGRAM_NAME>",
+           *([f"  <!-- {PROFILE_COMMENT} {_esc(profile)} -->"] if profile else []),
            f"  <EVENT_DESCRIPTION>{_esc(event.title)}</EVENT_DESCRIPTION>"]
     if first.date is not None:
         out.append(f"  <DATE>{first.date.strftime('%d/%m/%Y')}</DATE>")

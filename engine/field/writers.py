@@ -11,6 +11,7 @@ from ..core.exact import format_fixed as fixed
 from ..core.vocab import SIDES
 from . import adjustment_cell, usebio, usebio_teams
 from .model import Event
+from .profiles import profile_name, profile_path
 from .pbn_file import rewrite_tables
 from .score import ScoredSession
 
@@ -87,7 +88,9 @@ def _total_game(ss: ScoredSession, lines: list[str]) -> str:
 
 def usebio_text(event: Event, scored: list[ScoredSession]) -> str:
     if any(ss.teams is not None for ss in scored):      # a teams event: its own USEBIO shape
-        text = usebio_teams.write(scored, event, usebio._result_xml)   # the same result cells
+        text = usebio_teams.write(scored, event, usebio._result_xml,   # the same result cells
+                                  profile_name(event.extra.get("profile") or event.extra.get("program"))
+                                  if profile_path(event) else None)
     else:
         text = usebio.write(scored, event)
     if event.format == "usebio" and event.extra.get("crlf"):
