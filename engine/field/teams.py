@@ -125,6 +125,19 @@ def score_board(board: Board, scored: list[Any], method: str, ns_points: Callabl
     return compared, adjusted
 
 
+def frequencies(scored: list[Any], ns_points: Callable[[Any], int]) -> dict[str, list[tuple[int, Fraction]]]:
+    """Each side's points on the board with their frequencies (a weighted room counts its weights)."""
+    count: dict[str, dict[int, Fraction]] = {"NS": {}, "EW": {}}
+    for sl in scored:
+        if sl.line.kind not in ("result", "adjusted", "split"):
+            continue
+        for side in SIDES:
+            for w, p in _weighted(sl.line, side, ns_points):
+                points = p if side == "NS" else -p
+                count[side][points] = count[side].get(points, Fraction(0)) + w
+    return {side: sorted(c.items()) for side, c in count.items()}
+
+
 def in_match(sl: Any, how: str, other_room: Any, method: str, ns_points: Callable[[Any], int], book: Rulebook) -> None:
     """An adjusted room's trace: its ruling, then how the board's score came from it."""
     line = sl.line
