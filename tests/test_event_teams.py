@@ -295,3 +295,27 @@ rulings:
     with pytest.raises(BridgelawError, match="99Z") as e:
         scored(files["jss"], unknown)
     assert e.value.line == 7
+
+
+def test_the_teams_rulings_in_the_docs_give_what_the_docs_say(files):
+    import re
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "events.md").read_text()
+    section = doc[doc.index("## Teams events"):]
+    block = re.findall(r"```yaml\n(.*?)```", section, re.S)[0]
+    _, sessions = scored(files["jss"], block)
+    matches = sessions[0].teams.matches
+    assert [mb.home for mb in matches[0].boards] == [0, 8, -10] and matches[0].score == {"home": 8, "away": 12}
+    assert matches[1].boards[1].home == -3 and matches[1].boards[1].how == "artificial"
+    assert matches[11].boards[0].home == 6 and matches[11].boards[0].rooms[0].citations[0] == "86D"
+
+
+def test_a_knockout_match_in_imps_with_carry_over(files, tmp_path):
+    """A match scored in IMPs: each team's IMPs won, the winner; a carry-over adds to its team's."""
+    path = tmp_path / "ko.xml"
+    path.write_bytes(generate(JSS, lambda f: f["event"].update(match_scoring_method="IMPS")))
+    event = load_event(str(path))
+    event.sessions[0].matches[0].carry = {"3": F(5)}         # no file found gives one: the model's hook
+    ss = run(event, None, "wbf-2007", None)[0]
+    m1 = ss.teams.matches[0]
+    assert m1.unit == "IMP" and m1.score == {"home": F(8), "away": F(6 + 5)} and m1.winner == "3"
+    assert ss.teams.matches[1].score == {"home": F(0), "away": F(14)}          # boards -2, -12, 0

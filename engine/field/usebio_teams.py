@@ -43,10 +43,12 @@ PROFILE_COMMENT = "bridgelaw: profile"      # <!-- bridgelaw: profile teamsscore
 
 
 def is_teams(event: Any) -> bool:
-    """A USEBIO ``EVENT`` of teams: its type says so, or it holds ``MATCH`` elements."""
+    """A USEBIO ``EVENT`` of teams: its type says so, or it holds ``MATCH`` elements between teams
+    (a Swiss pairs file's matches name pairs: ``NS_PAIR_NUMBER``, not ``TEAM``)."""
     if event.attrs.get("EVENT_TYPE", "").upper() == "TEAMS":
         return True
-    return any(h.all("MATCH") for h in (event.all("SESSION") or [event]))
+    holders = [s for h in (event.all("SESSION") or [event]) for s in (h.all("SECTION") or [h])]
+    return any(m.find("TEAM") is not None for h in holders for m in h.all("MATCH"))
 
 
 def _where(file: str, node: Any) -> Where:
