@@ -263,6 +263,23 @@ def guess_pair_numbers(lines: list[Line]) -> str:
     return "by-direction"
 
 
+def rank(group: list[Any], metric: Any) -> None:
+    """Rank a group of standings, best first by `metric(standing)` (then by key): equal metrics share
+    a rank (``rank``), shown ``3=`` (``rank_text``)."""
+    group.sort(key=lambda s: (-metric(s), s.key))
+    previous, place = None, 0
+    for i, st in enumerate(group, 1):
+        m = metric(st)
+        if m != previous:
+            place, previous = i, m
+        st.rank = place
+    tied: dict[int, int] = {}
+    for st in group:
+        tied[st.rank] = tied.get(st.rank, 0) + 1
+    for st in group:
+        st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
+
+
 def check_board(board: Board, session: Session, where: Any, prefix: str = "") -> None:
     """Each table once per section, each contestant once on the board. `where(line, key)` is the
     place of a line's cell: ``table``, ``ns``, ``ew``, or a seat (``N``…) at an individual event."""

@@ -26,7 +26,6 @@ scored in the field, factoring, the share of the top, a penalty) — values, nev
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -41,7 +40,7 @@ from ..ruling.trace import Entry, Trace
 from . import fieldscore, teams
 from .adjust import Ruler, artificial_ruling, at, penalty_ruling
 from .cells import Published
-from .model import Board, Contestant, Line, Session, contestant_key, side_keys
+from .model import Board, Contestant, Line, Session, contestant_key, rank, side_keys
 
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
 TOTALS_BOARDS = "fieldscore.totals.factor_boards"
@@ -659,15 +658,6 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
         group = groups[group_key]
-        group.sort(key=lambda s: (-(s.percent if s.percent is not None else s.total), s.key))
-        previous, rank = None, 0
-        for i, st in enumerate(group, 1):
-            metric = st.percent if st.percent is not None else st.total
-            if metric != previous:
-                rank, previous = i, metric
-            st.rank = rank
-        tied = Counter(st.rank for st in group)
-        for st in group:
-            st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
+        rank(group, lambda s: s.percent if s.percent is not None else s.total)
         out.extend(group)
     return out

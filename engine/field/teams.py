@@ -46,7 +46,7 @@ from ..ruling.case import MatchImps
 from ..ruling.trace import Trace
 from . import fieldscore
 from .cells import Published
-from .model import Board, Contestant, Line, Match, Session, contestant_key
+from .model import Board, Contestant, Line, Match, Session, contestant_key, rank
 
 PAIRWISE_DIVISOR = "fieldscore.cross_imps.divisor"
 TOP = {"point-a-board": Fraction(2)}          # the board points a board is worth to the two teams together
@@ -512,17 +512,11 @@ def _standings(session: Session, matches: list[ScoredMatch], method: str) -> lis
                 st.losses += 1
             st.adjusted.extend(f"board {mb.number}" for mb in sm.boards
                                if mb.how in ("ruled", "artificial") or mb.penalties)
-    out = sorted(table.values(), key=lambda s: (s.section, -s.total, s.key))
-    previous, rank, group = None, 0, None
-    for i, st in enumerate(out):
-        if st.section != group:
-            group, previous, start = st.section, None, i
-        if st.total != previous:
-            rank, previous = i - start + 1, st.total
-        st.rank = rank
-    counts: dict[tuple[str, int], int] = {}
-    for st in out:
-        counts[(st.section, st.rank)] = counts.get((st.section, st.rank), 0) + 1
-    for st in out:
-        st.rank_text = f"{st.rank}=" if counts[(st.section, st.rank)] > 1 else str(st.rank)
+    groups: dict[str, list[TeamStanding]] = {}
+    for st in table.values():
+        groups.setdefault(st.section, []).append(st)
+    out: list[TeamStanding] = []
+    for section in sorted(groups):
+        rank(groups[section], lambda s: s.total)
+        out.extend(groups[section])
     return out
