@@ -319,3 +319,24 @@ def test_a_knockout_match_in_imps_with_carry_over(files, tmp_path):
     m1 = ss.teams.matches[0]
     assert m1.unit == "IMP" and m1.score == {"home": F(8), "away": F(6 + 5)} and m1.winner == "3"
     assert ss.teams.matches[1].score == {"home": F(0), "away": F(14)}          # boards -2, -12, 0
+
+
+def test_86b1_under_the_2017_laws_assigns_against_the_other_room(files):
+    """Board 16 of match 12 (team 2 v team 3): the other room's 1NT+2 S (NS +150) is clearly favourable
+    to one side, so 86B1 assigns the likely result in this room; its trace cites 86B1 first."""
+    import datetime as dt
+    text = """\
+rulebook: wbf-2017
+rulings:
+  - board: 16
+    ns: 2-1-2
+    non_offending: NS
+    adjusted: [{result: 3NT= S, weight: 1/2}, {result: 3NT+1 S, weight: 1/2}]
+    infraction: {law: 86B1, findings: {clearly_favourable: true}}
+"""
+    ss = run(load_event(str(files["jss"])), "r.yaml", None, None, rulings_text=text, as_of=dt.date(2018, 1, 1))[0]
+    m = ss.teams.matches[11]
+    room = m.boards[0].rooms[0]
+    assert room.citations[0] == "86B1" and room.NS.value == F(13, 2)     # 1/2 IMP(400 − 150) + 1/2 IMP(430 − 150)
+    assert m.boards[0].home == F(13, 2) and m.totals["home"] == F(13, 2) - 7
+    assert m.score == {"home": F(10), "away": F(10)}     # a margin of 1/2 does not reach the 1-IMP row: 10-10
