@@ -340,3 +340,15 @@ rulings:
     assert room.citations[0] == "86B1" and room.NS.value == F(13, 2)     # 1/2 IMP(400 − 150) + 1/2 IMP(430 − 150)
     assert m.boards[0].home == F(13, 2) and m.totals["home"] == F(13, 2) - 7
     assert m.score == {"home": F(10), "away": F(10)}     # a margin of 1/2 does not reach the 1-IMP row: 10-10
+
+
+def test_an_aggregate_match_is_its_total_points(tmp_path):
+    """BOARD_SCORING_METHOD AGGREGATE: a board is the two rooms' points added (team 1 in match 1:
+    −460 + 450, −140 + 500, +200 − 450), the match their sum."""
+    path = tmp_path / "agg.xml"
+    path.write_bytes(generate(JSS, lambda f: f["event"].update(board_scoring_method="AGGREGATE",
+                                                               match_scoring_method="IMPS")))
+    ss = run(load_event(str(path)), None, "wbf-2007", None)[0]
+    m1 = ss.teams.matches[0]
+    assert [mb.home for mb in m1.boards] == [-10, 360, -250] and m1.unit == "point"
+    assert m1.score == {"home": F(100), "away": F(-100)} and m1.winner == "1"

@@ -336,7 +336,8 @@ def score_matches(session: Session, book: Rulebook, boards: dict[int | None, Any
         scale = trace.parameter("vp.scale")
         if scale == "table":
             table = trace.parameter("vp.table")
-    unit = {"vps": "VP", "imps": "IMP"}.get(match_scoring or "", "point")
+    # an aggregate match is its total points whatever the file calls it (no VP scale converts points)
+    unit = "point" if method == "aggregate" else {"vps": "VP", "imps": "IMP"}.get(match_scoring or "", "point")
     matches = []
     for match in session.matches:
         mboards = []
@@ -349,7 +350,7 @@ def score_matches(session: Session, book: Rulebook, boards: dict[int | None, Any
                 totals["home"] += mb.home
                 totals["away"] += mb.away
         sm = ScoredMatch(match, mboards, totals, dict(totals), unit)
-        if match_scoring == "imps":
+        if unit == "IMP":
             sm.score = sm.won()
         if match_scoring == "vps":
             _victory_points(sm, session, book, scale, table, method)
