@@ -352,3 +352,9 @@ def test_an_aggregate_match_is_its_total_points(tmp_path):
     m1 = ss.teams.matches[0]
     assert [mb.home for mb in m1.boards] == [-10, 360, -250] and m1.unit == "point"
     assert m1.score == {"home": F(100), "away": F(-100)} and m1.winner == "1"
+
+
+def test_a_rulings_file_does_not_rescore_a_teams_file(files):
+    with pytest.raises(BridgelawError, match="a teams file says how its boards and matches are scored") as e:
+        scored(files["jss"], "rulebook: wbf-2007\nscoring: matchpoints\nrulings: []\n")
+    assert e.value.line == 2

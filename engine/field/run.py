@@ -62,6 +62,9 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
         book = proposed(with_profile(book_for(rulings, rulebook, event), event), overlay, settings)
     if rulings is not None:
         if rulings.model.scoring:
+            if any(s.matches for s in event.sessions):
+                raise rulings.doc.error(["scoring"], "scoring: a teams file says how its boards and matches are "
+                                        "scored", key=True, expected="no scoring: in the rulings of a teams event")
             for s in event.sessions:
                 s.scoring = rulings.model.scoring
         apply(event, rulings, book, as_of)

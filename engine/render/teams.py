@@ -45,7 +45,7 @@ def match_line(sm: Any, method: str) -> str:
         totals = f"IMPs {_m(sm.score['home'])}–{_m(sm.score['away'])}"
     else:
         totals = f"points {_m(sm.totals['home'])}–{_m(sm.totals['away'])}"
-    score = f"{_m(sm.score['home'])}–{_m(sm.score['away'])} {sm.unit}s" if sm.unit != "IMP" else ""
+    score = f"{_m(sm.score['home'])}–{_m(sm.score['away'])} {sm.unit}s" if sm.unit == "VP" else ""
     winner = f"; won by team {sm.winner}" if sm.winner is not None else "; drawn"
     return (f"match {m.key} ({m.label}): boards {boards}; {totals}{carry}"
             f"{' → ' + score if score else ''}{winner}")
