@@ -156,7 +156,11 @@ def format_mixed(x: Fraction | int, *, signed: bool = False) -> str:
 
     With ``signed=True`` positive values get a ``+`` (``+4 2/3``); zero stays ``0``.
     """
-    num, den = fraction_parts(x) if type(x) is Fraction else (x.numerator, x.denominator)   # ints too, no new Fraction
+    parts = fraction_parts(x) if type(x) is Fraction else (x.numerator, x.denominator)   # ints too, no new Fraction
+    found = _MIXED[True if signed else False].get(parts)
+    if found is not None:
+        return found
+    num, den = parts
     sign = "-" if num < 0 else ("+" if signed and num > 0 else "")
     whole, rest = divmod(abs(num), den)
     if rest == 0:
@@ -165,7 +169,16 @@ def format_mixed(x: Fraction | int, *, signed: bool = False) -> str:
         body = f"{rest}/{den}"
     else:
         body = f"{whole} {rest}/{den}"
-    return sign + body
+    text = sign + body
+    if len(text) <= 24:                  # a ruling writes the same few numbers many times
+        table = _MIXED[True if signed else False]
+        if len(table) >= 4096:
+            table.clear()
+        table[parts] = text
+    return text
+
+
+_MIXED: dict[bool, dict[tuple[int, int], str]] = {False: {}, True: {}}   # (numerator, denominator) → text
 
 
 def format_decimal(x: Fraction | int, places: int = 2, *, signed: bool = False) -> str:

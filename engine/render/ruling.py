@@ -329,7 +329,7 @@ def _cites(rule: Any) -> str:
 
 def _paren(x: Fraction) -> str:
     text = format_mixed(x)
-    return f"({text})" if x < 0 else text
+    return f"({text})" if text.startswith("-") else text
 
 
 def _shown(value: Fraction, scoring: str) -> str:

@@ -25,7 +25,7 @@ from ..core import limits
 from ..core import rounding
 from .conditions import MissingFact
 from ..core.errors import RulingError
-from ..core.exact import format_mixed, minus, plus
+from ..core.exact import format_mixed, fraction_parts, minus, plus
 
 
 def _round_to(x: Fraction, step: Fraction) -> Fraction:
@@ -285,30 +285,33 @@ _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 def _show(node: Expr, env: dict[str, Fraction], where: str) -> str:
     """`where`: "first" (leading a sum), "sum" (a later term of a sum), "product" (an operand of * or /)."""
-    match node:
-        case Num(value):
-            return _number(value, where)
-        case Var(name):
-            value = env.get(name)
-            return name if value is None else _number(Fraction(value), where)
-        case Neg(item):
-            if isinstance(item, BinOp):
-                return f"-({_show(item, env, 'first')})"
-            return f"-{_show(item, env, 'product')}"
-        case BinOp(op, left, right):
-            if op in "*/":
-                left_where = right_where = "product"
-            else:
-                left_where, right_where = ("first" if where != "product" else "sum"), "sum"
-            return f"{_child(left, op, env, left_where, False)} {op} {_child(right, op, env, right_where, True)}"
-        case Call(func, args):
-            return f"{func}({', '.join(_show(a, env, 'first') for a in args)})"
+    kind = type(node)                   # by exact type, as _eval
+    if kind is Var:
+        value = env.get(node.name)
+        return node.name if value is None else _number(value if type(value) is Fraction else Fraction(value), where)
+    if kind is BinOp:
+        op = node.op
+        if op in "*/":
+            left_where = right_where = "product"
+        else:
+            left_where, right_where = ("first" if where != "product" else "sum"), "sum"
+        return f"{_child(node.left, op, env, left_where, False)} {op} {_child(node.right, op, env, right_where, True)}"
+    if kind is Num:
+        return _number(node.value, where)
+    if kind is Neg:
+        item = node.item
+        if isinstance(item, BinOp):
+            return f"-({_show(item, env, 'first')})"
+        return f"-{_show(item, env, 'product')}"
+    if kind is Call:
+        return f"{node.func}({', '.join(_show(a, env, 'first') for a in node.args)})"
     raise TypeError(node)
 
 
 def _number(value: Fraction, where: str) -> str:
     text = format_mixed(value)
-    if (value < 0 and where != "first") or (value.denominator != 1 and where == "product"):
+    numerator, denominator = fraction_parts(value) if type(value) is Fraction else (value.numerator, value.denominator)
+    if (numerator < 0 and where != "first") or (denominator != 1 and where == "product"):
         return f"({text})"
     return text
 
