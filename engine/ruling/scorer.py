@@ -32,18 +32,39 @@ def weighted_sum(terms: Iterable[tuple[Fraction, Fraction]]) -> Fraction:
 
 class Scored:
     """One outcome's score for one side, and the arithmetic as text — e.g. "4H-1 N: NS -100 →
-    IMP(−100 + 170) = +2" — written only when a rendering asks for it."""
+    IMP(−100 + 170) = +2" — written only when a rendering asks for it (from a function and its
+    arguments, kept until then: no closure is made for a text that may never be shown)."""
 
-    __slots__ = ("value", "_text")
+    __slots__ = ("value", "_text", "_args")
 
-    def __init__(self, value: Fraction, text: str | Callable[[], str]) -> None:
-        self.value, self._text = value, text
+    def __init__(self, value: Fraction, text: str | Callable[..., str], args: tuple = ()) -> None:
+        self.value, self._text, self._args = value, text, args
 
     @property
     def text(self) -> str:
         if callable(self._text):
-            self._text = self._text()
+            self._text = self._text(*self._args)
+            self._args = ()
         return self._text
+
+
+def _label(outcome: Outcome) -> str:                    # the result's notation
+    return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
+
+
+def _imp_text(outcome: Outcome, ns: int, side: Side, here: int, there: int, value: Fraction) -> str:
+    sign = "−" if there >= 0 else "+"
+    return (f"{_label(outcome)}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
+            f"= {format_mixed(value, signed=True)}")
+
+
+def _ns_mp_text(outcome: Outcome, ns: int, below: int, tied: int, mp_ns: Fraction) -> str:
+    return f"{_label(outcome)}: NS {_points(ns)} → NS MP = 2 × {below} beaten + {tied} tied = {format_mixed(mp_ns)}"
+
+
+def _ew_mp_text(outcome: Outcome, ns: int, top: Fraction, mp_ns: Fraction, value: Fraction) -> str:
+    return (f"{_label(outcome)}: NS {_points(ns)} → EW MP = {format_mixed(top)} − NS "
+            f"{format_mixed(mp_ns)} = {format_mixed(value)}")
 
 
 _NS: dict[tuple[int, str], tuple[object, int]] = {}    # (id of a result, vulnerability) → (the result, NS points)
@@ -155,25 +176,19 @@ class Scorer:
         if isinstance(outcome, UnitScore):
             return self._unit_score(outcome, side)
         ns = ns_points(outcome, self.vulnerability)
-        def label() -> str:                     # the result's notation, written only when shown
-            return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
         if self.unit == "IMP":
             here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
             value = whole(bridge.imps(here - there))
-            sign = "−" if there >= 0 else "+"
-            return Scored(value, lambda: f"{label()}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
-                                         f"= {format_mixed(value, signed=True)}")
+            return Scored(value, _imp_text, (outcome, ns, side, here, there, value))
         below = bisect_left(self.field, ns)
         tied = bisect_right(self.field, ns, below) - below
         mp = 2 * below + tied                    # 2 per result beaten, 1 per tie (Law 78A)
         mp_ns = whole(mp)
         if side == "NS":
-            return Scored(mp_ns, lambda: f"{label()}: NS {_points(ns)} → NS MP = 2 × {below} beaten + "
-                                         f"{tied} tied = {format_mixed(mp_ns)}")
+            return Scored(mp_ns, _ns_mp_text, (outcome, ns, below, tied, mp_ns))
         top_n, top_d = fraction_parts(self.top)
         value = whole(top_n - mp) if top_d == 1 else self.top - mp_ns
-        return Scored(value, lambda: f"{label()}: NS {_points(ns)} → EW MP = {format_mixed(self.top)} − NS "
-                                     f"{format_mixed(mp_ns)} = {format_mixed(value)}")
+        return Scored(value, _ew_mp_text, (outcome, ns, self.top, mp_ns, value))
 
     def _unit_score(self, outcome: UnitScore, side: Side) -> Scored:
         if outcome.unit == "%":
