@@ -122,3 +122,19 @@ def test_facts_too_large_are_refused_whatever_is_cached():
     with pytest.raises(RulingError, match="too large to compare exactly"):
         book.decision("damage", {"A": F(-5), "B": F(2**60), "C": F(-5), "D": F(2**60 + 5), "DR": F(2**60 + 5),
                                  "DS": F(0), **IMPS})
+
+
+def test_decisions_kept_by_facts_only_for_the_same_facts_of_the_same_types():
+    from bridgelaw.rulebook.model import _facts_key
+    a = _facts_key("damage", {"A": F(-7), "B": F(3), "serious_error": False, "scoring": "imps"})
+    assert a == _facts_key("damage", {"A": F(-14, 2), "B": F(3), "serious_error": False, "scoring": "imps"})
+    assert a != _facts_key("damage", {"B": F(-7), "A": F(3), "serious_error": False, "scoring": "imps"})
+    assert a != _facts_key("damage", {"A": F(-7), "B": F(3), "serious_error": 0, "scoring": "imps"}) or \
+        _facts_key("damage", {"A": F(-7), "B": F(3), "serious_error": 0, "scoring": "imps"}) is None
+    assert _facts_key("kind", {"artificial": 1}) is None            # an int equals True: not kept
+    assert _facts_key("kind", {"scoring": "True"}) != _facts_key("kind", {"scoring": True})
+    book = rulebook.get("wbf-2017").at(None)
+    facts = {"A": F(-7), "B": F(3), "C": F(-7), "D": F(10), "DR": F(10), "DS": F(0), **IMPS}
+    first = book.decision("damage", facts)
+    assert book.decision("damage", dict(facts)) is first           # kept by its facts
+    assert book.decision("damage", {**facts, "A": -7}).rule.id == first.rule.id   # an int: read again, alike

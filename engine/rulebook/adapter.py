@@ -233,19 +233,6 @@ class StageEvaluator:
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_lock"}
 
-    def plain(self, facts: dict[str, Any]) -> bool:
-        """Whether every fact the rules mention is given as its own type — a word as text, yes/no as
-        a bool — or not at all: then any facts equal to these (a key) are read alike (1 == True is
-        read as True; a word equal to "imps" is "imps")."""
-        for name, kind in self._kinds.items():
-            value = facts.get(name)
-            if value is not None and type(value) is not (bool if kind == "bool" else str if kind != "number" else type(value)):
-                return False
-        return True
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state, _lock=threading.Lock())
-
     def _scaled_constants(self, scale: int) -> tuple[dict[str, int], list[str]]:
         """The constants scaled by `scale` (worked out once per scale): as a dict, and as each
         ruleset's share of the JSON fact (text, spliced into every fact asserted there)."""

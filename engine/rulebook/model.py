@@ -19,7 +19,7 @@ from . import sources
 from .adapter import StageEvaluator, StageLimitError
 from ..core.errors import BridgelawError, RulingError, did_you_mean
 from ..core.dates import today
-from ..core.exact import format_mixed
+from ..core.exact import format_mixed, fraction_parts
 from .stages import DECLARED, STAGES, Stage
 from ..core.yamlio import Document
 from .decide import Decision, closure, resolve
@@ -193,14 +193,14 @@ class Rulebook:
     _by_id: dict = field(default_factory=dict, repr=False)
     _decided: dict = field(default_factory=dict, repr=False)     # (stage, rules that hold) → (overridden, rule)
     _mention: dict = field(default_factory=dict, repr=False)     # (stage, absent facts) → the rules mentioning them
-    _by_words: dict = field(default_factory=dict, repr=False)    # (stage, facts) → decision, stages of words only
+    _by_facts: dict = field(default_factory=dict, repr=False)    # (stage, facts) → decision (_facts_key)
     _in_use: list | None = field(default=None, repr=False)
     _reads: dict = field(default_factory=dict, repr=False)
     _evaluator_of: dict = field(default_factory=dict, repr=False)   # stage → its evaluator (rules in force)
 
     def __post_init__(self) -> None:
         self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
-        self._mention, self._by_words, self._in_use = {}, {}, None
+        self._mention, self._by_facts, self._in_use = {}, {}, None
         self._evaluator_of = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
@@ -320,14 +320,10 @@ class Rulebook:
         index = ev.index
         if index is None:
             return self._decision(stage_id, facts)
-        words = not index.number_names
-        if words:                           # words and yes/no only: decided once per set of values
-            try:
-                key = (stage_id, tuple(facts.items()))
-                found = self._by_words.get(key)
-            except TypeError:               # a value that is no key
-                words, found = False, None
-            if found is not None:            # the same facts: the same decision (it is not changed)
+        key = _facts_key(stage_id, facts)
+        if key is not None:
+            found = self._by_facts.get(key)
+            if found is not None:           # the same facts: the same decision (it is not changed)
                 return found
         try:
             held, absent = index.read(facts, self.parameters)
@@ -347,16 +343,16 @@ class Rulebook:
             known = self._decided[(stage_id, held)] = (decision.overridden, decision.rule)
         else:
             decision = Decision(stage_id, dict(facts), held, *known)
-        if words and not absent and ev.plain(facts):
-            if len(self._by_words) >= _DECIDED_LIMIT:
-                self._by_words.clear()
-            self._by_words[key] = decision
+        if key is not None:
+            if len(self._by_facts) >= _DECIDED_LIMIT:
+                self._by_facts.clear()
+            self._by_facts[key] = decision
         return decision
 
     def forget_decisions(self) -> None:
         """Forget the decisions durable_rules gave (benchmarks measure rulings with nothing known)."""
         self._decided.clear()
-        self._by_words.clear()
+        self._by_facts.clear()
 
     def prepare(self) -> None:
         """Decide, in every stage, the inputs the lint searches (rulebook/lint.py: every word and
@@ -461,6 +457,22 @@ class Rulebook:
     def _derived(self, *, dated: dict[str, list[Dated]], suffix: str, extra: str) -> "Rulebook":
         return dataclasses.replace(self, id=self.id + suffix, dated=dated, sha256=_hash(self.sha256, extra),
                                    _evaluators={}, _views={}, rules=[], parameters={})
+
+
+def _facts_key(stage_id: str, facts: dict[str, Any]) -> tuple | None:
+    """A key equal only for the same facts of the same types: names, and values that are text,
+    yes/no, None or Fractions (by numerator and denominator; hashing a Fraction costs more than
+    reading which rules hold). None for any other value (an int equals True, and is not kept)."""
+    key: list[Any] = [stage_id]
+    for name, value in facts.items():
+        kind = type(value)
+        if kind is Fraction:
+            key += (name, fraction_parts(value))
+        elif kind is str or kind is bool or value is None:
+            key += (name, value)
+        else:
+            return None
+    return tuple(key)
 
 
 def facts_text(facts: dict[str, Any]) -> str:
