@@ -63,6 +63,12 @@ def test_a_snapshot_is_read_back_instead_of_the_yaml(cache, rules, monkeypatch):
     assert (b.outcome, b.nos.value, b.os.value) == (a.outcome, a.nos.value, a.os.value) == ("split", F(0), F(-2))
     assert [rec.kind for rec in b.trace.entries] == [rec.kind for rec in a.trace.entries]
     assert all(r.source is None for r in again.all_rules)              # the schema models are left out
+    again.forget_decisions()                                           # durable_rules asked again, in this process
+    c = rule_case(case, again)
+    assert (c.outcome, c.nos.value, c.os.value) == ("split", F(0), F(-2)) and again._decided
+    damage = again.evaluator("damage")
+    facts = next(d for d in c.trace.decisions() if d.stage == "damage").facts
+    assert damage.applicable({**again.parameters, **facts}) == ["split-damage"]
 
 
 def test_a_changed_file_is_another_key(cache, rules, monkeypatch):

@@ -233,6 +233,9 @@ class StageEvaluator:
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_lock"}
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _lock=threading.Lock())
+
     def _scaled_constants(self, scale: int) -> tuple[dict[str, int], list[str]]:
         """The constants scaled by `scale` (worked out once per scale): as a dict, and as each
         ruleset's share of the JSON fact (text, spliced into every fact asserted there)."""
