@@ -138,3 +138,14 @@ def test_decisions_kept_by_facts_only_for_the_same_facts_of_the_same_types():
     first = book.decision("damage", facts)
     assert book.decision("damage", dict(facts)) is first           # kept by its facts
     assert book.decision("damage", {**facts, "A": -7}).rule.id == first.rule.id   # an int: read again, alike
+
+
+def test_an_index_that_disagrees_with_durable_rules_is_dropped():
+    book = rulebook.load(rulebook.available()["wbf-2017"])       # a rulebook of its own: its index is broken below
+    facts = {"A": F(-7), "B": F(3), "C": F(-7), "D": F(10), "DR": F(10), "DS": F(0), **IMPS}
+    ev = book.evaluator("damage")
+    ev.index.read = lambda facts, defaults=None: (("no-damage",), False)    # says the wrong rule holds
+    book.forget_decisions()
+    d = book.decision("damage", facts)
+    assert d.rule.id == "none-self-inflicted" and ev.index is None       # durable_rules' answer, the index gone
+    assert book.decision("damage", {**facts, "A": F(-8), "C": F(-8), "D": F(11), "DR": F(11)}).rule.id == "none-self-inflicted"

@@ -316,15 +316,15 @@ class Rulebook:
         decision for that set (the exceptions, the rule that applies) is then kept. An index that
         ever disagrees is dropped and durable_rules decides that stage from then on.
         """
-        ev = self._evaluator_of.get(stage_id) or self.evaluator(stage_id)
-        index = ev.index
-        if index is None:
-            return self._decision(stage_id, facts)
         key = _facts_key(stage_id, facts)
         if key is not None:
             found = self._by_facts.get(key)
             if found is not None:           # the same facts: the same decision (it is not changed)
                 return found
+        ev = self._evaluator_of.get(stage_id) or self.evaluator(stage_id)
+        index = ev.index
+        if index is None:
+            return self._decision(stage_id, facts)
         try:
             held, absent = index.read(facts, self.parameters)
         except ValueError as exc:
@@ -335,8 +335,10 @@ class Rulebook:
         known = self._decided.get((stage_id, held))
         if known is None:
             decision = self._decision(stage_id, facts)
-            if decision.held != held:       # the index is wrong about this stage: durable_rules decides
-                ev.index = None
+            if decision.held != held:       # the index is wrong about this stage: durable_rules decides,
+                ev.index = None             # and nothing the index answered is kept
+                self._decided.clear()
+                self._by_facts.clear()
                 return decision
             if len(self._decided) >= _DECIDED_LIMIT:
                 self._decided.clear()
