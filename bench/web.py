@@ -56,15 +56,16 @@ from reference import generate  # noqa: E402
 
 
 class Server:
-    def __init__(self, workers: int, http: str, floor: bool = False) -> None:
+    def __init__(self, workers: int, http: str, floor: bool = False, python: str | None = None) -> None:
         self.workers, self.http, self.floor = workers, http, floor
+        self.before = python is not None
         if floor:
             with socket.socket() as probe:              # a free port (uvicorn's workers need it given)
                 probe.bind((HOST, 0))
                 port = probe.getsockname()[1]
             argv = [sys.executable, str(Path(__file__).with_name("httpfloor.py")), str(port), str(workers), http]
         else:
-            argv = [sys.executable, "-m", "bridgelaw.web", "--host", HOST, "--port", "0",
+            argv = [python or sys.executable, "-m", "bridgelaw.web", "--host", HOST, "--port", "0",
                     "--workers", str(workers), "--http", http]
         self.proc = subprocess.Popen(argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
                                      start_new_session=True)
@@ -202,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--requests", type=int, default=3000, help="requests per round and server (default 3000)")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     p.add_argument("--seconds", type=float, default=30, help="longest a round may drive one server (default 30)")
+    p.add_argument("--before", metavar="PYTHON", help="also drive `PYTHON -m bridgelaw.web` (another checkout's "
+                                                       "interpreter: the code before), interleaved, distinct JSON")
     a = p.parse_args(argv)
     workers = [int(w) for w in a.workers.split(",") if w.strip().isdigit()]
     bodies = [b for b in a.body.split(",") if b]
@@ -220,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     kinds = [f"distinct {b}" for b in bodies] + ["repeated json"]
 
     def label(s: Server, kind: str) -> str:
-        return f"workers {s.workers}" + (f" {s.http:9}" if len(https) > 1 else "") + f" {kind}"
+        return f"workers {s.workers}" + (f" {s.http:9}" if len(https) > 1 else "") + (" before" if s.before else "") \
+            + f" {kind}"
     try:
         pairs = []
         for w, http in itertools.product(workers, https):
@@ -230,6 +234,11 @@ def main(argv: list[str] | None = None) -> int:
             wait_ready(floor.port)
             pairs.append((app, floor))
         sides = [(app, kind) for app, _ in pairs for kind in kinds] + [(floor, "floor") for _, floor in pairs]
+        if a.before:
+            for w, http in itertools.product(workers, https):
+                servers.append(Server(w, http, python=a.before))
+                wait_ready(servers[-1].port)
+                sides.append((servers[-1], "distinct json"))
         results: dict[str, list[dict]] = {label(s, k): [] for s, k in sides}
         for r in range(1, a.rounds + 1):
             requests = {f"distinct {b}": distinct(b, a.requests, seed=1000 * r + i) for i, b in enumerate(bodies)}
@@ -263,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
                     rate = medians[label(app, kind)]
                     verdicts += [f"distinct ≥ 1,500/s {'met' if rate >= 1500 else 'NOT met'} ({rate:.0f}/s)",
                                  f"≥ 0.25 of the floor {'met' if share >= 0.25 else 'NOT met'} ({share:.2f})"]
+        for s_ in servers:
+            if s_.before:
+                app = next(x for x, _ in pairs if (x.workers, x.http) == (s_.workers, s_.http))
+                ratio = statistics.median(x["rate"] / y["rate"] for x, y in
+                                          zip(results[label(app, "distinct json")], results[label(s_, "distinct json")]))
+                print(f"  {label(app, 'distinct json')} / the code before: ×{ratio:.2f} (median of the rounds' ratios)")
         many = []
         if a.many:
             for app, _ in pairs:
