@@ -540,7 +540,7 @@ def test_trailing_tab_alone_is_fine(tmp_path):
 
 
 def test_short_result_texts_are_remembered_within_a_bound():
-    from bridgelaw.ruling.case import InvalidValue, _parse_short_outcome, parse_outcome
+    from bridgelaw.ruling.outcomes import InvalidValue, _parse_short_outcome, parse_outcome
     assert _parse_short_outcome.cache_info().maxsize == 4096
     assert parse_outcome("4SX-2 W") is parse_outcome("4SX-2 W")
     assert parse_outcome("4SX-2 W").text == "4SX-2 W"

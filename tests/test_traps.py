@@ -234,7 +234,7 @@ def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):
     from bridgelaw.render.ruling import text
     from bridgelaw.ruling.build import rule_case
     case = load_case(write(tmp_path, CASE))
-    from bridgelaw.ruling.case import Infraction
+    from bridgelaw.ruling.caseschema import Infraction
     case.model.__dict__["infraction"] = Infraction(law="16B1", note="West chose 4S, suggested by the pause",
                                                    findings={"suggested_over_a_logical_alternative": True})
     ruling = rule_case(case, rulebook.get("wbf-2017"))

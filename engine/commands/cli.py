@@ -323,7 +323,7 @@ def _engine_holds(book: rulebooks.Rulebook) -> None:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from ..ruling.case import CaseModel
+    from ..ruling.caseschema import CaseModel
     from ..rulebook import LayerModel, RulebookModel
     models: dict[str, Any] = {"case": CaseModel, "rulebook": RulebookModel, "overlay": LayerModel}
     if args.kind == "traveller":

@@ -11,7 +11,7 @@ from ..core.errors import BridgelawError
 from ..core.exact import format_mixed
 from ..core.vocab import Side
 from ..rulebook import Rule
-from .case import Component
+from .outcomes import Component
 from .draft import Draft
 
 

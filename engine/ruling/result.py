@@ -9,7 +9,8 @@ from functools import cached_property
 
 from ..core.vocab import Side
 from ..rulebook import Paragraph, Rule, Rulebook
-from .case import Case, Outcome
+from .case import Case
+from .outcomes import Outcome
 from .trace import Trace
 
 UNIT_NAMES = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent"}

@@ -12,7 +12,9 @@ from fractions import Fraction
 from typing import Callable
 
 from ..core import bridge
-from .case import Case, Outcome, Side, UnitScore
+from ..core.vocab import Side
+from .case import Case
+from .outcomes import Outcome, UnitScore
 from ..core.exact import format_mixed
 
 

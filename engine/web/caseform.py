@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, Mapping
 
-from ..ruling.case import CaseModel
+from ..ruling.caseschema import CaseModel
 from .caseyaml import MAX_FIELD, MAX_ROWS, dump_yaml
 
 SCORINGS = {"imps": "Teams (IMPs)", "matchpoints": "Pairs (matchpoints)"}

@@ -20,7 +20,8 @@ from ..render import compare as comparing
 from ..render import record, ruling as render
 from ..render import slip as slips
 from .. import rulebook as rulebooks
-from ..ruling.case import Case, CaseModel, check_case
+from ..ruling.case import Case, check_case
+from ..ruling.caseschema import CaseModel
 from ..core.errors import BridgelawError, did_you_mean
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...core import bridge
-from ...ruling.case import Component, parse_outcome
+from ...ruling.outcomes import Component, parse_outcome
 from ...core.errors import BridgelawError
 from ...core.exact import NumberError, parse_exact
 from .model import SIDES, Line, Where

@@ -34,7 +34,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ... import rulebook as rulebooks
-from ...ruling.case import Board as CaseBoard, Possibilities
+from ...ruling.caseschema import Board as CaseBoard, Possibilities
 from ...core.errors import BridgelawError, InvalidValue, did_you_mean
 from ...core.exact import NumberError, format_mixed, parse_exact
 from ..traveller.adjust import TableReader

@@ -23,7 +23,11 @@ from typing import Any
 from ...core import bridge
 from ... import rulebook as rulebooks
 from ...ruling.artificial import artificial_scores
-from ...ruling.case import SIDES, Board, Component, Side, SplitWeighting, UnitScore, assigned_case, weighted_components
+from ...core.vocab import SIDES, Side
+from ...ruling.case import assigned_case
+from ...ruling.casechecks import weighted_components
+from ...ruling.caseschema import Board, SplitWeighting
+from ...ruling.outcomes import Component, UnitScore
 from ...core.errors import BridgelawError
 from ...core.exact import format_mixed
 from ...ruling.build import rule_case

@@ -16,8 +16,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field
 
 from ... import rulebook as rulebooks
-from ...ruling.case import SIDES, Board, BoardCount, Component, Possibilities, Side, parse_outcome
-from ...ruling.case import _NUM, _TEXT, _Strict    # the case file's strict model base and schema hints
+from ...core.vocab import SIDES, Side
+from ...ruling.caseschema import Board, BoardCount, Possibilities
+from ...ruling.outcomes import Component, parse_outcome
+from ...ruling.outcomes import NUMBER_SCHEMA as _NUM, TEXT_SCHEMA as _TEXT, StrictModel as _Strict    # shared with case files
 from ...core.errors import BridgelawError, InvalidValue, did_you_mean
 from ...core.exact import NumberError, parse_exact
 from ..pbn import Game, PbnFile

@@ -14,7 +14,8 @@ from typing import Any
 
 from ...core import bridge
 from ... import rulebook as rulebooks
-from ...ruling.case import VULNERABILITY_WORDS, Board
+from ...core.vocab import VULNERABILITY_WORDS
+from ...ruling.caseschema import Board
 from ...ruling.artificial import ArtificialScore, artificial_scores
 from ...core.errors import BridgelawError
 from ..events.model import code_text, read_codes
