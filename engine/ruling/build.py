@@ -50,7 +50,7 @@ def build(d: Draft) -> Ruling:
     by_player = players(d, scores) if d.case.event == "individual" or m.penalty is not None else None
     vp = victory_points(d, scores) if m.match is not None else None
     return Ruling(
-        title=m.title, source=m.source, outcome=outcome, unit=d.scorer.unit,
+        title=m.title, source=d.case.source, outcome=outcome, unit=d.scorer.unit,
         top=d.scorer.top if d.scorer.unit != "IMP" else None,
         scores=scores, quantities=d.quantities, trace=d.trace, rulebook=book, event=d.case.event,
         players=by_player, vp=vp, warnings=d.warnings, assigned=assigned, case=d.case,

@@ -36,6 +36,12 @@ class Case:
         return self.doc.file
 
     @property
+    def source(self) -> str | None:
+        """Where the case comes from, as one line of text (a published ruling's reference by its title)."""
+        src = self.model.source
+        return src if src is None or isinstance(src, str) else src.text
+
+    @property
     def event(self) -> str:
         return self.model.event or ("teams" if self.model.scoring == "imps" else "pairs")
 

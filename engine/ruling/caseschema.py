@@ -23,8 +23,8 @@ from pydantic import BeforeValidator, Discriminator, Field, Tag
 
 from ..core import bridge
 from ..core.vocab import Direction, Event, Responsibility, Side
-from .outcomes import (ExactField, OutcomeField, ScoringField, StrictModel, Text, WeightField,
-                       vulnerability_word)
+from .outcomes import (ExactField, OutcomeField, ScoringField, SideField, SideOrBoth, SideOrSeat, StrictModel, Text,
+                       WeightField, vulnerability_word)
 
 class Board(StrictModel):
     number: int | None = Field(default=None, ge=1, strict=True)    # true is no board number
@@ -141,7 +141,7 @@ class Infraction(StrictModel):
     then the result before the Law 64A trick transfer."""
     law: Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v),
                    Field(min_length=1)]          # 16B1, 21B3, "64", 23 …
-    by: Direction | None = None
+    by: SideOrSeat | None = None         # a seat (W) or a side (EW, E-W)
     note: str | None = None
     findings: dict[str, bool] | None = None      # the Director's findings the law makes a condition of adjusting
     revokes: list[RevokeFacts] | None = Field(default=None, min_length=1)
@@ -154,7 +154,7 @@ class Expect(StrictModel):
     NS: ExactField | None = None
     EW: ExactField | None = None
     players: dict[Direction, ExactField] | None = None
-    vp: dict[Side, ExactField] | None = None
+    vp: dict[SideField, ExactField] | None = None
 
 
 EXPECT_KEYS = ("outcome", "nos", "os", "NS", "EW", "players", "vp")
@@ -179,7 +179,7 @@ class Record(StrictModel):
     session: Text | None = None         # "Saturday evening", "2 of 3"
     time: Text | None = None            # time of the ruling, "21:40"
     table: Text | None = None
-    pairs: dict[Side, Text] | None = None                # pair numbers (and names): {NS: "3", EW: "12 Lee–Moss"}
+    pairs: dict[SideField, Text] | None = None                # pair numbers (and names): {NS: "3", EW: "12 Lee–Moss"}
     players: dict[Direction, Text] | None = None         # names by seat
     director: Text | None = None        # the TD who ruled
     facts: Text | None = None           # what happened, in the TD's words
@@ -191,7 +191,7 @@ AppealDecision = Literal["upheld", "changed", "withdrawn", "pending"]
 class Appeal(StrictModel):
     """An appeal against the ruling (Law 92): who lodged it and when, the committee, its decision."""
     lodged: Text | None = None          # when: "22:05"
-    by: Side | None = None
+    by: SideField | None = None
     committee: Text | None = None
     decision: AppealDecision
     reasons: Text | None = None
@@ -199,15 +199,38 @@ class Appeal(StrictModel):
     deposit: Literal["returned", "forfeited"] | None = None
 
 
+class SourceRef(StrictModel):
+    """Where a published ruling comes from: the body that published it, the publication (casebook,
+    appeals page), the case's number there, the year, the address; all but the body optional."""
+    body: Text                          # the federation, league or committee: DBF, ACBL, NSWBA …
+    publication: Text | None = None     # the casebook or page: "NABC Appeals Casebook, Summer 2012"
+    case: Text | None = None            # the case's number or name in it: "02-AU-7", "Appeal 4"
+    year: int | None = Field(default=None, ge=1900, le=2100)
+    url: Text | None = None
+    section: Text | None = None         # where in the publication, when it has several rulings a page
+
+    @property
+    def text(self) -> str:
+        """One line: "DBF, Danmarks Bridgeforbunds Appelkomité, case 02-AU-7 (2003) — https://…"."""
+        head = ", ".join(p for p in (self.body, self.publication) if p)
+        if self.case:
+            head += f", case {self.case}"
+        if self.section:
+            head += f", {self.section}"
+        if self.year:
+            head += f" ({self.year})"
+        return head + (f" — {self.url}" if self.url else "")
+
+
 class CaseModel(StrictModel):
     title: str
-    source: str | None = None
+    source: str | SourceRef | None = None     # a line of text, or the published ruling's reference
     rulebook: Text | None = None
     date: dt.date | None = None
     scoring: ScoringField
     event: Event | None = None
     board: Board
-    non_offending: Side | Literal["both"] | None = None   # both: each side ruled from its own view (Law 82C)
+    non_offending: SideOrBoth | None = None   # both: each side ruled from its own view (Law 82C)
     players: dict[Direction, str] | None = None
     table_result: OutcomeField | None = None
     other_table: OutcomeField | None = None

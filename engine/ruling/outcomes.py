@@ -19,7 +19,7 @@ from ..core import bridge
 from ..core.errors import InvalidValue
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.limits import short
-from ..core.vocab import VULNERABILITY_WORDS, Side
+from ..core.vocab import VULNERABILITY_WORDS, Direction, Side, side_word
 
 # --- values -------------------------------------------------------------------------------
 
@@ -142,6 +142,9 @@ def text_value(value: Any) -> Any:
 
 
 Text = Annotated[str, BeforeValidator(text_value), TEXT_SCHEMA]
+SideField = Annotated[Side, BeforeValidator(side_word)]             # NS, N-S, North-South, …
+SideOrBoth = Annotated[Union[Side, Literal["both"]], BeforeValidator(side_word)]
+SideOrSeat = Annotated[Union[Side, Direction], BeforeValidator(side_word)]   # who committed an infraction
 ScoringField = Annotated[Literal["imps", "matchpoints"], BeforeValidator(scoring_word)]
 
 @dataclass(frozen=True)

@@ -278,7 +278,8 @@ class CaseForm:
             except ValueError:
                 loaded = {}
             if isinstance(loaded, dict):
-                f.extra = {k: v for k, v in loaded.items() if k in CASE_KEYS and k not in FORM_KEYS}
+                f.extra = {k: v for k, v in loaded.items() if k in CASE_KEYS and
+                           (k not in FORM_KEYS or (k == "source" and isinstance(v, dict)))}
         if getlist is not None:
             f.compare = [str(v) for v in getlist("compare")][:20]
         action = s("action", "rule") or "rule"
@@ -371,7 +372,8 @@ class CaseForm:
             m["appeal"] = {key: getattr(self, name) for name, key in APPEAL_FIELDS.items() if getattr(self, name)}
             m["appeal"].setdefault("decision", None)
         for key, value in self.extra.items():
-            m.setdefault(key, value)
+            if m.get(key) is None:          # a published ruling's source: the form shows none, keeps it
+                m[key] = value
         ordered = {k: _drop_none(m[k]) for k in CASE_KEYS if m.get(k) is not None}
         return ordered, rowmap
 
@@ -421,6 +423,8 @@ class CaseForm:
         f = cls(rows=[], ew_rows=[], poll_rows=[], revokes=[])
         t = dict(tree)
         extra: dict[str, Any] = {k: v for k, v in t.items() if k not in FORM_KEYS}
+        if isinstance(t.get("source"), dict):         # a published ruling's reference: kept as given
+            extra["source"] = t.pop("source")
         for key in ("title", "source", "rulebook", "table_result", "other_table", "notes", "date", "scoring",
                     "event", "non_offending", "results_on_board"):
             if t.get(key) is not None:
