@@ -57,7 +57,10 @@ def test_the_new_cases_pass_under_both_editions(folder, capsys):
 def test_the_empowering_law_is_cited_first_with_its_text(path, edition, first):
     r = rule_case(load_case(CASES / path), rulebook.get(edition))
     assert refs(r)[:len(first)] == first
-    assert any(ref.startswith("12") for ref in refs(r)[len(first):])       # then Law 12's paragraphs
+    if r.outcome == "result-stands":          # a finding defeats the law: the ruling ends there (issue 22)
+        assert not any(ref.startswith("12") for ref in refs(r)[len(first):])
+    else:
+        assert any(ref.startswith("12") for ref in refs(r)[len(first):])   # then Law 12's paragraphs
     assert all(p.text for p in r.citations)
 
 
@@ -189,7 +192,9 @@ def test_a_condition_of_the_empowering_law_is_a_finding_the_case_must_give(tmp_p
 def test_a_condition_that_does_not_hold_leaves_the_table_result():
     yes = rule(UI.replace("LAW", "27D, findings: {could_well_have_been_different: true}"))
     no = rule(UI.replace("LAW", "27D, findings: {could_well_have_been_different: false}"))
-    assert yes.outcome != "no-damage" and no.outcome == "no-damage"
+    # issue 22: the finding that defeats the law ends the ruling — "result stands", no Law 12 paragraph
+    assert yes.outcome not in ("no-damage", "result-stands") and no.outcome == "result-stands"
+    assert not [ref for ref in refs(no) if ref.startswith("12")]
     assert (no.sides["NS"].value, no.sides["EW"].value) == (0, 0)       # 4S= E at both tables
     assert any("Law 27D empowers an adjustment only if" in s and "no adjustment, the table result stands" in s
                for s in step_lines(no))

@@ -77,3 +77,112 @@ def test_no_corpus_case_names_a_seed_file():
     for path in cases.rglob("*.yaml"):
         c = load_case(path)
         assert not re.search(r"\d{3}_[0-9a-f]{16}\.txt", c.source or ""), path
+
+
+# --- assigned rulings without a field: table points --------------------------------------------
+
+ADJUSTED = """\
+title: Adjusted to 4S making
+rulebook: wbf-2017
+scoring: imps
+board: {number: 7, vulnerability: None}
+non_offending: NS
+table_result: 4S-1 N
+without_infraction: 4S= N
+"""
+
+
+def test_a_single_assigned_result_without_the_other_table_is_ruled_in_table_points():
+    c, r = rule(ADJUSTED)
+    assert r.unit == "points" and r.outcome == "none-self-inflicted"
+    assert (r.sides["NS"].value, r.sides["EW"].value) == (420, -420)
+    assert {s: [(w, o.text) for w, o in parts] for s, parts in r.assigned.items()} == \
+        {"NS": [(F(1), "4S= N")], "EW": [(F(1), "4S= N")]}
+    text = render.text(r, c)
+    assert "NS (non-offending):  4S= N, NS +420   [B]" in text
+    assert "EW (offending):      4S= N, EW -420   [B']" in text
+    assert "compared in table points from NS's view, as Law 12B1 compares table results" in text
+    assert "teams (IMPs; ruled in table points, no field given)" in text
+
+
+def test_the_same_case_with_the_other_table_gives_the_same_result_and_the_imps():
+    _, points = rule(ADJUSTED)
+    c, imps = rule(ADJUSTED + "other_table: 4S= N\n")
+    assert imps.unit == "IMP" and imps.outcome == points.outcome
+    assert imps.assigned == {s: [(w, o) for w, o in parts] for s, parts in points.assigned.items()} or \
+        [(w, o.text) for w, o in imps.assigned["NS"]] == [(w, o.text) for w, o in points.assigned["NS"]]
+    assert (imps.sides["NS"].value, imps.sides["EW"].value) == (0, 0)       # 4S= N against 4S= N
+    from bridgelaw.ruling.scorer import Scorer
+    scorer = Scorer(c)
+    for side in ("NS", "EW"):
+        assert points.scored(side, lambda o: scorer.score(o, side).value) == imps.sides[side].value
+
+
+def test_a_split_award_is_a_signed_sum_of_results():
+    text = ADJUSTED.replace("table_result: 4S-1 N", "table_result: 5SX-3 N") + \
+        "serious_error: {kind: gambling, instead: 4S-1 N}\n"
+    c, r = rule(text.replace("without_infraction: 4S= N", "without_infraction: 4S+1 N"))
+    assert r.outcome == "split"
+    ns = [(w, o.text) for w, o in r.assigned["NS"]]
+    assert ns == [(F(1), "5SX-3 N"), (F(1), "4S+1 N"), (F(-1), "4S-1 N")]
+    assert render.results_text(r, "NS") == "5SX-3 N (NS -500) + 4S+1 N (NS +450) − 4S-1 N (NS -50)"
+    # against any other table the award is IMP(A) + IMP(B) − IMP(C): checked against the IMP ruling
+    _, imps = rule(text.replace("without_infraction: 4S= N", "without_infraction: 4S+1 N") + "other_table: 3NT= S\n")
+    assert imps.outcome == "split" and [(w, o.text) for w, o in imps.assigned["NS"]] == ns
+
+
+def test_a_table_result_inside_a_weighted_expectation_needs_the_field():
+    text = ADJUSTED.replace("without_infraction: 4S= N", "without_infraction:\n"
+                            "  - {result: 4S= N, weight: 1/2}\n  - {result: 4S-2 N, weight: 1/2}")
+    with pytest.raises(BridgelawError) as e:
+        rule(text)
+    assert "A (4S-1 N (-50)) and B (4S= N (+420), 4S-2 N (-100)) cannot be compared in table points" in e.value.message
+    assert "other_table (IMPs) or field (matchpoints)" in e.value.expected
+    _, r = rule(text + "other_table: 4S= N\n")                      # with the other table it is ruled
+    assert r.outcome == "none-self-inflicted" and r.sides["NS"].value == F(-11, 2)
+
+
+def test_a_rounding_rulebook_leaves_the_rounding_to_the_scoring_in_table_points():
+    text = ADJUSTED.replace("rulebook: wbf-2017", "rulebook: ebl-2008").replace(
+        "without_infraction: 4S= N", "without_infraction:\n  - {result: 4S= N, weight: 2/3}\n"
+        "  - {result: 4S+1 N, weight: 1/3}")
+    c, points = rule(text, as_of=None)
+    assert points.rounding == {"NS": (1, "half-up"), "EW": (1, "half-up")}
+    assert "rounded to the nearest 1 IMP when scored" in " ".join(render.step_lines(points))
+    c2, imps = rule(text + "other_table: 4S-1 N\n")
+    from bridgelaw.ruling.scorer import Scorer
+    scorer = Scorer(c2)
+    for side in ("NS", "EW"):
+        assert points.scored(side, lambda o: scorer.score(o, side).value) == imps.sides[side].value
+    assert imps.sides["NS"].value == 10         # 2/3 × IMP(470) + 1/3 × IMP(500) = 2/3 × 10 + 1/3 × 11 = 10 1/3 → 10
+
+
+def test_every_corpus_ruling_is_its_results_and_weights_and_rules_alike_in_table_points():
+    """For every corpus case with an other table or a field: each side's score is Σ weight × the score
+    of its assigned results; and without the other table or field the case rules to the same results."""
+    import re
+    from pathlib import Path
+    from bridgelaw.ruling.scorer import Scorer
+    checked = twins = 0
+    for path in sorted((Path(__file__).resolve().parent.parent / "cases").rglob("*.yaml")):
+        c = load_case(path)
+        names = [c.model.rulebook] + ([k for k in c.model.expect if k != c.model.rulebook]
+                                      if isinstance(c.model.expect, dict) else [])
+        for name in names:
+            r = rule_case(c, rulebook.get(name))
+            if r.assigned is None or r.unit == "points":
+                continue
+            scorer = Scorer(c)
+            for side in ("NS", "EW"):
+                assert r.scored(side, lambda o: scorer.score(o, side).value) == r.sides[side].value, (path, name)
+                checked += 1
+            text = path.read_text()
+            twin = re.sub(r"(?ms)^field:.*?\]\n", "", re.sub(r"(?m)^other_table:.*\n", "", text))
+            r2 = rule_case(load_case(str(path), text=twin), rulebook.get(name))
+            if r2.unit != "points":                # its outcomes are scores in the event's unit
+                continue
+            assert {s: [(w, o.text) for w, o in p] for s, p in r2.assigned.items()} == \
+                {s: [(w, o.text) for w, o in p] for s, p in r.assigned.items()}, (path, name)
+            assert r2.rounding == r.rounding
+            twins += 1
+    assert checked >= 100 and twins >= 50

@@ -276,8 +276,11 @@ def test_assigned_is_none_for_an_artificial_score():
     assert ruled(ARTIFICIAL_MP).assigned is None
     r = ruled(CASES / "wbf-commentary-2017" / "example-13.yaml", "wbf-2017")
     assert r.outcome == "all-self-inflicted"
-    # both sides' B and B' as formed, whichever of them the damage stage then awarded
-    assert set(r.assigned) == {"NS", "EW"} and r.assigned["NS"] == r.assigned["EW"]
+    # both sides' B and B' as formed, whichever of them the damage stage then awarded (issue 22: Ruling.formed;
+    # Ruling.assigned is now each side's award as results)
+    assert set(r.formed) == {"NS", "EW"} and r.formed["NS"] == r.formed["EW"]
+    nos, os = r.nos.side, r.os.side
+    assert r.assigned[nos] == [(F(1), r.case.model.table_result)] and r.assigned[os] == r.formed[os]
 
 
 @pytest.mark.parametrize("path", sorted((CASES / "wbf-commentary-2017").glob("*.yaml")), ids=lambda p: p.stem)

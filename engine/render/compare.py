@@ -181,7 +181,7 @@ def table(cells_: list[Cell]) -> list[Row]:
     def side(r: Ruling, name: str) -> str:
         s = r.sides[name]
         role = {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
-        return f"{render.amount(r, s.value)}{role}"
+        return f"{render.amount(r, s.value, s.side)}{role}"
 
     rows = [Row("In force for this case", ["out of scope: " + c.reason if c.out_of_scope else
                                            ("could not rule: " + c.error if c.ruling is None else "yes")
@@ -224,9 +224,12 @@ def _cell_text(cell: Cell, unit_sign: bool = True) -> str:
         return f"error: {cell.error}"
     r = cell.ruling
     ns, ew = cell.scores
-    unit = {"IMP": " IMPs", "MP": " MP", "%": "%"}[r.unit]
-    show = (lambda v: "not scored" if v is None else format_mixed(v, signed=r.unit == "IMP") + unit)
     mark = "* " if cell.differs else ""
+    if r.unit == "points" and getattr(r, "assigned", None):       # table points: the results, as on the slip
+        from .ruling import results_text
+        return f"{mark}{r.outcome} NS {results_text(r, 'NS')} [{', '.join(cell.deciding)}]"
+    unit = {"IMP": " IMPs", "MP": " MP", "%": "%", "points": " pts"}[r.unit]
+    show = (lambda v: "not scored" if v is None else format_mixed(v, signed=r.unit in ("IMP", "points")) + unit)
     return f"{mark}{r.outcome} NS {show(ns)} EW {show(ew)} [{', '.join(cell.deciding)}]"
 
 

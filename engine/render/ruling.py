@@ -13,11 +13,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..core import bridge
 from ..rulebook import formula as formulas
 from ..rulebook import parameters as params
 from . import record
 from ..core.exact import exact_json, format_decimal, format_mixed
 from ..rulebook import Decision, Dated, Rule, Rulebook
+from ..ruling.outcomes import UnitScore
 from ..ruling.result import UNIT_NAMES, Ruling, SideScore
 from ..ruling.trace import Record
 
@@ -29,23 +31,58 @@ except ImportError:                     # pragma: no cover — exercised by monk
 EVENT = {"IMP": "IMPs", "MP": "matchpoints", "%": "matchpoints, in percent"}
 
 
-def amount(r: Ruling, value: Fraction | None) -> str:
+def _event(r: Ruling) -> str:
+    if r.unit == "points":
+        scoring = r.case.model.scoring if r.case is not None else "imps"
+        return f"{r.event} ({'IMPs' if scoring == 'imps' else 'matchpoints'}; ruled in table points, no field given)"
+    return f"{r.event} ({EVENT[r.unit]})"
+
+
+def amount(r: Ruling, value: Fraction | None, side: str | None = None) -> str:
+    """A score as text; in table points, a side's results and weights (what a TD writes on the slip)."""
     if value is None:
         return "not scored"
-    text = f"{format_mixed(value, signed=r.unit == 'IMP')} {UNIT_NAMES[r.unit]}"
+    if r.unit == "points" and side is not None and r.assigned:
+        return results_text(r, side)
+    signed = r.unit in ("IMP", "points")
+    text = f"{format_mixed(value, signed=signed)} {UNIT_NAMES[r.unit]}"
     if value.denominator != 1:
-        text += f" ({format_decimal(value, signed=r.unit == 'IMP')})"
+        text += f" ({format_decimal(value, signed=signed)})"
     pct = r.percent(value)
     if pct is not None and r.unit == "MP":
         text += f" = {format_decimal(pct)}%"
     return text
 
 
+def results_text(r: Ruling, side: str) -> str:
+    """A side's assigned results and weights with their table points from its view: "4S= N, NS +420";
+    "1/3 × 4S= N (NS +420) + 2/3 × 4S-1 N (NS -50)"; "5HX-2 N (NS -500) + 4H-1 N (NS -100) − 4S= W (NS -420)"."""
+    parts = r.assigned[side]
+    vulnerability = r.case.model.board.vulnerability if r.case is not None else "None"
+
+    def shown(o: Any, alone: bool) -> str:
+        if isinstance(o, UnitScore):
+            return o.text
+        ns = bridge.ns_score(o, vulnerability)
+        points = f"{side} {format_mixed(Fraction(ns if side == 'NS' else -ns), signed=True)}"
+        if not isinstance(o, bridge.PlayedResult):
+            return points
+        return f"{o.text}, {points}" if alone else f"{o.text} ({points})"
+    if len(parts) == 1 and parts[0][0] == 1:
+        return shown(parts[0][1], True)
+    out = []
+    for i, (w, o) in enumerate(parts):
+        weight = "" if abs(w) == 1 else f"{format_mixed(abs(w))} × "
+        sign = ("−" if w < 0 else "") if i == 0 else (" − " if w < 0 else " + ")
+        out.append(f"{sign}{weight}{shown(o, False)}")
+    return "".join(out)
+
+
 def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     m = case.model
     rows = [("Vulnerability", m.board.vulnerability if m.board.number is None
              else f"{m.board.vulnerability} (board {m.board.number})"),
-            ("Form of event", f"{r.event} ({EVENT[r.unit]})")]
+            ("Form of event", _event(r))]
     if case.nos:
         rows.append(("Non-offending side", "both (each side ruled from its own view)" if case.both_non_offending else case.nos))
     if m.artificial is not None:
@@ -75,7 +112,7 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
             for c in comps)))
     if m.poll is not None:
         rows.append(("Poll", f"{m.poll.polled} polled: " + "; ".join(f"{c.action} {c.votes}" for c in m.poll.choices)))
-        used = (r.assigned or {}).get(case.nos or "NS")
+        used = (r.formed or {}).get(case.nos or "NS")
         if used:      # the weights the ruling used (benefit of doubt applied), not the raw ones above
             rows.append(("Weights used", "; ".join(f"{o.text} × {format_mixed(w)}" for w, o in used)))
     if m.penalty is not None:
@@ -124,7 +161,7 @@ def text(r: Ruling, case: Any) -> str:
     out += ["", f"Ruling: {r.outcome}"]
     for s in r.sides.values():
         role = f"{s.side}{_role(s)}:"
-        out.append(f"  {role:<20} {amount(r, s.value)}   [{s.formula}]")
+        out.append(f"  {role:<20} {amount(r, s.value, s.side)}   [{s.formula}]")
     if r.vp:
         out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
     if r.players:
@@ -165,7 +202,7 @@ def markdown(r: Ruling, case: Any) -> str:
         out += [f"| `{name}` | {value} | {origin} |" for name, value, origin in used]
     out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
     for s in r.sides.values():
-        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value)} | `{s.formula}` |")
+        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value, s.side)} | `{s.formula}` |")
     if r.players:
         out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {amount(r, v)} |" for d, v in r.players.items()]
     out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
@@ -227,6 +264,10 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "warnings": r.warnings,
         "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
                      for side, parts in r.assigned.items()} if r.assigned else None,
+        "formed": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
+                   for side, parts in r.formed.items()} if r.formed else None,
+        "rounding": {side: {"step": exact_json(step), "mode": mode} for side, (step, mode) in r.rounding.items()}
+                    or None,
         "trace": trace_json(r.trace.records),
     }
 
@@ -378,6 +419,11 @@ def _line(rec: Record, book: Any) -> list[str]:
     if k == "rounded":
         return [f"  {d['name']} rounded to the nearest {format_mixed(d['step'])} {d['unit']} ({d['parameter']}, "
                 f"{d['mode']}): {format_mixed(d['before'])} → {format_mixed(d['after'])}"]
+    if k == "rounded-later":
+        return [f"  {d['name']} will be rounded to the nearest {format_mixed(d['step'])} IMP when scored "
+                f"({d['parameter']}, {d['mode']}): in table points the IMPs are not known yet"]
+    if k == "stands":
+        return [f"{d['side']}: {d['scored'].text} (the table result stands)"]
     if k == "split":
         return [f"The two sides have different weightings; {d['os']}'s is scored separately."]
     if k == "complement":

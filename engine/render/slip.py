@@ -91,7 +91,7 @@ def _weights(parts: list[tuple[str, Fraction]]) -> str:
 
 
 def _outcomes(r: Ruling, case: Any, side: str) -> list[tuple[str, Fraction]]:
-    used = (r.assigned or {}).get(side)          # as the ruling weighted them (legal only, poll, …)
+    used = (r.formed or {}).get(side)            # as the ruling weighted them (legal only, poll, …)
     if used:
         return [(o.text, w) for w, o in used]
     comps = (case.without or {}).get(side) or []
@@ -142,7 +142,7 @@ def arithmetic(r: Ruling, case: Any) -> list[str]:
                    f"{render.amount(r, q['C'])}{view}")
     for s in r.sides.values():
         role = f" ({ROLES[s.role]})" if s.role in ROLES else ""
-        out.append(f"{s.side}{role} gets {s.formula} = {render.amount(r, s.value)}")
+        out.append(f"{s.side}{role} gets {s.formula} = {render.amount(r, s.value, s.side)}")
     if r.top is not None and r.unit == "MP":
         out.append(f"The top on this board is {format_mixed(r.top)} {unit}.")
     return out
@@ -174,7 +174,7 @@ def appeal_rights(r: Ruling) -> str:
 def build(r: Ruling, case: Any) -> Slip:
     m = case.model
     sides = [SideLine(s.side, ROLES.get(s.role or "", ""), bridge_terms(r, case, s.side),
-                      render.amount(r, s.value), s.formula) for s in r.sides.values()]
+                      render.amount(r, s.value, s.side), s.formula) for s in r.sides.values()]
     players = []
     if r.players:
         names = record.players(case)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from ..core.exact import NumberError, parse_exact
-from ..core.rounding import MODES
+from ..core.rounding import DIRECTED, MODES, SIDED
 
 Kind = Union[str, tuple[str, ...]]
 
@@ -48,7 +48,9 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                            "to the offending side reach this probability (ACBL: 1/6)"),
     # weighted scores at IMPs
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
-    "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
+    "weighted.imps.round_mode": (MODES + DIRECTED + SIDED, "where a weighted IMP score exactly halfway between two "
+                                 "steps goes (up, down: every score off a step; favour-nos: up for the "
+                                 "non-offending side, down for the offending side)"),
     # teams scored in victory points
     "vp.scale": (("wbf-2013",), "the victory-point scale (wbf-2013: the WBF continuous 20-VP scale)"),
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "

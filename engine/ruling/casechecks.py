@@ -187,7 +187,6 @@ def weighted_components(doc: Document, value: Any, path: list) -> list[Component
     return comps
 
 
-
 def _check_scoring(doc: Document, m: CaseModel, without: dict, instead: list | None) -> None:
     places: list[tuple[list, Outcome]] = []
     if m.table_result is not None:
@@ -206,9 +205,9 @@ def _check_scoring(doc: Document, m: CaseModel, without: dict, instead: list | N
         for path, outcome in places:
             if isinstance(outcome, UnitScore) and outcome.unit != "IMP":
                 raise doc.error(path, f"'{outcome.text}' is not in IMPs (scoring: imps)", expected="e.g. +9 IMP")
-            if not isinstance(outcome, UnitScore) and m.other_table is None:
-                raise doc.error(path, f"other_table is missing: at IMPs, '{outcome.text}' is scored against the result "
-                                "at the other table", expected="other_table: <result>, e.g. other_table: 3S+1 W")
+        if m.other_table is None:
+            _one_unit(doc, places, "other_table is missing: at IMPs, '{result}' is scored against the result at the "
+                      "other table to be compared with '{unit}'", "other_table: <result>, e.g. other_table: 3S+1 W")
     else:
         if m.other_table is not None:
             raise doc.error(["other_table"], "other_table is for IMPs; at matchpoints give field", key=True,
@@ -230,6 +229,15 @@ def _check_scoring(doc: Document, m: CaseModel, without: dict, instead: list | N
                 if not 0 <= outcome.value <= top:
                     raise doc.error(path, f"'{outcome.text}' is outside 0 to the top ({format_mixed(top)}"
                                     f"{'%' if outcome.unit == '%' else ' MP'})", expected="a score from 0 to the top")
-            elif m.field is None:
-                raise doc.error(path, f"field is missing: at matchpoints, '{outcome.text}' is scored against the "
-                                "results at the other tables", expected="field: [<result>, ...], e.g. field: [4H= S, NS +420]")
+        if m.field is None:
+            _one_unit(doc, places, "field is missing: at matchpoints, '{result}' is scored against the results at the "
+                      "other tables to be compared with '{unit}'", "field: [<result>, ...], e.g. field: [4H= S, NS +420]")
+
+
+def _one_unit(doc: Document, places: list[tuple[list, Outcome]], message: str, expected: str) -> None:
+    """Without the other table or the field, a case's outcomes are all results (ruled in table points)
+    or all scores in the event's unit; a result beside a unit score cannot be compared with it."""
+    unit = next((o for _, o in places if isinstance(o, UnitScore)), None)
+    result = next(((path, o) for path, o in places if not isinstance(o, UnitScore)), None)
+    if unit is not None and result is not None:
+        raise doc.error(result[0], message.format(result=result[1].text, unit=unit.text), expected=expected)

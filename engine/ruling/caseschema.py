@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BeforeValidator, Discriminator, Field, Tag
 
 from ..core import bridge
-from ..core.vocab import Direction, Event, Responsibility, Side
+from ..core.vocab import Direction, Event, Responsibility
 from .outcomes import (ExactField, OutcomeField, ScoringField, SideField, SideOrBoth, SideOrSeat, StrictModel, Text,
                        WeightField, vulnerability_word)
 

@@ -40,7 +40,7 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
     d.weighting[side] = [(c.weight, d.scorer.score(c.outcome, side).value) for c in used]
     d.formed[side] = [(c.weight, c.outcome) for c in used]
     if len(used) > 1:
-        value = round_weighted(d, value, name)
+        value = round_weighted(d, value, name, side, role)
     return value, rule
 
 
@@ -49,8 +49,11 @@ def threshold(d: Draft, comps: list[Component], side: Side, name: str, key: str,
     side's own view, first reaches parameter `key` (2007 12C1(e) as the ACBL reads it:
     "likely" for the non-offending side, "at all probable" for the offending side)."""
     limit = d.trace.parameter(key)
+    # results that score alike are ordered by their table points, so the result reported is the one a
+    # TD reading the table would pick (+420 before +400 when both score the same against the field)
     scored = sorted(((d.scorer.score(c.outcome, side), c) for c in comps),
-                    key=lambda sc: sc[0].value, reverse=start == "most-favourable")
+                    key=lambda sc: (sc[0].value, d.scorer.points(sc[1].outcome, side)),
+                    reverse=start == "most-favourable")
     cumulative = Fraction(0)
     for s, c in scored:
         cumulative += c.weight
@@ -63,13 +66,19 @@ def threshold(d: Draft, comps: list[Component], side: Side, name: str, key: str,
     raise BridgelawError(f"{d.case.file}: the probabilities never reach {format_mixed(limit)} ({key})")
 
 
-def round_weighted(d: Draft, value: Fraction, name: str) -> Fraction:
-    if d.scorer.unit != "IMP" or "weighted.imps.round_to" not in d.book.parameters:
+def round_weighted(d: Draft, value: Fraction, name: str, side: Side, role: str) -> Fraction:
+    """A weighted IMP score rounded as the rulebook says; in table points, the rounding is recorded
+    for the scoring (the IMPs are not known yet)."""
+    if d.scorer.unit not in ("IMP", "points") or d.m.scoring != "imps" or "weighted.imps.round_to" not in d.book.parameters:
         return value
     step = d.trace.parameter("weighted.imps.round_to")
     if not step:
         return value
-    mode = d.trace.parameter("weighted.imps.round_mode")
+    mode = rounding.for_role(d.trace.parameter("weighted.imps.round_mode"), role)
+    d.rounding[side] = (step, mode)
+    if d.scorer.unit == "points":
+        d.add("rounded-later", name=name, side=side, step=step, mode=mode, parameter="weighted.imps.round_to")
+        return value
     rounded = rounding.by_parameter(value, step, mode)
     d.add("rounded", name=name, step=step, mode=mode, before=value, after=rounded, unit="IMP",
           parameter="weighted.imps.round_to")

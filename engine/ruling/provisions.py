@@ -7,8 +7,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core import rounding
+from ..core.errors import BridgelawError
 from ..core import vp as vp_scale
 from ..core.vocab import PARTNER, SIDE_OF, SIDES, Side
+from . import combination
 from .artificial import artificial_scores
 from .draft import Draft
 from .result import SideScore
@@ -39,18 +41,26 @@ def event(d: Draft, scores: dict[Side, SideScore]) -> None:
     ns, ew = scores["NS"].value, scores["EW"].value
     if ns is None or ew is None:
         return
-    total = ns + ew
-    balanced = total == 0 if d.scorer.unit == "IMP" else total == d.scorer.top
+    balanced = ns + ew == d.scorer.balanced_at
     facts = {"event": d.case.event, "scoring": d.m.scoring, "balanced": balanced}
     rule = d.trace.decide("event", facts, event=d.case.event)
     if rule is None:
         return
-    env = {"NS": ns, "EW": ew, "top": d.scorer.top if d.scorer.unit != "IMP" else None}
+    env = {"NS": ns, "EW": ew, "top": d.scorer.top if d.scorer.unit in ("MP", "%") else None}
+    views = {side: (side, d.assigned[side]) for side in SIDES if side in d.assigned}
     for side in SIDES:
         f = rule.award[side]
         if f.text == side:
             continue
         scores[side] = d.award(f, env, side, scores[side].role, scores[side].label)
+        parts = combination.of_formula(f, views, side, d.scorer.unit == "MP") if len(views) == 2 else None
+        if parts is None or d.rounded:       # a rounded weighted score averaged: no longer results and weights
+            d.assigned.pop(side, None)
+            if d.scorer.unit == "points":
+                raise BridgelawError(f"{d.case.file}: rule {rule.id} of {d.book.id} ({f.text}) cannot be given in "
+                                     "table points", expected="other_table (IMPs) or field (matchpoints)")
+        else:
+            d.assigned[side] = parts
 
 
 def players(d: Draft, scores: dict[Side, SideScore]) -> dict[str, Fraction | None]:

@@ -253,7 +253,7 @@ class RulingView:
 def view(ruling: Ruling, case: Case) -> RulingView:
     b = ruling.rulebook
     sides = [SideView(s.side, {"nos": "non-offending", "os": "offending"}.get(s.role or "", ""),
-                      render.amount(ruling, s.value), s.formula, s.label) for s in ruling.sides.values()]
+                      render.amount(ruling, s.value, s.side), s.formula, s.label) for s in ruling.sides.values()]
     players = []
     if ruling.players:
         names = record.players(case)
