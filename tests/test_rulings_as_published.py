@@ -186,3 +186,55 @@ def test_every_corpus_ruling_is_its_results_and_weights_and_rules_alike_in_table
             assert r2.rounding == r.rounding
             twins += 1
     assert checked >= 100 and twins >= 50
+
+
+# --- no-infraction rulings: the finding that defeats the infraction ends the ruling ----------
+
+UI = """\
+title: Slow double, then a pull
+rulebook: wbf-2017
+scoring: imps
+board: {number: 13, vulnerability: All}
+non_offending: EW
+infraction: {law: 16B1, by: N, findings: FINDINGS}
+table_result: 4H= N
+"""
+
+
+def test_no_logical_alternative_the_result_stands_without_an_outcome_without_the_infraction():
+    c, r = rule(UI.replace("FINDINGS", "{suggested_over_a_logical_alternative: false}"))
+    assert r.outcome == "result-stands" and c.without is None
+    assert (r.sides["NS"].value, r.sides["EW"].value) == (620, -620)
+    assert [p.ref for p in r.citations] == ["16B1(a)", "16B3"]          # the law whose condition failed, no 12C1
+    text = render.text(r, c)
+    assert "Law 16B1 empowers an adjustment only if the player chose, from among logical alternatives, one " \
+           "demonstrably suggested by the unauthorized information; the Director finds that it does not hold: " \
+           "no adjustment, the table result stands" in text
+    assert r.assigned == {"NS": [(1, c.model.table_result)], "EW": [(1, c.model.table_result)]}
+
+
+def test_no_damage_found_the_result_stands():
+    _, r = rule(UI.replace("FINDINGS", "{suggested_over_a_logical_alternative: true, damaged: false}"))
+    assert r.outcome == "result-stands" and "12B1" not in [p.ref for p in r.citations]
+
+
+def test_no_damage_needs_no_other_finding():
+    _, r = rule(UI.replace("FINDINGS", "{damaged: false}"))           # the required finding is then not asked for
+    assert r.outcome == "result-stands"
+
+
+def test_when_the_law_empowers_the_outcome_without_the_infraction_is_needed():
+    # a finding is false, so the case may leave B out; but 16B1 does not make it a condition of adjusting
+    with pytest.raises(BridgelawError) as e:
+        rule(UI.replace("FINDINGS", "{suggested_over_a_logical_alternative: true, could_have_been_aware: false}"))
+    assert "missing required key 'without_infraction'" in e.value.message
+    assert e.value.path == ("without_infraction",)
+
+
+def test_a_21b3_case_cites_21b3_only():
+    text = IMPS.replace("title: Test case\n", "title: Test case\ninfraction: {law: 21B3, by: EW}\n")
+    _, r = rule(text)
+    refs = [p.ref for p in r.citations]
+    assert refs[0] == "21B3" and "21B1(a)" not in refs
+    _, r21 = rule(text.replace("law: 21B3", "law: 21B"))               # the law named as a whole: both
+    assert [p.ref for p in r21.citations][:2] == ["21B1(a)", "21B3"]

@@ -32,6 +32,9 @@ class InfractionModel(BaseModel):
     revoke: bool = False              # Law 64: the case lists its revokes; table_result is before the transfer
     at_least: str | None = None       # a parameter the non-offending side's assigned score is at least (86B2(b): average plus)
     requires: dict[str, str] = {}     # the Director's findings the law makes a condition of adjusting: name → what it says
+    # findings the Director may state instead of leaving them to the damage stage (no misinformation, no
+    # damage): name → what it says; one found false ends the ruling, the result stands, like a requires
+    may_find: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class Empowerment:
     origin: str = ""
     at_least: str | None = None
     requires: tuple[tuple[str, str], ...] = ()
+    may_find: tuple[tuple[str, str], ...] = ()
 
 
 class UnknownLaw(LookupError):

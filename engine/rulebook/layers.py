@@ -123,7 +123,8 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
             raise doc.error(["infractions", law, "at_least"], f"infraction {law}: unknown parameter '{im.at_least}'",
                             suggestion=did_you_mean(im.at_least, params.PARAMETERS))
         empowering[law] = infr.Empowerment(law, im.title, tuple(im.cites), tuple(im.known_as),
-                                           im.both_sides, im.revoke, origin, im.at_least, tuple(im.requires.items()))
+                                           im.both_sides, im.revoke, origin, im.at_least, tuple(im.requires.items()),
+                                           tuple(im.may_find.items()))
     dated = dict(book.dated)
     bounds = dict(book.bounds)
     declared: dict[str, Bound] = {}

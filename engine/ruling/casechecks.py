@@ -75,6 +75,11 @@ def check(doc: Document, m: CaseModel) -> Checked:
     if m.infraction is not None and m.infraction.revokes is not None and not isinstance(m.table_result, bridge.PlayedResult):
         raise doc.error(["infraction", "revokes"], "revokes need the table_result as played (before the Law 64A "
                         "transfer)", expected="table_result: <contract, result and declarer>, e.g. 4S= S")
+    defeated = m.infraction is not None and False in (m.infraction.findings or {}).values()
+    if defeated and m.without_infraction is None and m.poll is None:
+        # a finding may defeat the empowering law (the rulebook says): the result stands, no B needed
+        _check_scoring(doc, m, {"NS": [], "EW": []}, None)
+        return Checked(without=None, split=False, instead=None, session={})
     if (m.without_infraction is None) == (m.poll is None):
         err = doc.error(["poll"] if m.poll is not None else [],
                         "give exactly one of without_infraction (the outcome or weighted outcomes) and poll",

@@ -31,9 +31,11 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     case, m, scorer, q = d.case, d.m, d.scorer, d.quantities
     nos, os = case.nos, case.os
     if case.without is None:                 # left out because a finding defeats the law; here it does not
-        raise case.doc.error([], "missing required key 'without_infraction': the adjustment is empowered on these "
+        err = case.doc.error([], "missing required key 'without_infraction': the adjustment is empowered on these "
                              "findings, so the outcome without the infraction is needed",
                              expected="without_infraction: <result or weighted list>, or poll: {…}")
+        err.path = ("without_infraction",)
+        raise err
     if case.both_non_offending:
         return both_non_offending(d)
     d.add("sides", nos=nos, os=os)

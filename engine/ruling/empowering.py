@@ -31,20 +31,21 @@ def empowerment(d: Draft) -> Empowerment | None:
                                expected="revokes: [{trick: …, offender: …, offender_won: …, side_won: …, "
                                   "later_tricks: …}]")
     findings = inf.findings or {}
-    known = {name for entry in d.book.infractions.values() for name, _ in entry.requires}
+    known = {name for entry in d.book.infractions.values() for name, _ in entry.requires + entry.may_find}
     for name in findings:
         if name not in known:               # a finding no law of this rulebook asks for: a typo?
             raise d.case.doc.error(["infraction", "findings", name], f"no law in {d.book.id} makes "
                                    f"'{name}' a condition of adjusting", key=True,
                                       expected="one of " + (", ".join(sorted(known)) or "(none)"),
                                       suggestion=did_you_mean(name, known))
+    for name, what in e.requires + e.may_find:          # a finding that does not hold defeats the law
+        if findings.get(name) is False and d.not_empowered is None:
+            d.not_empowered = (e, what)
     for name, what in e.requires:
-        if name not in findings:
+        if name not in findings and d.not_empowered is None:
             raise d.case.doc.error(["infraction"], f"Law {e.law} empowers an adjustment only if {what}: the "
                                    f"case must give the Director's finding '{name}'",
                                       expected=f"findings: {{{name}: true or false}}")
-        if not findings[name]:
-            d.not_empowered = (e, what)
     other = "" if _law_key(inf.law).startswith(_law_key(e.law)) else f" (Law {e.law} in {d.book.id})"
     d.add("law", cites=list(e.cites), text=f"Infraction: Law {inf.law}{other}, {e.title}"
           f"{f' (by {inf.by})' if inf.by else ''}; the adjustment is empowered by {', '.join(e.cites)}.")
