@@ -238,3 +238,72 @@ def test_a_21b3_case_cites_21b3_only():
     assert refs[0] == "21B3" and "21B1(a)" not in refs
     _, r21 = rule(text.replace("law: 21B3", "law: 21B"))               # the law named as a whole: both
     assert [p.ref for p in r21.citations][:2] == ["21B1(a)", "21B3"]
+
+
+# --- judgement words: likely / at all probable ---------------------------------------------------
+
+JUDGED = """\
+title: Most favourable likely, most unfavourable at all probable
+rulebook: acbl-2007
+date: 2014-03-01
+scoring: imps
+board: {number: 11, vulnerability: None}
+non_offending: NS
+without_infraction:
+  - {result: 6H= S, judged: at all probable}
+  - {result: 4H+1 S, judged: likely}
+  - {result: 3NT= N, judged: Likely}
+  - {result: 4H-1 S, judged: at-all-probable}
+"""
+
+
+def test_acbl_12c1e_by_the_tds_words():
+    c, r = rule(JUDGED)
+    assert [x.judged for x in c.without["NS"]] == ["at-all-probable", "likely", "likely", "at-all-probable"]
+    # NS: the most favourable result judged likely (6H= is only at all probable); EW: the most unfavourable
+    # to EW at all probable — 6H= S
+    assert {s: [(w, o.text) for w, o in p] for s, p in r.assigned.items()} == \
+        {"NS": [(F(1), "4H+1 S")], "EW": [(F(1), "6H= S")]}
+    assert (r.sides["NS"].value, r.sides["EW"].value) == (450, -980)          # table points, not balancing
+    steps = render.step_lines(r)
+    assert any("B = the most favourable result judged likely (more favourable from this end but judged less "
+               "probable: 6H= S): 4H+1 S = 4H+1 S: NS +450" in s for s in steps)
+    assert "4H+1 S (likely)" in render.text(r, c)
+
+
+def test_a_weighting_rulebook_refuses_judgement_words():
+    with pytest.raises(BridgelawError) as e:
+        rule(JUDGED, "wbf-2007")
+    assert "the results are judged likely / at all probable, not weighted: rule weighted-average of wbf-2007" \
+        in e.value.message
+    assert (e.value.line, e.value.column) == (8, 3)
+
+
+def test_a_list_is_judged_or_weighted_not_both():
+    with pytest.raises(BridgelawError) as e:
+        case(JUDGED.replace("{result: 3NT= N, judged: Likely}", "{result: 3NT= N, weight: 1/2}"))
+    assert "'3NT= N' has no judgement" in e.value.message and e.value.line == 10
+    with pytest.raises(BridgelawError) as e:
+        case(JUDGED.replace("judged: Likely}", "judged: likely, weight: 1/2}"))
+    assert "weighted or judged" in e.value.message
+
+
+def test_threshold_ties_are_broken_by_table_points():
+    # +420 and +400 both score 0 IMPs against +410 (IMP of ±10): the reported contract is +420's
+    text = """\
+title: Two results that score alike
+rulebook: acbl-2007
+date: 2014-03-01
+scoring: imps
+board: {number: 1, vulnerability: None}
+non_offending: NS
+other_table: NS +410
+without_infraction:
+  - {result: 3NT= N, weight: 1/2}
+  - {result: 4S= N, weight: 1/2}
+"""
+    _, r = rule(text)
+    assert [o.text for _, o in r.assigned["NS"]] == ["4S= N"] and r.sides["NS"].value == 0
+    _, r2 = rule(text.replace("  - {result: 3NT= N, weight: 1/2}\n  - {result: 4S= N, weight: 1/2}\n",
+                              "  - {result: 4S= N, weight: 1/2}\n  - {result: 3NT= N, weight: 1/2}\n"))
+    assert [o.text for _, o in r2.assigned["NS"]] == ["4S= N"]             # whatever the order written

@@ -108,7 +108,8 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
         comps = case.without[side]
         label = "Without the infraction" + (f" ({side})" if case.split else "") + (" (as polled)" if m.poll else "")
         rows.append((label, "; ".join(
-            c.outcome.text + ("" if len(comps) == 1 else f" × {format_mixed(c.weight)}") + ("" if c.legal else " (not legal)")
+            c.outcome.text + (f" ({c.judged.replace('-', ' ')})" if c.judged else "" if len(comps) == 1
+                              else f" × {format_mixed(c.weight)}") + ("" if c.legal else " (not legal)")
             for c in comps)))
     if m.poll is not None:
         rows.append(("Poll", f"{m.poll.polled} polled: " + "; ".join(f"{c.action} {c.votes}" for c in m.poll.choices)))
@@ -419,6 +420,13 @@ def _line(rec: Record, book: Any) -> list[str]:
     if k == "rounded":
         return [f"  {d['name']} rounded to the nearest {format_mixed(d['step'])} {d['unit']} ({d['parameter']}, "
                 f"{d['mode']}): {format_mixed(d['before'])} → {format_mixed(d['after'])}"]
+    if k == "judged":
+        passed = "; ".join(o.text for o in d["passed"])
+        where = "most favourable" if d["start"] == "most-favourable" else "most unfavourable"
+        return [f"  {d['name']} = the {where} result judged {d['word'].replace('-', ' ')}"
+                + (" or likely" if d["word"] == "at-all-probable" else "")
+                + (f" (more favourable from this end but judged less probable: {passed})" if passed else "")
+                + f": {d['outcome'].text} = {d['scored'].text}"]
     if k == "rounded-later":
         return [f"  {d['name']} will be rounded to the nearest {format_mixed(d['step'])} IMP when scored "
                 f"({d['parameter']}, {d['mode']}): in table points the IMPs are not known yet"]

@@ -68,7 +68,7 @@ KIND = Stage(
 EXPECTATION = Stage(
     id="expectation",
     summary="how the score without the infraction (B) is formed from the possible outcomes",
-    facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "scoring": SCORING},
+    facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "judged": "bool", "scoring": SCORING},
     produces="apply",
     apply_options={
         "method": ("weighted-average", "threshold"),  # weight the outcomes, or select one by cumulative probability
@@ -79,9 +79,11 @@ EXPECTATION = Stage(
         "nos_threshold": PARAMETER, "os_threshold": PARAMETER,       # method threshold: where selection stops
         "nos_from": ("most-favourable", "least-favourable"),         # method threshold: which end to start
         "os_from": ("most-favourable", "least-favourable"),          #   from, for each side's own view
+        "nos_judged": ("likely", "at-all-probable"),  # method threshold, results judged in words: the word
+        "os_judged": ("likely", "at-all-probable"),   #   each side's result must carry at least
     },
     apply_defaults={"offending": "complement", "favour": None, "minimum_polled": None, "nos_threshold": None,
-                    "os_threshold": None, "nos_from": None, "os_from": None},
+                    "os_threshold": None, "nos_from": None, "os_from": None, "nos_judged": None, "os_judged": None},
 )
 
 SERIOUS_ERROR = Stage(

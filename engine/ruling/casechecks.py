@@ -102,6 +102,9 @@ def check(doc: Document, m: CaseModel) -> Checked:
             raise doc.error(["serious_error"], "serious_error needs the table_result it affected", key=True,
                             expected="table_result: <the result obtained at the table>")
         instead = weighted_components(doc, m.serious_error.instead, ["serious_error", "instead"])
+        if any(c.judged for c in instead) and len(instead) > 1:
+            raise doc.error(["serious_error", "instead"], "C is weighted, not judged: give each result's weight",
+                            expected="weights that add up to 1")
         for c in instead:
             if not c.legal:
                 raise doc.error(list(c.path), "legal: false belongs to without_infraction, not to instead",
@@ -184,6 +187,20 @@ def weighted_components(doc: Document, value: Any, path: list) -> list[Component
         return [Component(value, Fraction(1), True, tuple(path))]
     if not value:
         raise doc.error(path, "a weighted list needs at least one outcome")
+    judged = [item.judged is not None for item in value]
+    for i, item in enumerate(value):
+        if item.judged is not None and item.weight is not None:
+            raise doc.error(path + [i, "judged"], "a result is weighted or judged (likely, at all probable), not both",
+                            key=True, suggestion="remove weight: or judged:")
+        if any(judged) and item.judged is None:
+            raise doc.error(path + [i], f"'{item.result.text}' has no judgement: in a list judged likely / at all "
+                            "probable every result is judged", expected="judged: likely or judged: at all probable")
+        if not any(judged) and item.weight is None:
+            raise doc.error(path + [i], "missing required key 'weight'",
+                            expected="weight: 2/3, 60% or 0.6 (or judged: likely / at all probable for every result)")
+    if any(judged):                            # no weights: the rule that applies selects by the words
+        return [Component(item.result, Fraction(1) if len(value) == 1 else Fraction(0), item.legal,
+                          tuple(path + [i]), item.judged) for i, item in enumerate(value)]
     comps = [Component(item.result, item.weight, item.legal, tuple(path + [i])) for i, item in enumerate(value)]
     total = sum((c.weight for c in comps), Fraction(0))
     if total != 1:

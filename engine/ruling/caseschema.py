@@ -23,7 +23,7 @@ from pydantic import BeforeValidator, Discriminator, Field, Tag
 
 from ..core import bridge
 from ..core.vocab import Direction, Event, Responsibility
-from .outcomes import (ExactField, OutcomeField, ScoringField, SideField, SideOrBoth, SideOrSeat, StrictModel, Text,
+from .outcomes import (ExactField, JudgedField, OutcomeField, ScoringField, SideField, SideOrBoth, SideOrSeat, StrictModel, Text,
                        WeightField, vulnerability_word)
 
 class Board(StrictModel):
@@ -32,9 +32,12 @@ class Board(StrictModel):
 
 
 class WeightedOutcome(StrictModel):
+    """One possible result: with its weight (12C1(c)), or judged ``likely`` / ``at all probable``
+    (1997 12C2; 2007 12C1(e) where a Regulating Authority elects it) — every item of a list one way."""
     result: OutcomeField
-    weight: WeightField
+    weight: WeightField | None = None
     legal: bool = True
+    judged: JudgedField | None = None
 
 
 class SplitWeighting(StrictModel):

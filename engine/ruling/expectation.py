@@ -11,7 +11,7 @@ from ..core.errors import BridgelawError
 from ..core.exact import format_mixed
 from ..core.vocab import Side
 from ..rulebook import Rule
-from .outcomes import Component
+from .outcomes import JUDGEMENTS, Component
 from .draft import Draft
 
 
@@ -21,10 +21,18 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
     (apply.favour), and how the value is formed (apply.method: weighted-average, or threshold —
     the result at which the cumulative probability from one end reaches a parameter)."""
     poll = d.m.poll is not None
+    judged = len(comps) > 1 and any(c.judged for c in comps)
     facts = {"weighted": len(comps) > 1, "illegal_outcomes": any(not c.legal for c in comps),
-             "poll": poll, "scoring": d.m.scoring}
+             "poll": poll, "judged": judged, "scoring": d.m.scoring}
     rule = d.trace.decide("expectation", facts, quantity=label, side=side)
     option = rule.option
+    if judged and option("method") != "threshold":
+        raise d.case.doc.error(list(comps[0].path[:-1]) or ["without_infraction"],
+                               f"the results are judged likely / at all probable, not weighted: rule {rule.id} of "
+                               f"{d.book.id} weights them ({', '.join(rule.cites)})",
+                               expected="a weight for each result",
+                               suggestion="or rule under a rulebook that selects the most favourable likely result "
+                                          "(1997 Law 12C2; 2007 Law 12C1(e) where elected)")
     used = comps
     name = label.split(" ")[0]
     if option("outcomes") == "legal":
@@ -35,6 +43,8 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
     if option("favour") is not None:
         used = favour(d, used, side, option("favour"), option("minimum_polled"))
     if option("method") == "threshold":
+        if judged:
+            return by_judgement(d, used, side, name, option(f"{role}_judged"), option(f"{role}_from"), rule), rule
         return threshold(d, used, side, name, option(f"{role}_threshold"), option(f"{role}_from")), rule
     value = weighted(d, used, side, name)
     d.weighting[side] = [(c.weight, d.scorer.score(c.outcome, side).value) for c in used]
@@ -64,6 +74,28 @@ def threshold(d: Draft, comps: list[Component], side: Side, name: str, key: str,
             d.formed[side] = [(Fraction(1), c.outcome)]
             return s.value
     raise BridgelawError(f"{d.case.file}: the probabilities never reach {format_mixed(limit)} ({key})")
+
+
+def by_judgement(d: Draft, comps: list[Component], side: Side, name: str, word: str | None, start: str,
+                 rule: Rule) -> Fraction:
+    """The first result from the `start` end of the side's own view that the TD judged at least
+    `word`: the most favourable *likely* result for the non-offending side, the most unfavourable
+    result *at all probable* for the offending side (a likely result is also at all probable)."""
+    if word is None:
+        raise BridgelawError(f"{d.case.file}: rule {rule.id} of {d.book.id} selects by probability, not by the "
+                             f"words likely / at all probable, for {name}", expected="weights for each result")
+    accepted = JUDGEMENTS[:JUDGEMENTS.index(word) + 1]
+    scored = sorted(((d.scorer.score(c.outcome, side), c) for c in comps),
+                    key=lambda sc: (sc[0].value, d.scorer.points(sc[1].outcome, side)),
+                    reverse=start == "most-favourable")
+    for s, c in scored:
+        if c.judged in accepted:
+            d.add("judged", name=name, start=start, word=word, outcome=c.outcome, scored=s,
+                  passed=[x.outcome for _, x in scored[:scored.index((s, c))]])
+            d.formed[side] = [(Fraction(1), c.outcome)]
+            return s.value
+    raise d.case.doc.error(list(comps[0].path[:-1]), f"no result is judged {word.replace('-', ' ')} for {name}",
+                           expected=f"at least one result with judged: {word.replace('-', ' ')}")
 
 
 def round_weighted(d: Draft, value: Fraction, name: str, side: Side, role: str) -> Fraction:

@@ -142,6 +142,18 @@ def text_value(value: Any) -> Any:
 
 
 Text = Annotated[str, BeforeValidator(text_value), TEXT_SCHEMA]
+JUDGEMENTS = ("likely", "at-all-probable")        # 1997 12C2, 2007 12C1(e): the Law's words, strongest first
+
+
+def judgement_word(value: Any) -> Any:
+    """``likely``, ``at all probable`` (any case, spaces or hyphens) as the Law writes them."""
+    if isinstance(value, str):
+        word = "-".join(value.strip().lower().replace("_", " ").replace("-", " ").split())
+        return word
+    return value
+
+
+JudgedField = Annotated[Literal["likely", "at-all-probable"], BeforeValidator(judgement_word)]
 SideField = Annotated[Side, BeforeValidator(side_word)]             # NS, N-S, North-South, …
 SideOrBoth = Annotated[Union[Side, Literal["both"]], BeforeValidator(side_word)]
 SideOrSeat = Annotated[Union[Side, Direction], BeforeValidator(side_word)]   # who committed an infraction
@@ -155,3 +167,4 @@ class Component:
     weight: Fraction
     legal: bool = True
     path: tuple = ()
+    judged: str | None = None     # "likely" or "at-all-probable": a TD's judgement instead of a weight
