@@ -248,7 +248,7 @@ def test_rulebooks_json(capsys):
     assert (code, err) == (0, "")
     data = {b["id"]: b for b in json.loads(out)}
     assert list(data) == list(rulebooks.available())
-    assert data["wbf-2017"]["sourced"]["paragraphs"] == [35, 35]
+    assert data["wbf-2017"]["sourced"]["paragraphs"] == [36, 36]       # 90A added (issue 22)
     assert data["wbf-laws-committee-2017"]["sourced"]["by_kind"]["recommendation"] == 4
     data = {k: v for k, v in data.items() if k in ("wbf-2007", "wbf-2017")}
     assert data["wbf-2007"]["version"] == "2007.1"

@@ -101,8 +101,8 @@ def test_what_is_not_a_regulation_does_not_pose_as_one():
 UNCONFIRMED = {
     "acbl-2007": ["ACBL/likely-probable"],
     "ebu": ["EBU-WB/neuberg-artificial"],
-    "wbf-2007": ["92B", "12A", "12A3", "12B2", "21B1(a)", "21B3", "23", "27D", "64A1", "64A2", "64B", "64C", "82C", "86D"],
-    "wbf-2017": ["92B", "16B3", "21B1(a)", "21B3", "27D", "64A1", "64A2", "64B", "64C1", "86B2", "86B3"],
+    "wbf-2007": ["92B", "90A", "12A", "12A3", "12B2", "21B1(a)", "21B3", "23", "27D", "64A1", "64A2", "64B", "64C", "82C", "86D"],
+    "wbf-2017": ["92B", "90A", "16B3", "21B1(a)", "21B3", "27D", "64A1", "64A2", "64B", "64C1", "86B2", "86B3"],
 }
 
 
@@ -199,8 +199,8 @@ def test_rulebooks_prints_the_sourced_share(capsys):
     assert re.search(r"^wbf-2017 .*\n\s+sourced 100%: (\d+)/\1 paragraphs, (\d+)/\2 parameters$", out, re.M)
     assert main(["rulebooks", "--format", "json"]) == 0
     data = {b["id"]: b for b in json.loads(capsys.readouterr().out)}
-    assert data["ebl-2008-vp-proposal"]["sourced"]["by_kind"] == {"law": 32, "practice": 1, "proposal": 1}
-    assert data["acbl-2007"]["sourced"]["by_kind"] == {"guidance": 1, "law": 32, "regulation": 2}
+    assert data["ebl-2008-vp-proposal"]["sourced"]["by_kind"] == {"law": 33, "practice": 1, "proposal": 1}
+    assert data["acbl-2007"]["sourced"]["by_kind"] == {"guidance": 1, "law": 33, "regulation": 2}
 
 
 def test_compare_with_and_without_the_committee_layer(capsys):

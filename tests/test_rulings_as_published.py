@@ -307,3 +307,68 @@ without_infraction:
     _, r2 = rule(text.replace("  - {result: 3NT= N, weight: 1/2}\n  - {result: 4S= N, weight: 1/2}\n",
                               "  - {result: 4S= N, weight: 1/2}\n  - {result: 3NT= N, weight: 1/2}\n"))
     assert [o.text for _, o in r2.assigned["NS"]] == ["4S= N"]             # whatever the order written
+
+
+# --- procedural penalties at every form of scoring ------------------------------------------------
+
+PAIRS_PP = """\
+title: Slow play, 10% of a top
+rulebook: wbf-2017
+scoring: matchpoints
+board: {number: 3, vulnerability: None}
+non_offending: NS
+field: [NS +420, NS +420, NS +400, NS +170, NS -50, NS -50]
+table_result: 4S= N
+without_infraction: 4S= N
+penalty: {side: E-W, amount: 10%}
+"""
+
+
+def test_a_fraction_of_a_top_at_pairs():
+    c, r = rule(PAIRS_PP)
+    assert (r.sides["NS"].value, r.sides["EW"].value) == (10, F(4, 5))     # EW 2 − 10% of 12; NS unchanged
+    [p] = r.penalties
+    assert (p.side, p.value, p.against, p.order, p.rule) == ("EW", F(6, 5), "board", "after-factoring",
+                                                             "penalty-pair-or-team")
+    assert "90A" in [x.ref for x in r.citations]
+    text = render.text(r, c)
+    assert "EW: procedural penalty 10% of a top = 1 1/5 MP (of the top 12), taken from EW's score: 2 − 1 1/5 = 4/5 " \
+           "matchpoints; after-factoring (penalty.matchpoints.order)" in text
+    assert "Procedural penalty, EW: 10% of a top = 1 1/5 MP, included in the score above" in text
+    from bridgelaw.render import slip
+    s = slip.build(r, c)
+    assert s.penalties == ["Procedural penalty (Law 90A): EW: 10% of a top = 1 1/5 MP, included in the score above"]
+    assert 'id="slip-penalty-0">Procedural penalty (Law 90A): EW: 10% of a top' in slip.html(s)
+    data = render.as_dict(r, c)
+    assert data["penalties"][0]["value"] == {"exact": "6/5", "value": 1.2} and data["penalties"][0]["unit"] == "%"
+
+
+def test_imps_at_teams_and_vps_against_a_match():
+    text = IMPS + "penalty: {side: EW, amount: 3 IMP}\n"
+    _, r = rule(text)
+    base = rule(IMPS)[1]
+    assert r.sides["EW"].value == base.sides["EW"].value - 3 and r.sides["NS"].value == base.sides["NS"].value
+    vp_text = IMPS + "match: {boards: 8, imps: {NS: 10, EW: 12}}\npenalty: {side: EW, amount: 1 VP}\n"
+    _, rv = rule(vp_text)
+    _, plain = rule(IMPS + "match: {boards: 8, imps: {NS: 10, EW: 12}}\n")
+    assert rv.vp["EW"] == plain.vp["EW"] - 1 and rv.vp["NS"] == plain.vp["NS"]
+    assert rv.sides["EW"].value == plain.sides["EW"].value                 # the board's IMPs are not changed
+
+
+def test_in_table_points_a_penalty_is_left_to_the_scoring():
+    _, r = rule(ADJUSTED + "penalty: {side: NS, amount: 10%}\n".replace("10%", "3 IMP"))
+    [p] = r.penalties
+    assert p.value is None and r.sides["NS"].value == 420
+    assert "NS: 3 IMPs (taken when the board is scored)" in render.penalties_text(r)
+
+
+@pytest.mark.parametrize("change,words", [
+    ("penalty: {side: EW, amount: 10%}", "is not a positive amount in the event's unit"),
+    ("penalty: {side: EW, player: W, amount: 3 IMP}", "on a player or on a side"),
+    ("penalty: {side: EW, amount: 3 IMP, partner_blameless: true}", "partner_blameless is for individual events"),
+    ("penalty: {side: EW, amount: -3 IMP}", "is not a positive amount"),
+])
+def test_penalty_mistakes(change, words):
+    with pytest.raises(BridgelawError) as e:
+        case(IMPS + change + "\n")
+    assert words in e.value.message and e.value.line == 9

@@ -54,6 +54,28 @@ def amount(r: Ruling, value: Fraction | None, side: str | None = None) -> str:
     return text
 
 
+def penalty_amount(amount: Any) -> str:
+    """A penalty as a TD says it: "10% of a top", "3 IMPs", "1 VP", "2 MP"."""
+    value = format_mixed(amount.value)
+    return {"%": f"{value}% of a top", "IMP": f"{value} IMP{'s' if amount.value != 1 else ''}",
+            "VP": f"{value} VP", "MP": f"{value} MP"}[amount.unit]
+
+
+def penalties_text(r: Ruling) -> list[str]:
+    """One line per penalty for the ruling's summary and the slip."""
+    out = []
+    for p in r.penalties:
+        what = penalty_amount(p.amount)
+        if p.value is None:
+            out.append(f"{p.on}: {what} (taken when the board is scored)")
+        elif p.against == "match":
+            out.append(f"{p.on}: {what} from the match" + ("" if r.vp else " (the match is not in this case)"))
+        else:
+            shown = what if p.amount.unit != "%" or r.unit != "MP" else f"{what} = {format_mixed(p.value)} MP"
+            out.append(f"{p.on}: {shown}, included in the score above")
+    return out
+
+
 def results_text(r: Ruling, side: str) -> str:
     """A side's assigned results and weights with their table points from its view: "4S= N, NS +420";
     "1/3 × 4S= N (NS +420) + 2/3 × 4S-1 N (NS -50)"; "5HX-2 N (NS -500) + 4H-1 N (NS -100) − 4S= W (NS -420)"."""
@@ -118,7 +140,7 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
             rows.append(("Weights used", "; ".join(f"{o.text} × {format_mixed(w)}" for w, o in used)))
     if m.penalty is not None:
         p = m.penalty
-        rows.append(("Procedural penalty", f"{p.amount.text} on {p.player}"
+        rows.append(("Procedural penalty", f"{penalty_amount(p.amount)} on {p.player or p.side}"
                      + (" (partner in no way to blame)" if p.partner_blameless else "")))
     if m.serious_error is not None:
         kind = "Gambling action" if m.serious_error.kind == "gambling" else "Extremely serious error"
@@ -165,6 +187,7 @@ def text(r: Ruling, case: Any) -> str:
         out.append(f"  {role:<20} {amount(r, s.value, s.side)}   [{s.formula}]")
     if r.vp:
         out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
+    out += [f"  Procedural penalty, {line}" for line in penalties_text(r)]
     if r.players:
         names = record.players(case)
         out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {amount(r, v)}"
@@ -204,6 +227,10 @@ def markdown(r: Ruling, case: Any) -> str:
     out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
     for s in r.sides.values():
         out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value, s.side)} | `{s.formula}` |")
+    if r.vp:
+        out += ["", "Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items())]
+    if r.penalties:
+        out += [""] + [f"- Procedural penalty, {line}" for line in penalties_text(r)]
     if r.players:
         out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {amount(r, v)} |" for d, v in r.players.items()]
     out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
@@ -269,6 +296,9 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
                    for side, parts in r.formed.items()} if r.formed else None,
         "rounding": {side: {"step": exact_json(step), "mode": mode} for side, (step, mode) in r.rounding.items()}
                     or None,
+        "penalties": [{"on": p.on, "side": p.side, "amount": p.amount.text, "unit": p.amount.unit,
+                       "given": exact_json(p.amount.value), "value": exact_json(p.value) if p.value is not None else None,
+                       "against": p.against, "order": p.order, "rule": p.rule} for p in r.penalties],
         "trace": trace_json(r.trace.records),
     }
 
@@ -359,8 +389,8 @@ def _decision(d: dict[str, Any], book: Any) -> list[str]:
     if stage == "event":
         return [f"Event ({d['event']}): rule {rule.id} ({_cites(rule)}): {explain}"]
     if stage == "penalty":
-        return [f"Procedural penalty {format_mixed(d['amount'])} {UNIT_NAMES[d['unit']]} on {d['player']}: "
-                f"rule {rule.id} ({_cites(rule)}): {explain}"]
+        return [f"Procedural penalty {penalty_amount(d['given'])} on {d['player']}: rule {rule.id} ({_cites(rule)}): "
+                f"{explain}"]
     return [f"{stage}: rule {rule.id} ({_cites(rule)}): {explain}"]
 
 
@@ -427,6 +457,22 @@ def _line(rec: Record, book: Any) -> list[str]:
                 + (" or likely" if d["word"] == "at-all-probable" else "")
                 + (f" (more favourable from this end but judged less probable: {passed})" if passed else "")
                 + f": {d['outcome'].text} = {d['scored'].text}"]
+    if k == "penalty":
+        p = d["penalty"]
+        what = penalty_amount(p.amount)
+        if p.amount.unit == "%" and d["top"] is not None and d["unit"] == "MP":
+            what += f" = {format_mixed(p.value)} MP (of the top {format_mixed(d['top'])})"
+        where = f"; {p.order} (penalty.matchpoints.order)" if p.order else ""
+        if d["after"] is not None:
+            return [f"{p.side}: procedural penalty {what}, taken from {p.side}'s score: {format_mixed(d['before'])} − "
+                    f"{format_mixed(p.value)} = {format_mixed(d['after'])} {UNIT_NAMES[d['unit']]}{where}"]
+        if p.against == "match":
+            return [f"{p.side}: procedural penalty {what}, taken from {p.side}'s victory points for the match"]
+        return [f"{p.side}: procedural penalty {what}, to be taken from {p.side}'s score once the board is scored "
+                f"(in table points its matchpoints or IMPs are not known yet){where}"]
+    if k == "vp-penalty":
+        return [f"  {d['side']}: {format_decimal(d['before'])} − {format_mixed(d['amount'])} VP (procedural penalty) = "
+                f"{format_decimal(d['after'])} VP"]
     if k == "rounded-later":
         return [f"  {d['name']} will be rounded to the nearest {format_mixed(d['step'])} IMP when scored "
                 f"({d['parameter']}, {d['mode']}): in table points the IMPs are not known yet"]

@@ -74,6 +74,7 @@ class Slip:
     time: str = ""
     date: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    penalties: list[str] = field(default_factory=list)     # "Procedural penalty (Law 90A): EW, 10% of a top …"
 
 
 def paragraph_key(ref: str) -> tuple:
@@ -108,7 +109,7 @@ def bridge_terms(r: Ruling, case: Any, side: str) -> str:
         return ARTIFICIAL_WORDS.get(s.label, s.label)
     table = m.table_result.text if m.table_result is not None else ""
     nos = case.nos or "NS"
-    formula = s.formula.replace(" ", "")
+    formula = s.formula.replace(" − penalty", "").replace(" ", "")
     if formula in ("A", "A'"):
         return f"{table} (the table result stands)"
     if formula in ("B", "B'"):
@@ -192,8 +193,18 @@ def build(r: Ruling, case: Any) -> Slip:
         rulebook=f"{b.id} {b.version}, {b.authority}, in force from {b.effective_from.isoformat()}{until}; "
                  f"sha256 {b.sha256}",
         director=(rec.director or "") if rec else "", time=(rec.time or "") if rec else "",
-        date=m.date.isoformat() if m.date else "",
+        date=m.date.isoformat() if m.date else "", penalties=penalty_lines(r),
     )
+
+
+def penalty_lines(r: Ruling) -> list[str]:
+    """Each procedural penalty with the paragraph its rule cites: "Procedural penalty (Law 90A): EW: …"."""
+    rules = {rule.id: rule for rule in r.rules}
+    out = []
+    for p, line in zip(r.penalties, render.penalties_text(r)):
+        cites = ", ".join(rules[p.rule].cites) if p.rule in rules else ""
+        out.append(f"Procedural penalty{f' (Law {cites})' if cites else ''}: {line}")
+    return out
 
 
 # --- HTML ----------------------------------------------------------------------------------------
@@ -239,6 +250,8 @@ def html(s: Slip, *, trace: bool = False, prefix: str = "slip") -> str:
         out.append(_rows(s.players, "players"))
     if s.vp:
         out.append(f"<p class=\"vp\">Victory points: {escape(s.vp)}</p>")
+    for i, line in enumerate(s.penalties):
+        out.append(f"<p class=\"penalty\" id=\"{prefix}-penalty-{i}\">{escape(line)}</p>")
     out += ["<h3>How the scores were worked out</h3>", f"<ol class=\"arithmetic\" id=\"{prefix}-arithmetic\">"]
     out += [f"<li>{escape(line)}</li>" for line in s.arithmetic]
     out.append("</ol>")

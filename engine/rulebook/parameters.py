@@ -57,6 +57,11 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
     "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
+    # Law 90: procedural penalties
+    "penalty.matchpoints.order": (("before-factoring", "after-factoring"), "a penalty of a fraction of a top at "
+                                  "matchpoints: taken from the board's matchpoints before they are factored up to "
+                                  "the board's or session's top (Neuberg), so it is factored with them, or from the "
+                                  "factored matchpoints, as a share of the factored top"),
     # Law 92B: the players' right to appeal a ruling
     "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
                                   "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),

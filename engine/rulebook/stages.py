@@ -21,8 +21,9 @@ Stages, in the order a ruling runs them:
 5. ``artificial``     (artificial, once per side) average plus / average / average minus and the
                       12C2(c) and 12C2(d) modifications
 6. ``event``          (optional) event-level provisions on the two scores: 12C4 knockout averaging
-7. ``penalty``        (optional) who bears a procedural penalty: 12C3 in individual events; a
-                      penalty in an event no rule covers is an error
+7. ``penalty``        (optional) who bears a procedural penalty (Law 90): the pair or team at pairs and
+                      teams, 12C3's offender (and partner) in individual events; a penalty in an
+                      event no rule covers is an error
 
 An ``apply`` value is one of a stage's words, or — where the stage says ``PARAMETER`` — the
 name of a rulebook parameter whose value the method uses (e.g. ``favour: poll.benefit_of_doubt``);
@@ -138,7 +139,7 @@ PENALTY = Stage(
     facts={"event": EVENTS, "partner_blameless": "bool"},
     produces="apply",
     hit="optional",
-    apply_options={"to": ("offender", "offender-and-partner")},
+    apply_options={"to": ("offender", "offender-and-partner", "side")},
 )
 
 STAGES: dict[str, Stage] = {s.id: s for s in (KIND, EXPECTATION, SERIOUS_ERROR, DAMAGE, ARTIFICIAL, EVENT, PENALTY)}

@@ -23,7 +23,7 @@ from .case import Case
 from .damage import assigned_adjusted, result_stands
 from .draft import Draft
 from .empowering import empowerment
-from .provisions import artificial_adjusted, event, players, victory_points
+from .provisions import artificial_adjusted, event, penalty, players, victory_points
 from .result import Ruling, SideScore
 
 
@@ -56,8 +56,9 @@ def build(d: Draft) -> Ruling:
 
 def ruling(d: Draft, outcome: str, scores: dict) -> Ruling:
     m = d.m
-    by_player = players(d, scores) if d.case.event == "individual" or m.penalty is not None else None
-    vp = victory_points(d, scores) if m.match is not None else None
+    penalties = penalty(d, scores)
+    by_player = players(d, scores, penalties) if d.case.event == "individual" else None
+    vp = victory_points(d, scores, penalties) if m.match is not None else None
     both = all(side in d.assigned for side in SIDES)
     return Ruling(
         title=m.title, source=d.case.source, outcome=outcome, unit=d.scorer.unit,
@@ -65,7 +66,7 @@ def ruling(d: Draft, outcome: str, scores: dict) -> Ruling:
         scores=scores, quantities=d.quantities, trace=d.trace, rulebook=d.book, event=d.case.event,
         players=by_player, vp=vp, warnings=d.warnings, assigned=dict(d.assigned) if both else None,
         formed={side: d.formed[side] for side in SIDES if side in d.formed} or None,
-        rounding={side: r for side, r in d.rounded.items() if both}, case=d.case,
+        rounding={side: r for side, r in d.rounded.items() if both}, penalties=penalties, case=d.case,
         empowering=[ref for i, ref in enumerate(d.empowering) if ref not in d.empowering[:i]],
     )
 

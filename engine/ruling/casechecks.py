@@ -52,11 +52,7 @@ def check(doc: Document, m: CaseModel) -> Checked:
     if m.match is not None and m.scoring != "imps":
         raise doc.error(["match"], "match (victory points) is for teams at IMPs", key=True, expected="scoring: imps")
     if m.penalty is not None:
-        amount, unit = m.penalty.amount, "IMP" if m.scoring == "imps" else None
-        if not isinstance(amount, UnitScore) or amount.side != "NS" or amount.value < 0 or \
-                (unit and amount.unit != unit) or (not unit and amount.unit == "IMP"):
-            raise doc.error(["penalty", "amount"], f"penalty amount '{amount.text}' is not a positive amount "
-                            "in the event's unit", expected="e.g. 3 IMP at IMPs, 10% (of a top) or 2 MP at matchpoints")
+        _check_penalty(doc, m)
     if m.artificial is not None or m.not_scheduled is not None:
         return _check_artificial(doc, m)
     for key in ("possibilities", "session", "artificial_boards_this_session"):
@@ -111,6 +107,35 @@ def check(doc: Document, m: CaseModel) -> Checked:
                                 expected="what the non-offending side would have scored without its error")
     _check_scoring(doc, m, without, instead)
     return Checked(without=without, split=split, instead=instead, session={})
+
+
+PENALTY_UNITS = {"imps": ("IMP", "VP"), "matchpoints": ("%", "MP")}
+
+
+def _check_penalty(doc: Document, m: CaseModel) -> None:
+    p, individual = m.penalty, (m.event or "") == "individual"
+    if (p.player is None) == (p.side is None):
+        raise doc.error(["penalty"], "a procedural penalty is on a player or on a side: give exactly one",
+                        expected="penalty: {side: EW, amount: …} or penalty: {player: W, amount: …}")
+    if individual and p.player is None:
+        raise doc.error(["penalty", "side"], "in an individual event a penalty is on a player (12C3)", key=True,
+                        expected="player: N, E, S or W")
+    if individual and p.partner_blameless is None:
+        raise doc.error(["penalty"], "missing required key 'partner_blameless'",
+                        expected="partner_blameless: true or false (is the offender's partner in no way to blame?)")
+    if not individual and p.partner_blameless is not None:
+        raise doc.error(["penalty", "partner_blameless"], "partner_blameless is for individual events: at pairs and "
+                        "teams the penalty is on the pair or the team", key=True)
+    amount, units = p.amount, PENALTY_UNITS[m.scoring]
+    if not isinstance(amount, UnitScore) or amount.side != "NS" or amount.value < 0 or amount.unit not in units:
+        shown = amount.text if hasattr(amount, "text") else str(amount)
+        raise doc.error(["penalty", "amount"], f"penalty amount '{shown}' is not a positive amount in the event's unit",
+                        expected="e.g. 3 IMP or 1 VP (against the match) at IMPs; 10% (of a top) or 2 MP at matchpoints")
+    if amount.unit == "VP" and (m.event or "teams") not in ("teams", "knockout"):
+        raise doc.error(["penalty", "amount"], f"'{amount.text}' is against a team match; this is a {m.event} event",
+                        expected="IMPs")
+    if amount.unit == "%" and amount.value > 100:
+        raise doc.error(["penalty", "amount"], f"'{amount.text}' is more than a top", expected="a share of a top: 10%, 25%")
 
 
 def _check_artificial(doc: Document, m: CaseModel) -> Checked:

@@ -120,9 +120,13 @@ class Match(StrictModel):
 
 
 class Penalty(StrictModel):
-    player: Direction
+    """A procedural penalty (Law 90): on a player (an individual event: 12C3 decides whether the partner
+    bears it) or on a side — a pair or a team — in the units the Regulating Authority uses: a fraction of a
+    top (``10%``) or matchpoints at pairs, IMPs at teams, or VPs against a team match."""
+    player: Direction | None = None
+    side: SideField | None = None
     amount: OutcomeField
-    partner_blameless: bool
+    partner_blameless: bool | None = None
 
 
 class RevokeFacts(StrictModel):

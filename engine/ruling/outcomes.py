@@ -29,7 +29,7 @@ class UnitScore:
     ``23 MP``; from NS's view unless written ``EW 35%``."""
 
     value: Fraction
-    unit: Literal["IMP", "MP", "%"]
+    unit: Literal["IMP", "MP", "%", "VP"]          # VP: a procedural penalty against a match only
     side: Side = "NS"
 
     @property
@@ -40,7 +40,7 @@ class UnitScore:
 
 
 Outcome = Union[bridge.PlayedResult, bridge.Score, UnitScore]
-_UNIT = re.compile(r"^\s*(?:(?P<side>NS|EW)\s+)?(?P<number>[^A-Za-z%]+?)\s*(?P<unit>IMPS?|MPS?|%)\s*$", re.I)
+_UNIT = re.compile(r"^\s*(?:(?P<side>NS|EW)\s+)?(?P<number>[^A-Za-z%]+?)\s*(?P<unit>IMPS?|MPS?|VPS?|%)\s*$", re.I)
 UNIT_HINT = "a score in the event's unit: +9 IMP, -3 IMP, 23 MP or 65%"
 
 

@@ -30,6 +30,19 @@ class SideScore:
 
 
 
+@dataclass(frozen=True)
+class Penalty:
+    """A procedural penalty (Law 90) as the ruling applied it, or left it to the scoring."""
+    on: str                       # who bears it: a side (NS, EW) or, in an individual event, a player (W)
+    side: Side                    # the side it is taken from
+    amount: Outcome               # as the case gives it: 10% (of a top), 2 MP, 3 IMP, 1 VP
+    value: Fraction | None        # in the board's unit (VPs against a match); None: left to the scoring (table points)
+    against: str                  # "board" (the side's score on the board) or "match" (its VPs)
+    to: str                       # the penalty rule's apply.to: side, offender, offender-and-partner
+    order: str | None = None      # a fraction of a top at matchpoints: before or after factoring (penalty.matchpoints.order)
+    rule: str = ""
+
+
 @dataclass
 class Ruling:
     title: str
@@ -55,6 +68,9 @@ class Ruling:
     formed: dict[Side, Weighted] | None = None
     # per side, (step, mode): the side's weighted score is rounded so once scored (weighted.imps.round_to)
     rounding: dict[Side, tuple[Fraction, str]] = field(default_factory=dict)
+    # procedural penalties (Law 90): applied to the scores above where their unit is known, else left to the
+    # scoring (value None); a scoring program takes each side's results (scored) and then these
+    penalties: list[Penalty] = field(default_factory=list)
     case: Case | None = field(default=None, repr=False)
     # the paragraphs of the law that empowers the adjustment (the case's infraction:), cited first
     empowering: list[str] = field(default_factory=list)

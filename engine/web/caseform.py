@@ -42,7 +42,8 @@ KINDS = {"assigned": "Assigned adjusted score (12C1: a result could be obtained)
 B_MODES = {"one": "One result", "weighted": "A weighted list of results", "split": "A different weighting for each side",
            "poll": "From a poll of players"}
 NOT_SCHEDULED = {"bye": "bye", "sit-out": "sit-out"}
-DIRECTIONS = {"": "no penalty", "N": "North", "E": "East", "S": "South", "W": "West"}
+DIRECTIONS = {"": "no penalty", "NS": "North-South (the pair or team)", "EW": "East-West (the pair or team)",
+              "N": "North", "E": "East", "S": "South", "W": "West"}
 SIDES = {"": "—", "NS": "North-South", "EW": "East-West"}
 DECISIONS = {"": "no appeal", "pending": "lodged, not yet heard", "upheld": "upheld: the ruling stands",
              "changed": "changed: the committee changed the ruling", "withdrawn": "withdrawn"}
@@ -352,7 +353,9 @@ class CaseForm:
                 m["without_infraction"] = self.b_result or None
             if self.se_kind:
                 m["serious_error"] = {"kind": self.se_kind, "instead": compact_list(self.se_instead, "weight")}
-        if self.pen_player or self.pen_amount:
+        if self.pen_player in ("NS", "EW"):          # Law 90 at pairs and teams: on the side
+            m["penalty"] = {"side": self.pen_player, "amount": self.pen_amount or None}
+        elif self.pen_player or self.pen_amount:
             m["penalty"] = {"player": self.pen_player or None, "amount": self.pen_amount or None,
                             "partner_blameless": self.pen_blameless}
         if self.match_boards or self.match_imps_ns or self.match_imps_ew:
@@ -483,7 +486,8 @@ class CaseForm:
                         setattr(f, name, _text(value[side]))
         pen = t.get("penalty")
         if isinstance(pen, dict):
-            f.pen_player, f.pen_amount = _text(pen.get("player", "")), _text(pen.get("amount", ""))
+            f.pen_player = _text(pen.get("side") or pen.get("player") or "")
+            f.pen_amount = _text(pen.get("amount", ""))
             f.pen_blameless = pen.get("partner_blameless") is True
         match = t.get("match")
         if isinstance(match, dict):
