@@ -133,4 +133,5 @@ def test_durable_rules_and_plain_evaluator_agree_on_every_lint_input(name):
                 plain = [r.id for r in rules if conditions.evaluate(r.condition, env)]
                 assert evaluator.applicable(env) == plain, (name, day, stage.id, facts)
                 checked += 1
-    assert checked > 900
+    # the 1997 Law 12 has fewer stages' rules (no session, knockout or individual provisions): fewer inputs
+    assert checked > (700 if book.chain[0] == "wbf-1997" else 900)

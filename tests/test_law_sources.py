@@ -99,7 +99,9 @@ def test_what_is_not_a_regulation_does_not_pose_as_one():
 # or recalled; 2017: recalled, 86B2/B3 rendered from the Polish PZBS page). Law 12's own paragraphs
 # and the texts quoted from a page (16B1(a), 16A4, 64C2(a), 72C, 82C 2017, 86B1) are confirmed.
 UNCONFIRMED = {
+    "acbl-1997": ["ACBL/likely-probable"],
     "acbl-2007": ["ACBL/likely-probable"],
+    "wbf-1997": ["12C2", "12C3", "16A", "16A2", "40C", "73F2", "82C", "90A"],
     "ebu": ["EBU-WB/neuberg-artificial"],
     "wbf-2007": ["92B", "90A", "12A", "12A3", "12B2", "21B1(a)", "21B3", "23", "27D", "64A1", "64A2", "64B", "64C", "82C", "86D"],
     "wbf-2017": ["92B", "90A", "16B3", "21B1(a)", "21B3", "27D", "64A1", "64A2", "64B", "64C1", "86B2", "86B3"],

@@ -372,3 +372,79 @@ def test_penalty_mistakes(change, words):
     with pytest.raises(BridgelawError) as e:
         case(IMPS + change + "\n")
     assert words in e.value.message and e.value.line == 9
+
+
+# --- the 1997 Laws ----------------------------------------------------------------------------------
+
+LAWS_1997 = """\
+title: Pulling partner's slow double (1997 Laws)
+rulebook: wbf-1997
+date: 1999-08-29
+scoring: imps
+board: {number: 13, vulnerability: All}
+infraction: {law: "16", by: N, findings: {suggested_over_a_logical_alternative: true}}
+non_offending: EW
+table_result: 4H= N
+without_infraction: 3CX-1 E
+"""
+
+
+def test_a_1997_case_rules_under_wbf_1997_citing_12c2_and_16a():
+    c, r = rule(LAWS_1997)
+    assert r.outcome == "none-self-inflicted" and r.unit == "points"
+    assert (r.sides["NS"].value, r.sides["EW"].value) == (200, -200)
+    assert [p.ref for p in r.citations] == ["16A", "16A2", "12C2"]
+    assert "Infraction: Law 16 (Law 16A in wbf-1997)" in " ".join(render.step_lines(r))
+
+
+def test_a_1997_case_is_refused_under_the_2007_laws_for_its_date(capsys):
+    from bridgelaw.commands.cli import main
+    import tempfile, os
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "c.yaml")
+        open(path, "w").write(LAWS_1997)
+        assert main(["rule", path, "--rulebook", "wbf-2007"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "rulebook wbf-2007 is in force from 2008-01-01; 1999-08-29 is earlier" in err
+
+
+def test_1997_words_and_weights():
+    judged = LAWS_1997.replace("without_infraction: 3CX-1 E", "without_infraction:\n"
+                               "  - {result: 3CX-1 E, judged: likely}\n  - {result: 3CX= E, judged: at all probable}")
+    _, r = rule(judged)
+    # EW (non-offending) get the most favourable likely result, NS (offending) the most unfavourable probable one
+    assert {s: [o.text for _, o in p] for s, p in r.assigned.items()} == {"EW": ["3CX-1 E"], "NS": ["3CX= E"]}
+    assert "12C2" in [p.ref for p in r.citations]
+    weighted = LAWS_1997.replace("without_infraction: 3CX-1 E", "without_infraction:\n"
+                                 "  - {result: 3CX-1 E, weight: 2/3}\n  - {result: 3CX= E, weight: 1/3}")
+    _, w = rule(weighted)                     # 12C3: varied to do equity
+    assert w.formed["EW"] == [(F(2, 3), w.formed["EW"][0][1]), (F(1, 3), w.formed["EW"][1][1])]
+    assert "12C3" in [p.ref for p in w.citations]
+    _, acbl = rule(weighted.replace("rulebook: wbf-1997", "rulebook: acbl-1997"))
+    # no 12C3 in the ACBL: EW's most favourable result, 3CX= E (EW +670), has 1/3 ≥ 1/3: likely; for NS it is
+    # the most unfavourable, and 1/3 ≥ 1/6: at all probable
+    assert [o.text for _, o in acbl.assigned["EW"]] == ["3CX= E"]
+    assert [o.text for _, o in acbl.assigned["NS"]] == ["3CX= E"]
+
+
+def test_denmark_rounds_weighted_imps_in_the_non_offending_sides_favour():
+    text = LAWS_1997.replace("rulebook: wbf-1997", "rulebook: dbf-1997").replace(
+        "without_infraction: 3CX-1 E", "without_infraction:\n  - {result: 3CX-1 E, weight: 4/5}\n"
+        "  - {result: 4H-1 N, weight: 1/5}") + "other_table: 4H= N\n"
+    _, r = rule(text)
+    # EW: 4/5 × IMP(620 − 200 ...) — from EW's view 4H= N at both tables is 0; 3CX-1 E is −200 vs −620 → +9;
+    # 4H-1 N is +100 vs −620 → +12: 4/5 × 9 + 1/5 × 12 = 9 3/5, rounded up for EW to 10, NS gets −10
+    assert (r.sides["EW"].value, r.sides["NS"].value) == (10, -10)
+    assert r.rounding == {"EW": (1, "up"), "NS": (1, "down")}
+
+
+def test_compare_three_editions_over_the_corpus(capsys):
+    from bridgelaw.commands.cli import main
+    from pathlib import Path
+    cases = Path(__file__).resolve().parent.parent / "cases"
+    assert main(["compare", "--rulebooks", "wbf-1997,wbf-2007,wbf-2017", str(cases), "--format", "json"]) == 0
+    import json
+    data = json.loads(capsys.readouterr().out)
+    assert [s["rulebook"] for s in data["summary"]] == ["wbf-2007", "wbf-2017"]
+    assert len(data["cases"]) >= 55

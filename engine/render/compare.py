@@ -20,6 +20,7 @@ from ..ruling.case import Case, load_case
 from ..core.errors import BridgelawError
 from ..core.exact import exact_json, format_mixed
 from ..rulebook import Rulebook
+from ..rulebook.infractions import knows
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling
 
@@ -145,11 +146,14 @@ def scope_reason(case: Case, book: Rulebook) -> str:
     if day is not None and (day < book.effective_from or (book.effective_until and day > book.effective_until)):
         return (f"{book.id} is in force from {book.effective_from.isoformat()}{until}; the case is dated "
                 f"{day.isoformat()}")
+    inf = case.model.infraction
+    if inf is not None and not knows(book.infractions, inf.law):
+        return f"{book.id} does not encode Law {inf.law}, the law the infraction names"
     scope = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in (book.scope or {}).items())
     return f"{book.id} applies only to {scope}"
 
 
-UNIT_WORDS = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent"}
+UNIT_WORDS = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent", "points": "table points"}
 
 
 def _units(total: dict[str, Fraction]) -> str:

@@ -74,6 +74,15 @@ def resolve(table: dict[str, Empowerment], law: str, rulebook: str) -> Empowerme
                      f"(one of {', '.join(table)})", _suggest(given, table))
 
 
+def knows(table: dict[str, Empowerment], law: str) -> bool:
+    """Whether `table` has an entry for the law a case names (as :func:`resolve` finds it)."""
+    try:
+        resolve(table, law, "")
+    except UnknownLaw:
+        return False
+    return True
+
+
 def _suggest(given: str, table: dict[str, Empowerment]) -> str | None:
     """'did you mean …' — a law whose digits and letters are the given ones transposed (61B1 → 16B1)
     first, else the closest spelling."""

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from ..core.vocab import SIDES, Side, other
 from ..core.yamlio import Document, load_yaml
+from ..rulebook.infractions import knows
 from . import casechecks
 from .caseschema import Board, CaseModel, Expect
 from .outcomes import Component, Outcome
@@ -72,9 +73,12 @@ class Case:
         return expect if book_id == self.model.rulebook else None
 
     def in_scope(self, book: Any) -> bool:
-        """Whether `book` covers this case: its dates (when the case has one) and its declared scope."""
+        """Whether `book` covers this case: its dates (when the case has one), its declared scope, and the
+        law the infraction names (a rulebook that does not encode that law does not cover the case)."""
         day = self.model.date
         if day is not None and (day < book.effective_from or (book.effective_until and day > book.effective_until)):
+            return False
+        if self.model.infraction is not None and not knows(book.infractions, self.model.infraction.law):
             return False
         scope = book.scope or {}
         return all(getattr(self.model, key, None) in values or

@@ -45,6 +45,11 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
     if option("method") == "threshold":
         if judged:
             return by_judgement(d, used, side, name, option(f"{role}_judged"), option(f"{role}_from"), rule), rule
+        if option(f"{role}_threshold") is None:
+            raise d.case.doc.error(list(comps[0].path[:-1]) or ["without_infraction"],
+                                   f"rule {rule.id} of {d.book.id} selects by the words likely / at all probable "
+                                   f"({', '.join(rule.cites)}): the results are weighted, not judged",
+                                   expected="judged: likely or judged: at all probable for each result")
         return threshold(d, used, side, name, option(f"{role}_threshold"), option(f"{role}_from")), rule
     value = weighted(d, used, side, name)
     d.weighting[side] = [(c.weight, d.scorer.score(c.outcome, side).value) for c in used]
