@@ -162,9 +162,13 @@ class Expect(StrictModel):
     EW: ExactField | None = None
     players: dict[Direction, ExactField] | None = None
     vp: dict[SideField, ExactField] | None = None
+    # the results (and weights) each side is assigned, as a published ruling states them: one result for
+    # both sides, a weighted list, or {NS: …, EW: …}; compared with Ruling.assigned
+    assigned: Possibilities | None = None
+    penalties: dict[str, OutcomeField] | None = None    # on whom (NS, EW, or a seat) → amount: {EW: 10%}
 
 
-EXPECT_KEYS = ("outcome", "nos", "os", "NS", "EW", "players", "vp")
+EXPECT_KEYS = ("outcome", "nos", "os", "NS", "EW", "players", "vp", "assigned", "penalties")
 ExpectField = Annotated[
     Union[Annotated[Expect, Tag("<flat>")], Annotated[dict[str, Expect], Tag("<by-rulebook>")]],
     Discriminator(lambda v: "<flat>" if not isinstance(v, dict) or any(k in v for k in EXPECT_KEYS)

@@ -51,6 +51,7 @@ DEPOSITS = {"": "—", "returned": "returned", "forfeited": "forfeited"}
 NON_OFFENDING = {"NS": "North-South", "EW": "East-West",
                  "both": "Both (a Director's error, 82C; the other table's result, 86B1)"}
 SEATS = {"": "—", "N": "North", "E": "East", "S": "South", "W": "West"}
+OFFENDERS = {**SEATS, "NS": "North-South", "EW": "East-West"}   # infraction.by: a seat or a side
 FINDING_CHOICES = {"": "not given", "yes": "yes, it holds", "no": "no, it does not hold"}
 EXCEPTIONS = {"": "none", "subsequent-same-suit": "64B2: a later revoke in the same suit by the same player",
               "faced-card": "64B3: failure to play a card faced on the table",
@@ -229,7 +230,7 @@ class CaseForm:
         f.kind = _choice(s("kind", "assigned"), KINDS, "assigned")
         f.not_scheduled = _choice(s("not_scheduled", "bye"), NOT_SCHEDULED, "bye")
         f.non_offending = s("non_offending", "NS")
-        f.inf_by = _choice(s("inf_by"), SEATS, "")
+        f.inf_by = _choice(s("inf_by"), OFFENDERS, "")
         f.b_mode = _choice(s("b_mode", "one"), B_MODES, "one")
         f.se_kind = s("se_kind")
         f.art_ns = s("art_ns", "in-no-way-at-fault")
