@@ -290,7 +290,7 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "rulebook": r.rulebook.identity if _shipped(r.rulebook) else {**r.rulebook.identity,
                                                                         "file": str(r.rulebook.path)},
         "warnings": r.warnings,
-        "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
+        "assigned": {side: [{"weight": exact_json(w), "outcome": o.text, "points": _ns_points(r, o)} for w, o in parts]
                      for side, parts in r.assigned.items()} if r.assigned else None,
         "formed": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
                    for side, parts in r.formed.items()} if r.formed else None,
@@ -301,6 +301,13 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
                        "against": p.against, "order": p.order, "rule": p.rule} for p in r.penalties],
         "trace": trace_json(r.trace.records),
     }
+
+
+def _ns_points(r: Ruling, outcome: Any) -> int | None:
+    """A result's table points for NS (None for a score given in the event's unit)."""
+    if isinstance(outcome, UnitScore) or r.case is None:
+        return None
+    return bridge.ns_score(outcome, r.case.model.board.vulnerability)
 
 
 def as_json(r: Ruling, case: Any = None) -> str:
