@@ -101,7 +101,7 @@ def test_a_single_assigned_result_without_the_other_table_is_ruled_in_table_poin
     text = render.text(r, c)
     assert "NS (non-offending):  4S= N, NS +420   [B]" in text
     assert "EW (offending):      4S= N, EW -420   [B']" in text
-    assert "compared in table points from NS's view, as Law 12B1 compares table results" in text
+    assert "compared in table points from NS's view, as the Law's definition of damage compares table results" in text
     assert "teams (IMPs; ruled in table points, no field given)" in text
 
 
@@ -406,7 +406,8 @@ def test_a_1997_case_is_refused_under_the_2007_laws_for_its_date(capsys):
         assert main(["rule", path, "--rulebook", "wbf-2007"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "rulebook wbf-2007 is in force from 2008-01-01; 1999-08-29 is earlier" in err
+    assert "rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 1999-08-29 is earlier" in err
+    assert "in force on 1999-08-29: acbl-1997, dbf-1997, wbf-1997" in err
 
 
 def test_1997_words_and_weights():

@@ -67,9 +67,9 @@ def check(doc: Document, m: CaseModel) -> Checked:
         for key in ("table_result", "serious_error"):
             if getattr(m, key) is not None:
                 raise doc.error([key], f"{key} does not go with non_offending: both: each side is assigned the "
-                                "score it would have had (Law 82C: the result obtained after the error is void)", key=True)
+                                "score it would have had (the result obtained at the table is void)", key=True)
     if m.infraction is not None and m.infraction.revokes is not None and not isinstance(m.table_result, bridge.PlayedResult):
-        raise doc.error(["infraction", "revokes"], "revokes need the table_result as played (before the Law 64A "
+        raise doc.error(["infraction", "revokes"], "revokes need the table_result as played (before the trick "
                         "transfer)", expected="table_result: <contract, result and declarer>, e.g. 4S= S")
     defeated = m.infraction is not None and False in (m.infraction.findings or {}).values()
     if defeated and m.without_infraction is None and m.poll is None:
@@ -118,7 +118,7 @@ def _check_penalty(doc: Document, m: CaseModel) -> None:
         raise doc.error(["penalty"], "a procedural penalty is on a player or on a side: give exactly one",
                         expected="penalty: {side: EW, amount: …} or penalty: {player: W, amount: …}")
     if individual and p.player is None:
-        raise doc.error(["penalty", "side"], "in an individual event a penalty is on a player (12C3)", key=True,
+        raise doc.error(["penalty", "side"], "in an individual event a penalty is on a player (the rulebook's penalty stage says whether the partner bears it)", key=True,
                         expected="player: N, E, S or W")
     if individual and p.partner_blameless is None:
         raise doc.error(["penalty"], "missing required key 'partner_blameless'",

@@ -130,14 +130,14 @@ class Penalty(StrictModel):
 
 
 class RevokeFacts(StrictModel):
-    """One established revoke (Law 64): see engine/ruling/revoke.py."""
+    """One established revoke (Law 64): see engine/ruling/revoke.py and the rulebook's revoke stage."""
     trick: int = Field(ge=1, le=13)
     offender: Direction
     offender_won: bool                  # the offending player won the revoke trick (dummy's trick is not declarer's)
     side_won: bool                      # the offending side won the revoke trick
     later_tricks: int = Field(ge=0, le=12)   # tricks the offending side won after the revoke trick
-    exception: Literal["subsequent-same-suit", "faced-card", "after-next-deal-call", "after-round",
-                       "both-sides"] | None = None
+    exception: str | None = Field(default=None, min_length=1, max_length=60)   # a word the rulebook lists
+                                        # (words: exception:), checked when the case is ruled under it
 
 
 class Infraction(StrictModel):

@@ -1,7 +1,7 @@
 """The assigned adjusted score: A (the table result), B and B' (the expectation), C (without the
 non-offending side's serious error or gambling action), and the damage stage's award for each
-side; Law 82C's both-sides-non-offending form; the result standing when a finding defeats the
-empowering law; a floor the empowering law names (2017 86B2(b)).
+side; both sides non-offending (a law whose infraction entry says both_sides); the result standing
+when a finding defeats the empowering law; a floor the empowering law names (its at_least).
 
 Each side's award is also kept as results and weights (:mod:`.combination`): with neither the other
 table nor the field the ruling is in table points, and A, B and C are compared there only when every
@@ -42,7 +42,10 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     env: dict[str, Fraction] = {}
     views: dict[str, View] = {}
     table_result = after_revokes(d) if m.table_result is not None else None
-    if table_result is not None:
+    if table_result is None and m.table_result is not None:        # the revoke-equity stage voids it
+        d.add("law", text="The table result is not used: the score is the result had no revoke occurred.")
+        d.add("table", scored=None)
+    elif table_result is not None:
         a = scorer.score(table_result, nos)
         q["A"], env["A'"] = a.value, scorer.complement(a.value)
         views["A"], views["A'"] = (nos, [(Fraction(1), table_result)]), (os, [(Fraction(1), table_result)])
@@ -141,14 +144,14 @@ def compare_in_table_points(d: Draft, lists: dict[str, Weighted]) -> None:
                                    f"which is more favourable to {nos} depends on the other table or the field",
                                    expected="other_table (IMPs) or field (matchpoints)")
     d.add("law", text=f"No other table or field is given: A, B and C are compared in table points from {nos}'s "
-          "view, as Law 12B1 compares table results. Every form of scoring keeps their order — a result that "
+          "view, as the Law's definition of damage compares table results. Every form of scoring keeps their order — a result that "
           "scores more points never scores fewer IMPs or matchpoints, and no weighted list here overlaps another — "
           "so each side's award is the one a comparison in IMPs or matchpoints gives against any field (where two "
           "of A, B and C score alike there, the rules on either side of that boundary award the same).")
 
 
 def both_non_offending(d: Draft) -> tuple[str, dict[Side, SideScore]]:
-    """Neither side treated as offending (Law 82C; 86B1): each side's assigned score is formed from
+    """Neither side treated as offending (the empowering law says both_sides): each side's assigned score is formed from
     its own view — its own weighting, the benefit of doubt its own — and the two need not balance."""
     case, q = d.case, d.quantities
     d.add("law", text="Neither side is treated as offending (non_offending: both): each side's assigned score "
@@ -173,7 +176,7 @@ def result_stands(d: Draft) -> tuple[str, dict[Side, SideScore]]:
                              "so the table result stands: give it", expected="table_result: <result>")
     d.add("law", cites=list(e.cites), text=f"Law {e.law} empowers an adjustment only if {what}; the Director "
           "finds that it does not hold: no adjustment, the table result stands (no score is assigned).")
-    table_result = after_revokes(d)
+    table_result = after_revokes(d) or m.table_result
     nos, os = case.nos, case.os
     scores = {}
     for side in (nos, os):
@@ -187,13 +190,13 @@ def result_stands(d: Draft) -> tuple[str, dict[Side, SideScore]]:
 
 
 def at_least(d: Draft, b: Fraction, e: Empowerment) -> Fraction:
-    """The non-offending side's assigned score, raised to the parameter the empowering law names when
-    that is more favourable (2017 Law 86B2(b): average plus or the assigned score, whichever is more)."""
+    """The non-offending side's assigned score, raised to the parameter the empowering law names
+    when that is more favourable (the law's `at_least`; the law's scope says where it applies)."""
     floor = d.trace.parameter(e.at_least)
-    if d.scorer.unit != "IMP":
-        raise BridgelawError(f"{d.case.file}: Law {e.law} ({e.title}) is for team play at IMPs"
-                             + (": give other_table to compare the assigned score with it" if d.scorer.unit == "points"
-                                else ""))
+    if d.scorer.unit == "points":
+        raise BridgelawError(f"{d.case.file}: Law {e.law} ({e.title}) gives the more favourable of {e.at_least} and "
+                             "the assigned score, which needs the other table's result to compare them",
+                             expected="other_table: <result>")
     better = max(b, floor)
     d.add("law", cites=list(e.cites), text=f"Law {e.law}: the non-offending side gets the more favourable of "
           f"the assigned score ({format_mixed(b)}) and {e.at_least} ({format_mixed(floor)}): B = {format_mixed(better)}; "

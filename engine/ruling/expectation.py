@@ -31,8 +31,8 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
                                f"the results are judged likely / at all probable, not weighted: rule {rule.id} of "
                                f"{d.book.id} weights them ({', '.join(rule.cites)})",
                                expected="a weight for each result",
-                               suggestion="or rule under a rulebook that selects the most favourable likely result "
-                                          "(1997 Law 12C2; 2007 Law 12C1(e) where elected)")
+                               suggestion="or rule under a rulebook whose rule selects the most favourable likely "
+                                          "result by the words (see bridgelaw explain --exceptions expectation)")
     used = comps
     name = label.split(" ")[0]
     if option("outcomes") == "legal":
@@ -41,6 +41,15 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
         d.warnings.append(
             f"outcomes marked legal: false are included: rule {rule.id} of {d.book.id} does not exclude them")
     if option("favour") is not None:
+        dated = d.book.in_force(option("favour"))
+        if (d.m.poll is None or d.m.poll.benefit_of_doubt is None) and (dated is None or not dated.cites):
+            # no figure from the case, and none from a text (the rulebook's value is a modelling choice)
+            warning = (f"no benefit of doubt given: rule {rule.id} ({', '.join(rule.cites)}) has the Director rule any "
+                       f"doubtful point in favour of the non-offending side, and the rulebook gives no figure; the "
+                       f"poll's weights are used as they are ({option('favour')}); give the factor the Director "
+                       f"used as poll: {{benefit_of_doubt: …}}")
+            if warning not in d.warnings:
+                d.warnings.append(warning)
         used = favour(d, used, side, option("favour"), option("minimum_polled"))
     if option("method") == "threshold":
         if judged:
@@ -131,7 +140,7 @@ def legal_only(d: Draft, comps: list[Component], rule: Rule) -> list[Component]:
         raise BridgelawError(f"{d.case.file}: every possible outcome is marked not legal; rule {rule.id} "
                              "leaves nothing to assign", suggestion="add the outcome that could have been reached legally")
     kept = sum((c.weight for c in used), Fraction(0))
-    if kept != 1:
+    if kept != 1 and not any(c.judged for c in used):       # judged results carry words, not weights
         d.add("rescaled", kept=kept)
         used = [Component(c.outcome, c.weight / kept, c.legal, c.path) for c in used]
     return used

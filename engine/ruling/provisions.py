@@ -14,14 +14,21 @@ from . import combination
 from .artificial import artificial_scores
 from .draft import Draft
 from .result import Penalty, SideScore
-from .trace import Record
+from .trace import Entry
 
 
 def artificial_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     m, case = d.m, d.case
     counts = m.artificial_boards_this_session
+    if m.artificial is not None:
+        responsibility = {side: getattr(m.artificial, side) for side in SIDES}
+    else:                               # the empowering law's score is artificial, by responsibility
+        by_role = dict(d.empowered.artificial)
+        responsibility = {side: by_role["nos" if side == case.nos else "os"] for side in SIDES}
+        d.add("law", cites=list(d.empowered.cites), text=f"Law {d.empowered.law} ({d.empowered.title}): the score is "
+              "artificial, by responsibility: " + ", ".join(f"{s} {responsibility[s]}" for s in SIDES) + ".")
     awarded = artificial_scores(d.book, scoring=m.scoring,
-                                responsibility={side: getattr(m.artificial, side) for side in SIDES},
+                                responsibility=responsibility,
                                 session=case.session, trace=d.trace,
                                 boards={side: getattr(counts, side) for side in SIDES if counts and getattr(counts, side)})
     scores = {}
@@ -30,8 +37,8 @@ def artificial_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
         value = a.value
         if value is not None and m.scoring == "matchpoints":
             value = a.value * d.scorer.top
-            at = next(i for i, r in enumerate(d.trace.records) if r is a.records[-1]) + 1
-            d.trace.records.insert(at, Record("share", dict(side=side, share=a.value, top=d.scorer.top,
+            at = next(i for i, r in enumerate(d.trace.entries) if r is a.entries[-1]) + 1
+            d.trace.entries.insert(at, Entry("share", dict(side=side, share=a.value, top=d.scorer.top,
                                                             value=value, unit=d.scorer.unit)))
         scores[side] = SideScore(side, value, a.formula, role, a.label)
     return "artificial", scores
@@ -63,7 +70,7 @@ def event(d: Draft, scores: dict[Side, SideScore]) -> None:
             d.assigned[side] = parts
 
 
-def penalty(d: Draft, scores: dict[Side, SideScore]) -> list[Penalty]:
+def penalty(d: Draft, scores: dict[Side, SideScore], note: bool = True) -> list[Penalty]:
     """The procedural penalty (Law 90), in the units the case gives (a fraction of a top or matchpoints at
     pairs, IMPs at teams, VPs against a match): the ``penalty`` stage says who bears it; at pairs and teams
     it is taken from the offending pair's or team's score alone (the opponents' is not changed). In table
@@ -87,9 +94,10 @@ def penalty(d: Draft, scores: dict[Side, SideScore]) -> list[Penalty]:
     if rule is None:
         raise d.case.doc.error(["penalty"], f"rulebook {d.book.id} has no rule for a procedural penalty in a "
                                f"{d.case.event} event (stage penalty)", key=True,
-                                  expected="an event its penalty rules cover")
+                                  expected="an event its penalty rules cover (e.g. event: individual)")
     to = rule.apply["to"]
-    order = d.trace.parameter("penalty.matchpoints.order") if d.m.scoring == "matchpoints" and given.unit == "%" else None
+    order = (d.trace.parameter("penalty.matchpoints.order")
+             if to == "side" and d.m.scoring == "matchpoints" and given.unit == "%" else None)
     on = p.player if to in ("offender", "offender-and-partner") else side
     record = Penalty(on=on, side=side, amount=given, value=amount, against="match" if given.unit == "VP" else "board",
                      to=to, order=order, rule=rule.id)
@@ -97,14 +105,17 @@ def penalty(d: Draft, scores: dict[Side, SideScore]) -> list[Penalty]:
         s = scores[side]
         before = s.value
         scores[side] = SideScore(side, before - amount, f"{s.formula} − penalty", s.role, s.label)
-        d.add("penalty", penalty=record, before=before, after=before - amount, unit=unit, top=d.scorer.top)
-    else:
-        d.add("penalty", penalty=record, before=None, after=None, unit=unit, top=d.scorer.top)
+        d.add("procedural-penalty", penalty=record, before=before, after=before - amount, unit=unit, top=d.scorer.top)
+    elif note:
+        d.add("procedural-penalty", penalty=record, before=None, after=None, unit=unit, top=d.scorer.top)
     return [record]
 
 
-def players(d: Draft, scores: dict[Side, SideScore], penalties: list[Penalty]) -> dict[str, Fraction | None]:
-    """Each player's score in an individual event (12C3): the side's, less a penalty the player bears."""
+def players(d: Draft, scores: dict[Side, SideScore], penalties: list[Penalty] | None = None) -> dict[str, Fraction | None]:
+    """Each player's score in an individual event: the side's, less a penalty the player bears (the
+    case's penalty, through the penalty stage, unless `penalties` are given already)."""
+    if penalties is None:                   # a field's individual line: who bears it, the players' scores show it
+        penalties = penalty(d, scores, note=False)
     players = {seat: scores[SIDE_OF[seat]].value for seat in "NESW"}
     for p in penalties:
         if p.to not in ("offender", "offender-and-partner") or p.value is None:
