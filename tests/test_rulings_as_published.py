@@ -353,6 +353,12 @@ def test_imps_at_teams_and_vps_against_a_match():
     _, plain = rule(IMPS + "match: {boards: 8, imps: {NS: 10, EW: 12}}\n")
     assert rv.vp["EW"] == plain.vp["EW"] - 1 and rv.vp["NS"] == plain.vp["NS"]
     assert rv.sides["EW"].value == plain.sides["EW"].value                 # the board's IMPs are not changed
+    from bridgelaw.render import slip
+    for text_, line in ((text, "Procedural penalty (Law 90A): EW: 3 IMPs, included in the score above"),
+                        (vp_text, "Procedural penalty (Law 90A): EW: 1 VP from the match")):
+        c, ruled = rule(text_)
+        assert slip.build(ruled, c).penalties == [line]
+        assert "90A" in [p.ref for p in ruled.citations]
 
 
 def test_in_table_points_a_penalty_is_left_to_the_scoring():
