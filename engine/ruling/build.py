@@ -60,7 +60,11 @@ def ruling(d: Draft, outcome: str, scores: dict) -> Ruling:
     m = d.m
     penalties = penalty(d, scores)
     by_player = players(d, scores, penalties) if d.case.event == "individual" else None
-    vp = victory_points(d, scores, penalties) if m.match is not None else None
+    vp = None
+    if m.match is not None and d.scorer.unit == "points":      # the board's IMPs are not known yet
+        d.warnings.append("the match's victory points need the board's IMPs: give other_table to convert the match")
+    elif m.match is not None:
+        vp = victory_points(d, scores, penalties)
     both = all(side in d.assigned for side in SIDES)
     return Ruling(
         title=m.title, source=d.case.source, outcome=outcome, unit=d.scorer.unit,
