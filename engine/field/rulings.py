@@ -38,7 +38,8 @@ from ..core.errors import BridgelawError, InvalidValue, did_you_mean
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.vocab import SIDES, Method
 from ..core.yamlio import Document, load_yaml
-from ..ruling.case import Infraction, Possibilities, SplitWeighting, weighted_components
+from ..ruling.casechecks import weighted_components
+from ..ruling.caseschema import Infraction, Possibilities, SplitWeighting
 from ..rulebook.infractions import UnknownLaw, resolve
 from .adjust import Ruler
 from .cells import Where

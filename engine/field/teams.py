@@ -41,8 +41,8 @@ from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, other
 from ..rulebook import Rulebook
 from ..ruling.build import rule_case
-from ..ruling.case import Match as MatchFacts
-from ..ruling.case import MatchImps
+from ..ruling.caseschema import Match as MatchFacts
+from ..ruling.caseschema import MatchImps
 from ..ruling.trace import Trace
 from . import fieldscore
 from .cells import Published

@@ -39,9 +39,11 @@ from ..core.errors import BridgelawError, InvalidValue
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.vocab import SIDES, Method, Side
 from ..core.yamlio import Document, load_yaml
-from ..ruling.case import _NUM, _TEXT, _Strict    # the case file's strict model base and schema hints
-from ..ruling.case import Board as CaseBoard
-from ..ruling.case import BoardCount, Possibilities, SplitWeighting, UnitScore, parse_outcome, weighted_components
+from ..ruling.outcomes import NUMBER_SCHEMA as _NUM, TEXT_SCHEMA as _TEXT, StrictModel as _Strict    # shared with case files
+from ..ruling.caseschema import Board as CaseBoard
+from ..ruling.caseschema import BoardCount, Possibilities, SplitWeighting
+from ..ruling.casechecks import weighted_components
+from ..ruling.outcomes import UnitScore, parse_outcome
 from .adjust import Ruler, at
 from .cells import Published, Where, artificial_word, code_text
 from .model import Board, Event, Line, Session, check_board, require_results

@@ -436,11 +436,12 @@ def _check_apply(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
                             suggestion=did_you_mean(str(value), choices) if value else None)
     rule.apply = dict(apply)
     if apply.get("method") == "threshold":
-        for key in ("nos_threshold", "os_threshold", "nos_from", "os_from"):
-            if apply.get(key) is None:
-                raise doc.error(here + ["apply"], f"rule '{rm.id}': method threshold needs apply.{key}",
-                                expected="nos_threshold/os_threshold: <parameter>, nos_from/os_from: "
-                                "most-favourable or least-favourable")
+        for role in ("nos", "os"):          # where to start, and a probability to reach or a word to carry
+            for key in (f"{role}_from",) + (() if apply.get(f"{role}_judged") else (f"{role}_threshold",)):
+                if apply.get(key) is None:
+                    raise doc.error(here + ["apply"], f"rule '{rm.id}': method threshold needs apply.{key}",
+                                    expected="nos_threshold/os_threshold: <parameter> (or nos_judged/os_judged: "
+                                    "likely or at-all-probable), nos_from/os_from: most-favourable or least-favourable")
 
 
 # --- what-if ----------------------------------------------------------------------------------
