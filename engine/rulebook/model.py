@@ -382,8 +382,10 @@ class Rulebook:
 
     # --- what-if ----------------------------------------------------------------------------
 
-    def with_settings(self, settings: list[str]) -> "Rulebook":
-        """This rulebook with `--set NAME=VALUE` changes (a what-if; no file changes)."""
+    def with_settings(self, settings: list[str], origin: str = "--set on the command line",
+                      suffix: str = "+set") -> "Rulebook":
+        """This rulebook with `--set NAME=VALUE` changes (a what-if; no file changes); `origin` says
+        where the values come from (a scoring program's profile, field.profiles)."""
         raw: dict[str, Any] = {}
         for item in settings:
             name, sep, value = item.partition("=")
@@ -403,9 +405,9 @@ class Rulebook:
                 raise BridgelawError(f"--set {name}={value}: {why}", expected=f"{name} {bound.text(name)}")
         dated = dict(self.dated)
         for name, value in raw.items():
-            dated[name] = [Dated(value, None, None, (), Place("--set on the command line"))]
+            dated[name] = [Dated(value, None, None, (), Place(origin))]
         text = "\n".join(sorted(settings))
-        return self._derived(dated=dated, suffix="+set", extra=text)
+        return self._derived(dated=dated, suffix=suffix, extra=text)
 
     def _derived(self, *, dated: dict[str, list[Dated]], suffix: str, extra: str) -> "Rulebook":
         return dataclasses.replace(self, id=self.id + suffix, dated=dated, sha256=_hash(self.sha256, extra),

@@ -1,0 +1,191 @@
+"""Scoring programs' conventions as profiles: what a program does where the Laws leave the choice to
+the scorer (how a board played fewer times is factored and rounded, how totals are made, how the
+file prints its figures, who is ranked with whom), kept as data in ``rules/profiles/*.yaml``.
+
+A profile is chosen for a results file by the program the file names (USEBIO ``PROGRAM_NAME``,
+PBN ``Generator``/``Creator``/``Application``): the first profile one of whose ``programs:`` the
+name begins with (case and spaces ignored). ``--profile ID`` chooses one instead, ``--profile
+none`` none. A profile's ``parameters:`` are ``fieldscore.*`` values laid over the rulebook (the
+rulebook's own regulation stays below them, ``--overlay`` and ``--set`` above); its ``file:``
+conventions say how the program ranks and prints. Each value carries its evidence: the real file
+it was measured on. A profile is a program's convention, not law: the report says which profile
+applied and where each value came from ("conventions: …").
+
+    profile: ebuscore
+    title: EBUScore Pairs
+    programs: [EBUScore]
+    parameters:
+      fieldscore.neuberg.expected: {value: session, evidence: "…"}
+    file:
+      ranking: {value: together, evidence: "…"}
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..core.errors import BridgelawError, did_you_mean
+from ..core.yamlio import load_yaml
+from ..rulebook import Rulebook
+from ..rulebook.files import rules_dir
+from ..rulebook.parameters import PARAMETERS
+from .model import Event, Program
+
+FOLDER = rules_dir() / "profiles"         # rules/profiles (installed: bridgelaw/rules/profiles)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+
+class Value(_Strict):
+    value: Any
+    evidence: str = Field(min_length=10, max_length=4000)
+
+
+class Ranking(_Strict):
+    value: Literal["together", "by-direction", "by-section"]
+    evidence: str = Field(min_length=10, max_length=4000)
+
+
+class Figures(_Strict):
+    value: Literal["decimal", "float32"]
+    evidence: str = Field(min_length=10, max_length=4000)
+
+
+class FileConventions(_Strict):
+    ranking: Ranking | None = None         # who is ranked with whom, when the file does not say (WINNER_TYPE)
+    figures: Figures | None = None         # how the program prints its figures
+
+
+class ProfileModel(_Strict):
+    profile: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,40}$")
+    title: str = Field(max_length=200)
+    programs: list[str] = Field(min_length=1, max_length=20)
+    tested: bool = True                    # measured on a real file (else: inferred, said in the report)
+    parameters: dict[str, Value] = Field(default_factory=dict)
+    file: FileConventions = Field(default_factory=FileConventions)
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    title: str
+    programs: tuple[str, ...]
+    tested: bool
+    settings: tuple[str, ...]              # NAME=VALUE, as --set takes them
+    ranking: str | None
+    figures: str | None
+    path: Path
+    model: Any = field(compare=False, repr=False, default=None)
+
+    def matches(self, program: Program) -> bool:
+        name = _fold(program.name)
+        return any(name.startswith(_fold(p)) for p in self.programs)
+
+    def apply(self, book: Rulebook) -> Rulebook:
+        """`book` with this profile's parameters (their origin: this profile's file)."""
+        if not self.settings:
+            return book
+        return book.with_settings(list(self.settings), origin=f"profile {self.id} (rules/profiles/{self.path.name})",
+                                  suffix=f"+{self.id}")
+
+
+def _fold(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def _load(path: Path) -> Profile:
+    doc = load_yaml(path)
+    m = doc.validate(ProfileModel)
+    settings = []
+    for name, v in m.parameters.items():
+        if not name.startswith("fieldscore.") or name not in PARAMETERS:
+            raise doc.error(["parameters", name], f"'{name}' is not a scoring parameter a profile may set", key=True,
+                            expected="a fieldscore.* parameter", suggestion=did_you_mean(name, [
+                                p for p in PARAMETERS if p.startswith("fieldscore.")]))
+        settings.append(f"{name}={v.value}")
+    if path.stem != m.profile:
+        raise doc.error(["profile"], f"profile '{m.profile}' is in {path.name}", expected=f"{m.profile}.yaml")
+    return Profile(m.profile, m.title, tuple(m.programs), m.tested, tuple(settings),
+                   m.file.ranking.value if m.file.ranking else None, m.file.figures.value if m.file.figures else None,
+                   path, m)
+
+
+@functools.lru_cache(maxsize=1)
+def profiles() -> dict[str, Profile]:
+    """Every profile shipped, by id (loaded once per process)."""
+    out = {}
+    for path in sorted(FOLDER.glob("*.yaml")):
+        p = _load(path)
+        out[p.id] = p
+    return out
+
+
+def get(name: str) -> Profile:
+    known = profiles()
+    if name not in known:
+        raise BridgelawError(f"--profile: unknown profile '{name[:40]}'", expected="one of " + ", ".join(
+            [*known, "none", "auto"]), suggestion=did_you_mean(name, list(known)))
+    return known[name]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The profile an event is scored with, and why: ``file`` (the program the file names),
+    ``option`` (--profile), or None (no profile: the rulebook's defaults, and why)."""
+
+    profile: Profile | None
+    how: str                               # file | option | unknown-program | no-program | none
+    program: Program | None
+
+    @property
+    def text(self) -> str:
+        """The report's line: ``conventions: EBUScore Pairs 1.2.20 — profile ebuscore (from the file)``."""
+        named = self.program.text if self.program is not None else None
+        if self.profile is not None:
+            untested = "" if self.profile.tested else "; inferred, not measured on a file"
+            if self.how == "option":
+                return f"profile {self.profile.id} ({self.profile.title}; --profile{untested})"
+            return f"{named} — profile {self.profile.id} (from the file{untested})"
+        if self.how == "none":
+            return "none (--profile none): the rulebook's defaults"
+        if self.how == "unknown-program":
+            return f"{named}: no profile for this program — the rulebook's defaults"
+        return "the file names no program — the rulebook's defaults"
+
+
+def choose(event: Event, option: str | None = None) -> Choice:
+    """The profile for `event`: `option` (``--profile ID``, ``none``; ``auto`` or None: by the
+    program the file names)."""
+    program = event.program
+    if option not in (None, "", "auto"):
+        if option == "none":
+            return Choice(None, "none", program)
+        return Choice(get(option), "option", program)
+    if program is None:
+        return Choice(None, "no-program", None)
+    for p in profiles().values():
+        if p.matches(program):
+            return Choice(p, "file", program)
+    return Choice(None, "unknown-program", program)
+
+
+def apply(choice: Choice, book: Rulebook, event: Event) -> Rulebook:
+    """The rulebook with the chosen profile's parameters, and the event's sessions with its file
+    conventions (a ranking the file itself gives, as USEBIO's WINNER_TYPE, is kept)."""
+    p = choice.profile
+    if p is None:
+        return book
+    for s in event.sessions:
+        if p.ranking is not None and not s.ranking_from_file:
+            s.ranking = p.ranking
+        if p.figures is not None:
+            s.figures = p.figures
+    return p.apply(book)
