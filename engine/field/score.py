@@ -40,7 +40,7 @@ from ..ruling.result import Ruling
 from ..ruling.trace import Entry, Trace
 from . import fieldscore
 from .adjust import Ruler, artificial_ruling, at, penalty_ruling
-from .cells import Published
+from .cells import Published, imp_words
 from .model import Board, Contestant, Line, Session, contestant_key, side_keys
 
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
@@ -143,14 +143,14 @@ class ScoredBoard:
         """Every line's two sides scored from the same outcomes (the EW field mirrors the NS field)."""
         return all(sl.line.balanced for sl in self.lines)
 
-    def checks(self) -> list[Check]:
+    def checks(self, figures: str = "decimal") -> list[Check]:
         """Each published cell of the board's lines against the computed figure."""
         out = []
         for sl in self.lines:
             for key, pub in sl.line.published.items():
                 s = sl.side(key[:2])
                 value = s.percent if key.endswith("%") else s.value
-                out.append(Check(sl.line, key, f"{sl.line.label} {key}", pub, value, pub.agrees(value)))
+                out.append(Check(sl.line, key, f"{sl.line.label} {key}", pub, value, pub.agrees(value, figures)))
         return out
 
 
@@ -167,6 +167,8 @@ class Standing:
     rank_text: str = ""
     adjusted: list[str] = field(default_factory=list)
     factored: list[Entry] = field(default_factory=list)   # how the total was factored (fieldscore.totals.*)
+    group: tuple = ()                      # the contestants it is ranked with (Session.ranking)
+    tied: int = 1                          # contestants sharing its rank (itself included)
 
     @property
     def percent(self) -> Fraction | None:
@@ -182,6 +184,7 @@ class ScoredSession:
     trace: Trace                            # the parameters the method read (value, layer, cites)
     warnings: list[str] = field(default_factory=list)
     keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
+    conventions: Any = None                 # the scoring program's profile chosen (profiles.Choice), if any
 
     @cached_property
     def standings(self) -> list[Standing]:
@@ -194,15 +197,22 @@ class ScoredSession:
         return {name: e.data["value"] for name, e in self.trace.parameters().items()}
 
     def checks(self) -> list[Check]:
-        """Every published cell against the computed figure at its printed precision."""
-        out = [c for sb in self.boards.values() for c in sb.checks()]
+        """Every published cell against the computed figure at its printed precision: each line's
+        points and percentages, each contestant's total, percentage, place and boards played."""
+        figures = self.session.figures
+        out = [c for sb in self.boards.values() for c in sb.checks(figures)]
         for st in self.standings:
             c = st.contestant
             if c is None:
                 continue
             for key, pub in c.published.items():
-                value = st.total if key == "total" else st.percent
-                out.append(Check(None, key, f"{st.key} {key}", pub, value, pub.agrees(value)))
+                value = {"total": st.total, "percent": st.percent, "place": Fraction(st.rank),
+                         "boards": Fraction(st.boards)}[key]
+                agrees = pub.agrees(value, figures)
+                if key == "place" and not agrees and st.tied > 1:
+                    # a tie the program broke (Magic Contest's Tiebreak column): a place inside it agrees
+                    agrees = pub.value.denominator == 1 and st.rank <= pub.value < st.rank + st.tied
+                out.append(Check(None, key, f"{st.key} {key}", pub, value, agrees))
         return out
 
 
@@ -386,12 +396,16 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     scoring = unit_scoring(method)
     have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
     for number, sb in boards.items():
+        # cross-IMPs: a board's score in IMPs per comparison (the divisor undone), so that a
+        # contestant's session IMPs are on the scale its artificial IMPs are given on (12C2(c)'s
+        # session score is not multiplied by the comparisons twice)
+        per = Fraction(sb.divisor or 1, max(sb.results - 1, 1)) if method == "cross-imps" else 1
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
                 for side in SIDES:
                     if sl.side(side).value is not None:
                         for key in keys[(id(sl), side)]:
-                            have.setdefault(key, []).append((number, sl.side(side).value, sb.top))
+                            have.setdefault(key, []).append((number, sl.side(side).value * per, sb.top))
     counts: dict[str, int] = {}
     event = "individual" if session.individual else "pairs"
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
@@ -403,6 +417,11 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
             if line.mirrored:
                 t.add("mirrored", side=line.mirrored, code=line.code)
             words = {s: v for s, v in line.artificial.items() if isinstance(v, str)}
+            if method != "matchpoints" and line.code and len(words) < 2:
+                # a file's percentage code on an IMP line (Compscore's A5050 at butler): the average
+                # plus, average or minus it stands for, in the rulebook's IMPs (never the share as IMPs)
+                words = imp_words(line.artificial, line.code, line.extra.get("code_where", line.where))
+                t.add("code-at-imps", code=line.code, words=dict(words))
             if words and len(words) != 2:
                 raise line.where.error(f"{line.label}: one side has an artificial score by responsibility and the other "
                                        "an explicit percentage", expected="both sides the same kind")
@@ -618,9 +637,17 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                                 e.kind == "player-penalty" and e.data["player"] == key.split(":")[-1]
                                 for e in sl.trace.entries)):
                         st.adjusted.append(f"board {number}")
+    for st in table.values():
+        adjustment = st.contestant.extra.get("adjustment") if st.contestant is not None else None
+        if adjustment:                      # a pair-level adjustment the file gives (USEBIO ADJUSTMENT)
+            before = st.total
+            st.total += adjustment
+            st.factored.append(Entry("file-adjustment", {"before": before, "amount": adjustment, "after": st.total}))
     groups: dict[tuple, list[Standing]] = {}
     for st in table.values():
-        groups.setdefault((st.section, st.direction), []).append(st)
+        st.group = {"together": ("", None), "by-section": (st.section, None),
+                    "by-direction": ("", st.direction)}.get(session.ranking or "", (st.section, st.direction))
+        groups.setdefault(st.group, []).append(st)
     if p.get(TOTALS_BOARDS) == "session-boards":
         most = max((st.boards for st in table.values()), default=0)
         for st in table.values():
@@ -642,6 +669,7 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
             st.rank = rank
         tied = Counter(st.rank for st in group)
         for st in group:
+            st.tied = tied[st.rank]
             st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
         out.extend(group)
     return out

@@ -71,16 +71,18 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
     for ss in sessions:
         s = ss.session
         out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
+        if ss.conventions is not None:
+            out.append(f"conventions: {ss.conventions.text}")
         out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
                    f"{s.pair_numbers}; " + _parameters(ss))
         if any(e.kind == "half-matchpoints" for e in ss.trace.entries):
             out.append("The file counts 1 matchpoint per result beaten: every score is in half matchpoints.")
         group = None
         for st in ss.standings:
-            g = (st.section, st.direction)
+            g = st.group
             if g != group:
                 group = g
-                label = " ".join(x for x in (f"Section {st.section}" if st.section else "", st.direction or "") if x)
+                label = " ".join(x for x in (f"Section {g[0]}" if g[0] else "", g[1] or "") if x)
                 out.append("")
                 out.append(label or "Ranking")
                 who = "player" if s.individual else "pair"
@@ -115,6 +117,10 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                     out.append(f"    rules: {'; '.join(rules(sl))}")
                 if sl.citations:
                     out.append(f"    law: {', '.join(sl.citations)}")
+        if ss.warnings:
+            out.append("")
+            out.append(f"Warnings ({len(ss.warnings)}):")
+            out.extend(f"  {w}" for w in ss.warnings)
         if checks:
             cs = ss.checks()
             if cs:
@@ -179,6 +185,7 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
         out.append({
             "name": s.name, "scoring": s.scoring, "unit": ss.unit, "pair_numbers": s.pair_numbers,
             "rulebook": ss.book.identity,
+            "conventions": _conventions(ss),
             "parameters": {name: {"value": value, "from": origin}
                            for name, value, origin in fieldtrace.parameter_rows(ss.trace)},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,
@@ -195,11 +202,20 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
                                    "rules": rules(sl), "citations": sl.citations,
                                    "trace": fieldtrace.trace_json(sl)} for sl in sb.lines]}
                        for n, sb in ss.boards.items()],
+            "warnings": list(ss.warnings),
             "published": {"checked": len(cs), "agree": sum(c.agrees for c in cs),
                           "differ": [{"what": c.what, "published": c.published.text, "computed": ej(c.computed)}
                                      for c in cs if not c.agrees]},
         })
     return {"sessions": out}
+
+
+def _conventions(ss: ScoredSession) -> dict[str, Any] | None:
+    c = ss.conventions
+    if c is None:
+        return None
+    return {"profile": c.profile.id if c.profile else None, "how": c.how, "text": c.text,
+            "program": {"name": c.program.name, "version": c.program.version} if c.program else None}
 
 
 def as_json(sessions: list[ScoredSession]) -> str:
