@@ -135,9 +135,18 @@ def decode_pbn(data: bytes) -> tuple[str, str]:
     return text, encoding
 
 
+MAX_LINE = 65_536          # characters in one line of a PBN file (its longest tags are a few hundred)
+MAX_ROWS = 10_000          # rows of one ScoreTable (a board's tables)
+
+
 def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFile:
     lines = text.splitlines(keepends=True)
     pbn = PbnFile(file=file, lines=lines, encoding=encoding, games=[])
+    longest = max(range(len(lines)), key=lambda k: len(lines[k]), default=None)
+    if longest is not None and len(lines[longest]) > MAX_LINE:       # refused before any tag is matched
+        raise BridgelawError(f"line {longest + 1} is {len(lines[longest]):,} characters long", file=file,
+                             line=longest + 1, column=1, expected=f"lines of at most {MAX_LINE:,} characters "
+                             "(docs/limits.md)")
     game: Game | None = None
     table: ScoreTable | None = None
     in_comment = False
@@ -181,6 +190,9 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
             raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
                             expected='[Name "value"]')
         if table is not None:
+            if len(table.rows) >= MAX_ROWS:
+                raise pbn.error(Token(line, line, n, 1), f"the table at line {table.header.line} has more than "
+                                f"{MAX_ROWS:,} rows", expected=f"at most {MAX_ROWS:,} rows (tables of one board)")
             table.rows.append(Row(i, _tokens(pbn, line, n)))
         # other section data (Auction, Play, other tables): not needed
     return pbn

@@ -237,7 +237,7 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
     ns = identifier(ns_tok.value, _where(pbn, ns_tok), "PairId_NS") if ns_tok else None
     ew = identifier(ew_tok.value, _where(pbn, ew_tok), "PairId_EW") if ew_tok else None
     players = None
-    if table.index("PlayerId_North") is not None:           # an individual event: four players a line
+    if _individual(pbn, table):                              # an individual event: four players a line
         players = {}
         for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"), ("E", "PlayerId_East"),
                           ("W", "PlayerId_West")):
@@ -272,6 +272,21 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
             return line
     _result(pbn, line, get, board)
     return line
+
+
+SEAT_COLUMNS = ("PlayerId_North", "PlayerId_South", "PlayerId_East", "PlayerId_West")
+
+
+def _individual(pbn: PbnFile, table: ScoreTable) -> bool:
+    """Whether the ScoreTable is an individual's: all four PlayerId_ columns, or none (one to three
+    is an error at the header, not a pairs table read without its players)."""
+    present = [c for c in SEAT_COLUMNS if table.index(c) is not None]
+    if present and len(present) < 4:
+        missing = [c for c in SEAT_COLUMNS if c not in present]
+        raise pbn.error(table.header, f"the ScoreTable has {', '.join(present)} but not {', '.join(missing)}",
+                        expected="all four PlayerId_North, PlayerId_South, PlayerId_East, PlayerId_West "
+                        "(an individual event), or PairId_NS and PairId_EW")
+    return bool(present)
 
 
 @dataclass

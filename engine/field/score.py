@@ -33,6 +33,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core import bridge
+from ..core.exact import format_mixed
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, Side, unit_scoring
 from ..rulebook import Rulebook
@@ -484,6 +485,8 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
                                             and r.data["decision"].stage == "artificial")
                                 t.add("own-facts", side=side, contestant=key.split(":")[-1], label=label, rule=rule)
             else:
+                for side in SIDES:
+                    _check_amount(line, line.artificial[side], method, "an artificial score")
                 for pid, share in line.extra.get("own_given", {}).items():     # an individual's, as the file gives it
                     own[contestant_key(line.section, None, pid, "unique")] = share
                 for side in SIDES:
@@ -536,6 +539,30 @@ def _value(a: Any, method: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction 
     return Fraction(a)
 
 
+IMP_BOUND = 24               # the IMP scale's largest step: no board's artificial score or penalty is more
+
+
+def _check_amount(line: Line, value: Any, method: str, what: str, penalty: bool = False) -> None:
+    """An explicit artificial score or penalty within what a board can be: at matchpoints a share
+    of the top from 0 to 1 (a penalty above 0), at IMPs at most 24 either way. An error at the
+    ruling (rulings file) or the line's cell otherwise — never −9,999,999,997.9 MP."""
+    if value is None or isinstance(value, str):
+        return
+    low = Fraction(0) if method == "matchpoints" else Fraction(-IMP_BOUND)
+    high = Fraction(1) if method == "matchpoints" else Fraction(IMP_BOUND)
+    if penalty:
+        low = Fraction(0)
+    if low <= value <= high and not (penalty and value == 0):
+        return
+    shown = f"{format_mixed(value * 100)}% of a top" if method == "matchpoints" else f"{format_mixed(value)} IMPs"
+    bound = "a share of a top from 0% to 100%" if method == "matchpoints" else f"IMPs from {low} to {high}"
+    r = line.ruling
+    if r is not None:
+        raise BridgelawError(f"{line.label}: {what} of {shown}", file=r["file"], line=r["line"], column=1,
+                             expected=bound)
+    raise line.where.error(f"{line.label}: {what} of {shown}", expected=bound)
+
+
 def _penalties(session: Session, book: Rulebook, boards: dict[int | None, ScoredBoard], keys: dict,
                method: str, unit: str) -> None:
     """Procedural penalties: a side's (a share of a top, or IMPs) off the line's score; a player's
@@ -546,6 +573,8 @@ def _penalties(session: Session, book: Rulebook, boards: dict[int | None, Scored
             for side in SIDES:
                 s = sl.side(side)
                 pen = line.penalty.get(side)
+                if pen:
+                    _check_amount(line, pen, method, "a procedural penalty", penalty=True)
                 if pen and s.value is not None:
                     amount = pen * sb.top if method == "matchpoints" else pen
                     before = s.value

@@ -193,6 +193,8 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
                            "boards": st.boards, "adjusted": st.adjusted, "factored": fieldtrace.factored_lines(st),
                            "names": st.contestant.names if st.contestant else None} for st in ss.standings],
             "boards": [{"board": n, "top": ej(sb.top), "results": sb.results, "expected": sb.expected,
+                        "divisor": sb.divisor, "datum": {side: ej(v) for side, v in sb.datum.items()} or None,
+                        "mean": {side: ej(v) for side, v in sb.mean.items()} or None,
                         "lines": [{"section": sl.line.section, "table": sl.line.table, "ns": sl.line.ns,
                                    "ew": sl.line.ew, "kind": sl.line.kind, "what": _what(sl.line),
                                    "NS": ej(sl.NS.value), "EW": ej(sl.EW.value),
