@@ -125,8 +125,11 @@ def test_cross_imp_artificial_flat_or_per_comparison():
                                                   f"fieldscore.cross_imps.artificial={how}"]), 3, 1)
         return sl.NS.value, sl.EW.value
 
-    assert ns_ew("none", "flat") == (F(43, 2), F(-43, 2))
-    assert ns_ew("none", "per-comparison") == (F(129, 2), F(-129, 2))        # × 3 comparisons ÷ 1
+    # issue 20: the session score is IMPs per comparison whatever the divisor (43 IMPs over 2 boards
+    # of 3 comparisons: 43/6), so that per-comparison does not multiply it by the comparisons twice
+    # (divisor none gave 129/2, the 711.51-IMP average plus of a 40-table board)
+    assert ns_ew("none", "flat") == (F(43, 6), F(-43, 6))
+    assert ns_ew("none", "per-comparison") == (F(43, 2), F(-43, 2))          # × 3 comparisons ÷ 1
     assert ns_ew("comparisons", "flat") == (F(43, 6), F(-43, 6))             # 43/3 IMPs over 2 boards
     assert ns_ew("comparisons", "per-comparison") == (F(43, 4), F(-43, 4))   # × 3 comparisons ÷ 2
 
