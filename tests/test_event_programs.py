@@ -141,3 +141,31 @@ def test_every_profile_loads_and_each_value_has_its_evidence():
             assert name.startswith("fieldscore.") and len(value.evidence) > 30
         assert p.tested or "inferred" in (p.model.notes or "") + "".join(
             v.evidence for v in p.model.parameters.values()).lower() or not p.model.parameters
+
+
+def test_compare_a_proposed_regulation_across_a_whole_event(tmp_path, capsys):
+    """Issue 20 item 6: a national body's question — under a proposed average plus of 65%, which
+    contestants' scores and places change across the event, and by how much."""
+    import json
+
+    from bridgelaw.commands.cli import main
+    proposal = tmp_path / "avg-plus-65.yaml"
+    proposal.write_text("parameters:\n  artificial:\n    pairs:\n      avg_plus: {value: 65%}\n")
+    rulings = tmp_path / "r.yaml"
+    rulings.write_text("rulebook: wbf-2017\nrulings:\n  - {board: 5, table: 16, artificial: {NS: avg-plus, "
+                       "EW: avg-minus}}\n")
+    magic = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"
+    assert main(["event", str(magic), "--rulings", str(rulings), "--compare", str(proposal), "--format", "json"]) == 0
+    (c,) = json.loads(capsys.readouterr().out)["compare"]
+    assert c["before"] == "wbf-2017+magic-contest" and c["after"] == "wbf-2017+magic-contest+overlay"
+    changed = {x["key"]: x for x in c["contestants"]}
+    # the file's own A+ lines (boards 1 and 2, table 16) and the ruling: 60% → 65% of 42 is +2.1 a board
+    assert changed["29"]["change"]["exact"] == "21/5" and changed["29"]["place"] == ["37", "36"]
+    assert {x["label"] for x in c["lines"]} == {"board 1 table 16", "board 2 table 16", "board 5 table 16",
+                                              "board 9 table 5", "board 14 table 11"}     # the file's A+ and A-
+    assert all(x["change"]["exact"] == "0" for k, x in changed.items() if x["place"][0] != x["place"][1]
+               and k not in ("29", "16", "6", "9", "31"))
+    # the same under another rulebook id: nothing changes for a file without artificial scores
+    assert main(["event", str(DATA / "compscore-mp-pairs-howell.xml"), "--rulebook", "wbf-2017",
+                 "--compare", "wbf-2007"]) == 0
+    assert "0 contestants' scores change, 0 places; 0 lines change" in capsys.readouterr().out

@@ -238,3 +238,81 @@ def as_csv(sessions: list[ScoredSession]) -> str:
 
 
 RENDER = {"text": text, "markdown": markdown, "json": as_json, "csv": as_csv}
+
+
+# --- a proposed regulation across a whole event (bridgelaw event --compare) -------------------------------
+
+def comparison_rows(base: list[ScoredSession], other: list[ScoredSession]) -> list[dict[str, Any]]:
+    """Per session: each contestant whose total or place changes, and each line whose score does."""
+    out = []
+    for a, b in zip(base, other):
+        after = {st.key: st for st in b.standings}
+        contestants = []
+        for st in a.standings:
+            o = after.get(st.key)
+            if o is None or (o.total == st.total and o.rank == st.rank and o.percent == st.percent):
+                continue
+            contestants.append({"key": st.key, "total": (st.total, o.total), "percent": (st.percent, o.percent),
+                                "place": (st.rank_text, o.rank_text), "change": o.total - st.total})
+        lines = []
+        for n, sb in a.boards.items():
+            for sl, ol in zip(sb.lines, b.boards[n].lines):
+                if (sl.NS.value, sl.EW.value) != (ol.NS.value, ol.EW.value):
+                    lines.append({"label": sl.line.label, "NS": (sl.NS.value, ol.NS.value),
+                                  "EW": (sl.EW.value, ol.EW.value)})
+        params = []
+        pa, pb = a.parameters, b.parameters
+        for name in dict.fromkeys([*pa, *pb]):
+            if pa.get(name) != pb.get(name):
+                params.append({"name": name, "before": pa.get(name), "after": pb.get(name)})
+        out.append({"session": a.session.name, "before": a.book.id, "after": b.book.id, "unit": a.unit,
+                    "parameters": params, "contestants": contestants, "lines": lines})
+    return out
+
+
+def comparison_text(base: list[ScoredSession], other: list[ScoredSession]) -> str:
+    out = []
+    for c in comparison_rows(base, other):
+        out.append(f"{c['session']} — {c['before']} compared with {c['after']}")
+        for p in c["parameters"]:
+            out.append(f"  {p['name']}: {p['before']} → {p['after']}")
+        moved = [x for x in c["contestants"] if x["place"][0] != x["place"][1]]
+        out.append(f"{len(c['contestants'])} contestants' scores change, {len(moved)} places; "
+                   f"{len(c['lines'])} lines change")
+        if c["contestants"]:
+            out.append(f"{'contestant':>12} {'total before':>13} {'after':>10} {'change':>9} {'%':>15} {'place':>11}")
+            for x in sorted(c["contestants"], key=lambda x: -abs(x["change"])):
+                pct = f"{_d(x['percent'][0])} → {_d(x['percent'][1])}" if x["percent"][0] is not None else ""
+                out.append(f"{x['key']:>12} {_d(x['total'][0]):>13} {_d(x['total'][1]):>10} "
+                           f"{format_decimal(x['change'], 2, signed=True):>9} {pct:>15} "
+                           f"{x['place'][0] + ' → ' + x['place'][1]:>11}")
+        if c["lines"]:
+            out.append("Lines:")
+            for x in c["lines"][:200]:
+                out.append(f"  {x['label']}: NS {_d(x['NS'][0])} → {_d(x['NS'][1])}, EW {_d(x['EW'][0])} → "
+                           f"{_d(x['EW'][1])} {c['unit']}")
+            if len(c["lines"]) > 200:
+                out.append(f"  … and {len(c['lines']) - 200} more")
+        out.append("")
+    return "\n".join(out)
+
+
+def comparison_json(base: list[ScoredSession], other: list[ScoredSession]) -> str:
+    def ej(v):
+        return None if v is None else exact_json(v)
+
+    rows = comparison_rows(base, other)
+    for c in rows:
+        for x in c["contestants"]:
+            x["total"] = [ej(v) for v in x["total"]]
+            x["percent"] = [ej(v) for v in x["percent"]]
+            x["change"] = ej(x["change"])
+        for x in c["lines"]:
+            x["NS"], x["EW"] = [ej(v) for v in x["NS"]], [ej(v) for v in x["EW"]]
+        for p in c["parameters"]:
+            p["before"], p["after"] = _plain(p["before"]), _plain(p["after"])
+    return json.dumps({"compare": rows}, indent=1, ensure_ascii=False) + "\n"
+
+
+def _plain(v: Any) -> Any:
+    return str(v) if isinstance(v, Fraction) else v
