@@ -44,33 +44,36 @@ def _load_event(path: str, scoring: str | None, text: bytes | None, rulebook: st
 
 def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
         rulings_text: str | None = None, progress=None, *, overlay: str | None = None,
-        as_of: dt.date | None = None, profile: str | None = None) -> list[ScoredSession]:
+        as_of: dt.date | None = None, profile: str | None = None,
+        overlay_text: str | None = None) -> list[ScoredSession]:
     """Apply the rulings and score every session: under `rulebook` (else the rulings file's), with
     the conventions of the program that wrote the file (its profile, or `profile`: ``--profile``),
     then the what-if `overlay` and `settings` (``--overlay``, ``--set``), each session as in force
     on `as_of` (``--as-of``), else on the day it was played."""
     with bulk():
-        return _run(event, rulings_path, rulebook, settings, rulings_text, progress, overlay, as_of, profile)
+        return _run(event, rulings_path, rulebook, settings, rulings_text, progress, overlay, as_of, profile,
+                    overlay_text)
 
 
 def rulebook_for(event: Event, rulings, rulebook: str | None, settings: list[str] | None, overlay: str | None,
-                 profile: str | None):
+                 profile: str | None, overlay_text: str | None = None):
     """The rulebook the event is scored under and the profile chosen (profiles.Choice): the named
     rulebook, the program's conventions over it, the overlay and settings over those."""
     choice = profiles.choose(event, profile)
-    return proposed(profiles.apply(choice, book_for(rulings, rulebook, event), event), overlay, settings), choice
+    book = profiles.apply(choice, book_for(rulings, rulebook, event), event)
+    return proposed(book, overlay, settings, overlay_text), choice
 
 
 def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
          rulings_text: str | None, progress, overlay: str | None, as_of: dt.date | None,
-         profile: str | None) -> list[ScoredSession]:
+         profile: str | None, overlay_text: str | None = None) -> list[ScoredSession]:
     rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
     own = event.extra.get("book")          # a traveller's: read (and its tables ruled) with it
     choice = None
     if own is not None and rulebook is None and (rulings is None or rulings.model.rulebook is None):
         book = own
     else:
-        book, choice = rulebook_for(event, rulings, rulebook, settings, overlay, profile)
+        book, choice = rulebook_for(event, rulings, rulebook, settings, overlay, profile, overlay_text)
     if rulings is not None:
         if rulings.model.scoring:
             for s in event.sessions:

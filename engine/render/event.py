@@ -11,7 +11,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from ..core.exact import exact_json, format_decimal, format_mixed
+from ..core.exact import exact_json, format_decimal, format_fixed, format_mixed
 from ..core.vocab import SIDES
 from ..field.cells import code_label
 from ..field.score import ScoredSession
@@ -22,6 +22,18 @@ FORMATS = ("text", "markdown", "json", "csv")
 
 def _d(v: Fraction | None, places: int = 2) -> str:
     return "-" if v is None else format_decimal(v, places)
+
+
+def printed_places(ss: ScoredSession) -> tuple[int, int]:
+    """The decimals the file prints a total and a percentage with (2 when it prints none)."""
+    published = [c.published for c in ss.session.contestants.values()]
+    t = next((p["total"].places for p in published if "total" in p), 2)
+    pc = next((p["percent"].places for p in published if "percent" in p), 2)
+    return t, pc
+
+
+def fixed_or_blank(v: Fraction | None, places: int) -> str:
+    return "" if v is None else format_fixed(v, places)
 
 
 def _what(line) -> str:
@@ -78,6 +90,7 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
         if any(e.kind == "half-matchpoints" for e in ss.trace.entries):
             out.append("The file counts 1 matchpoint per result beaten: every score is in half matchpoints.")
         group = None
+        t_places, p_places = printed_places(ss)
         for st in ss.standings:
             g = st.group
             if g != group:
@@ -89,7 +102,8 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                 out.append(f"{'rank':>5} {who:>8} {'total':>9} {'%':>7} {'boards':>6}  names")
             names = st.contestant.names if st.contestant and st.contestant.names else ""
             mark = " *" if st.adjusted else ""
-            out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {_d(st.total):>9} {_d(st.percent):>7} "
+            out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {fixed_or_blank(st.total, t_places) or '-':>9} "
+                       f"{fixed_or_blank(st.percent, p_places) or '-':>7} "
                        f"{st.boards:>6}  {names}{mark}")
         factored = [st for st in ss.standings if st.factored]
         if factored:

@@ -445,20 +445,22 @@ def _check_apply(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
 
 # --- what-if ----------------------------------------------------------------------------------
 
-def with_overlay(book: Rulebook, path: str | Path) -> Rulebook:
-    """`book` with a what-if overlay file applied (a layer without identity)."""
-    doc = load_yaml(path)
+def with_overlay(book: Rulebook, path: str | Path, text: str | None = None) -> Rulebook:
+    """`book` with a what-if overlay file applied (a layer without identity); with `text` (the web
+    page's), `path` only names it."""
+    doc = load_yaml(path, text=text)
     model = doc.validate(LayerModel)
     changed = _apply_layer(book, model, doc, book.id + "+overlay", require_cites=False)
     return dataclasses.replace(changed, id=book.id + "+overlay", sha256=_hash(book.sha256, doc.text),
                                _evaluators={}, _views={}, rules=[], parameters={})
 
 
-def proposed(book: Rulebook, overlay: str | Path | None, settings: list[str] | None) -> Rulebook:
-    """`book` with an overlay file, then PARAM=VALUE settings, applied (the overlay first, so that
-    a --set wins over it): a proposed change, no file edited."""
-    if overlay:
-        book = with_overlay(book, overlay)
+def proposed(book: Rulebook, overlay: str | Path | None, settings: list[str] | None,
+             overlay_text: str | None = None) -> Rulebook:
+    """`book` with an overlay file (or its `overlay_text`), then PARAM=VALUE settings, applied (the
+    overlay first, so that a --set wins over it): a proposed change, no file edited."""
+    if overlay or overlay_text:
+        book = with_overlay(book, overlay or "overlay.yaml", overlay_text)
     if settings:
         book = book.with_settings(settings)
     return book
