@@ -398,8 +398,8 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
     for number, sb in boards.items():
         # cross-IMPs: a board's score in IMPs per comparison (the divisor undone), so that a
-        # contestant's session IMPs are on the scale its artificial IMPs are given on (12C2(c)'s
-        # session score is not multiplied by the comparisons twice)
+        # contestant's session IMPs are on the scale its artificial IMPs are given on (the session
+        # score an artificial score may take is not multiplied by the comparisons twice)
         per = Fraction(sb.divisor or 1, max(sb.results - 1, 1)) if method == "cross-imps" else 1
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
