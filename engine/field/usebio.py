@@ -1,17 +1,24 @@
-"""A USEBIO 1.2 results file (the XML results format of EBUScore, ScoreBridge, Compscore,
-RealBridge) as the field model, and a scored session written back as USEBIO.
+"""A USEBIO results file (the XML results format of EBUScore, JSS, Compscore, ScoreBridge,
+RealBridge, Pianola, BriAn …; versions 1.0, 1.1 and 1.2) as the field model, and a scored event
+written back as USEBIO.
 
-Read: ``EVENT`` (its ``EVENT_TYPE``: MP_PAIRS → matchpoints, CROSS_IMP → cross-IMPs,
-BUTLER_PAIRS → butler), optional ``SESSION``/``SECTION`` levels, ``PARTICIPANTS/PAIR``
-(number, direction, names, published ``TOTAL_SCORE``/``PERCENTAGE``), ``BOARD`` with
-``TRAVELLER_LINE``s (pair numbers, ``CONTRACT``/``PLAYED_BY``/``TRICKS``/``SCORE``, the published
-``NS_MATCH_POINTS``, ``NS_CROSS_IMP_POINTS`` or ``NS_BUTLER_POINTS``). A ``SCORE`` may be an
-artificial code (``A6040``, ``A5050``: NS then EW percentages; ``A+``…). An XML comment
-``<!-- bridgelaw: … -->`` inside a line is the Adjustment cell of :mod:`.adjustment_cell`,
-written by :func:`write` for adjusted lines so that re-reading gives the same scores.
+Read: ``EVENT`` — its ``EVENT_TYPE`` (:data:`EVENT_TYPES`: pairs, individual or teams, and the
+method when the type names one), else ``BOARD_SCORING_METHOD`` / ``SCORING_METHOD`` / the
+``PARTICIPANTS``' type / the lines' points (:func:`contest`); ``PROGRAM_NAME``/``_VERSION`` (the
+program, whose profile gives its conventions); optional ``SESSION``/``SECTION`` levels;
+``WINNER_TYPE`` (who is ranked with whom); ``PARTICIPANTS/PAIR`` or ``/PLAYER`` (number,
+direction, names, published ``TOTAL_SCORE``, ``PERCENTAGE``, ``PLACE``, ``BOARDS_PLAYED``,
+``ADJUSTMENT``); ``BOARD`` with ``TRAVELLER_LINE``s (pair numbers, or four players at an
+individual; ``CONTRACT``/``PLAYED_BY``/``TRICKS``/``SCORE``; the published points). A ``SCORE``
+may be a code (``A6040``: NS then EW percentages; ``A+``; ``NP``…). A teams event is handed to the
+teams reader at one point (``TEAMS HOOK`` in :func:`read_usebio`). An XML comment ``<!--
+bridgelaw: … -->`` inside a line is the Adjustment cell of :mod:`.adjustment_cell`, written by
+:func:`write` for changed lines so that re-reading gives the same scores.
 
-The parser is expat with positions kept (errors are file:line:column); entity declarations
-are refused (no entity expansion) and the DTD is never fetched.
+The parser is expat with positions kept (errors are file:line:column); the declared encoding is
+one of :data:`ENCODINGS` or refused; entity declarations and undefined entities are refused (no
+entity expansion), the DTD is never fetched, and a token longer than :data:`MAX_RUN` is refused
+before expat sees the file.
 """
 
 from __future__ import annotations
@@ -350,7 +357,7 @@ def _board(file: str, node: Node, section: str, session: Session) -> None:
     if board is None:
         board = session.boards[number] = Board(number, bridge_vulnerability(number), [], where, extra={"node": node})
     for tl in node.all("TRAVELLER_LINE"):
-        board.lines.append(_line(file, tl, section, board, session))
+        board.lines.append(_line(file, tl, section, board, session.scoring, session))
 
 
 def bridge_vulnerability(number: int) -> str:
@@ -362,9 +369,13 @@ def bridge_vulnerability(number: int) -> str:
 SEAT_TAGS = (("N", "N_PLAYER_NUMBER"), ("S", "S_PLAYER_NUMBER"), ("E", "E_PLAYER_NUMBER"), ("W", "W_PLAYER_NUMBER"))
 
 
-def _line(file: str, tl: Node, section: str, board: Board, session: Session) -> Line:
+def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session: Session | None = None) -> Line:
+    """One TRAVELLER_LINE scored by `scoring`; `session` (when the caller has one) says whether its
+    players are an individual's and keeps the line's warnings. The teams reader calls it with a
+    scoring alone (``read_line(file, node, section, board, scoring)``)."""
     where = _where(file, tl)
-    scoring = session.scoring
+    individual = session.individual if session is not None else False
+    warnings = session.warnings if session is not None else board.extra.setdefault("warnings", [])
 
     def get(tag: str) -> tuple[str | None, Where]:
         n = tl.find(tag)
@@ -373,7 +384,7 @@ def _line(file: str, tl: Node, section: str, board: Board, session: Session) -> 
     table_text, wt = get("TABLE_NUMBER")
     cells = {"table": wt} if table_text else {}
     players = None
-    if session.individual:
+    if individual:
         players = {}
         for seat, tag in SEAT_TAGS:
             text, w = get(tag)
@@ -460,7 +471,7 @@ def _line(file: str, tl: Node, section: str, board: Board, session: Session) -> 
         if value is None:
             raise w.error(message, expected="a contract such as 4SX with PLAYED_BY and TRICKS, or a SCORE")
         # the program scored the line from its SCORE: so does bridgelaw, and says where
-        session.warnings.append(f"{w.file}:{w.line}:{w.column}: {message}; scored from its SCORE {value:+d}")
+        warnings.append(f"{w.file}:{w.line}:{w.column}: {message}; scored from its SCORE {value:+d}")
         line.extra["contract_text"] = (contract, declarer, taken_text)
     if played is not None:
         points = bridge.ns_score(played, board.vulnerability)
