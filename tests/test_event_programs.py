@@ -169,3 +169,31 @@ def test_compare_a_proposed_regulation_across_a_whole_event(tmp_path, capsys):
     assert main(["event", str(DATA / "compscore-mp-pairs-howell.xml"), "--rulebook", "wbf-2017",
                  "--compare", "wbf-2007"]) == 0
     assert "0 contestants' scores change, 0 places; 0 lines change" in capsys.readouterr().out
+
+
+def test_a_profiles_match_values_cite_its_own_paragraphs_and_are_checked_where_written(tmp_path):
+    """One profile mechanism for pairs and teams: TeamsScorer's VP table is a profile's ``matches:``
+    value (vp.*), with its evidence and the paragraph it cites; a value in the wrong section, a cite
+    the profile does not define and a bad value are errors at their place in the profile."""
+    from bridgelaw.core.errors import BridgelawError
+    from bridgelaw.field import profiles
+    p = profiles.profiles()["teamsscorer"]
+    assert (p.programs, p.model.parameters) == (("TeamsScorer",), {})
+    assert {n: (v.value, v.cites) for n, v in p.model.matches.items()} == {
+        "vp.scale": ("table", ["JSS/vp-table-3"]),
+        "vp.table": ("3: 0=10 1=11 2=12 3=13 5=14 7=15 9=16 11=17 14=18 17=19 20=20", ["JSS/vp-table-3"])}
+    assert all(len(v.evidence) > 30 for v in p.model.matches.values())
+    for q in profiles.profiles().values():
+        assert all(name.startswith("vp.") for name in q.model.matches)
+    head = "profile: x\ntitle: X\nprograms: [X]\n"
+    for body, where, message in (
+            ("parameters:\n  vp.scale: {value: table, evidence: measured on a file}\n", "5:3",
+             "'vp.scale' is not a parameter a profile's parameters: may set"),
+            ("matches:\n  vp.scale: {value: table, evidence: measured on a file, cites: [X/1]}\n", "5:66",
+             "vp.scale cites X/1, which this profile does not define"),
+            ("matches:\n  vp.table: {value: '3: 1=11', evidence: measured on a file}\n", "5:21", "vp.table: ")):
+        bad = tmp_path / "x.yaml"
+        bad.write_text(head + body)
+        with pytest.raises(BridgelawError) as e:
+            profiles._load(bad)
+        assert str(e.value).startswith(f"{bad}:{where}: {message}")
