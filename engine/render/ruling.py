@@ -114,7 +114,7 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     if m.not_scheduled is not None:
         rows.append(("Not scheduled", m.not_scheduled))
     for side, share in case.session.items():
-        rows.append((f"Session score {side}", f"{format_mixed(share * 100)}%" if m.scoring == "matchpoints"
+        rows.append((f"Session score {side}", percent(share) if m.scoring == "matchpoints"
                      else f"{format_mixed(share, signed=True)} IMP a board"))
     if m.artificial_boards_this_session is not None:
         for side in ("NS", "EW"):
@@ -371,8 +371,15 @@ def _paren(x: Fraction) -> str:
     return f"({text})" if x < 0 else text
 
 
+def percent(share: Fraction) -> str:
+    """A share as a report prints a percentage: whole (60%), else to two decimals (44.33%), as
+    scoring programs print them (JSON keeps the exact value)."""
+    pct = share * 100
+    return f"{pct.numerator}%" if pct.denominator == 1 else f"{format_decimal(pct, 2)}%"
+
+
 def _shown(value: Fraction, scoring: str) -> str:
-    return f"{format_mixed(value * 100)}%" if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
+    return percent(value) if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
 
 
 def _decision(d: dict[str, Any], book: Any) -> list[str]:
@@ -396,7 +403,9 @@ def _decision(d: dict[str, Any], book: Any) -> list[str]:
     if stage == "artificial":
         facts = dec.facts
         extra = [f"session score {_shown(facts['session'], d['scoring'])}"] if facts.get("session") is not None else []
-        extra += [f"board {format_mixed(facts['boards'])} without a result this session"] if facts.get("boards") else []
+        if facts.get("boards"):
+            n = facts["boards"]
+            extra.append(f"{format_mixed(n)} board{'' if n == 1 else 's'} without a result this session, this one included")
         return [f"{d['side']}: {facts['responsibility']}{' (' + ', '.join(extra) + ')' if extra else ''}: "
                 f"rule {rule.id} ({_cites(rule)}): {explain}"]
     if stage == "event":
@@ -543,7 +552,7 @@ def _line(rec: Entry, book: Any) -> list[str]:
     if k == "artificial":
         return [f"{d['side']} gets {d['formula'].text} = {_shown(d['value'], d['scoring'])}"]
     if k == "share":
-        return [f"{d['side']}: {format_mixed(d['share'] * 100)}% of the top {format_mixed(d['top'])} = "
+        return [f"{d['side']}: {percent(d['share'])} of the top {format_mixed(d['top'])} = "
                 f"{format_mixed(d['value'])} {UNIT_NAMES[d['unit']]}"]
     if k == "match":
         m = d["match"]
