@@ -28,7 +28,7 @@ from .registry import get, siblings
 
 # Loading rule files (YAML, the schema, every check) is imported when first used: a command served
 # by a snapshot (rulebook/snapshot.py) needs none of it.
-_LAZY = {"load": "layers", "proposed": "layers", "with_overlay": "layers",
+_LAZY = {"load": "layers", "proposed": "layers", "with_layer": "layers", "with_overlay": "layers",
          "LayerModel": "schema", "RuleModel": "schema", "RulebookModel": "schema"}
 
 
@@ -44,4 +44,4 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["Decision", "Dated", "LayerModel", "Paragraph", "Place", "Rule", "RuleModel", "Rulebook",
            "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir", "siblings",
-           "with_overlay"]
+           "with_layer", "with_overlay"]

@@ -5,6 +5,12 @@ table). Matchpoints (pairs): the result is scored "as if obtained" against the f
 each result beaten, 1 for each tie — which for a weighted score gives exactly what fractional
 frequencies give (Law 78A; WBF commentary example 9).
 
+Table points: a case that gives results but neither the other table nor the field is ruled in the
+points of the results themselves (NS's points; the other side's are their negation), as a TD writes
+an assigned result on the slip — "adjusted to 4♠ making, NS +420". Every form of scoring keeps the
+order of table points, so the ruling's comparisons hold against any field; a scoring program (or
+``bridgelaw score``/``event``) turns each side's results and weights into matchpoints or IMPs.
+
 A case's field is read once (:func:`basis`, kept on the case): its NS scores sorted, so that a
 result's matchpoints are two binary searches and whole numbers — no frequency table of
 Fractions per ruling. Scores are whole numbers until a weight makes them fractions
@@ -19,7 +25,9 @@ from fractions import Fraction
 from typing import Callable, Iterable
 
 from ..core import bridge
-from .case import Case, Outcome, Side, UnitScore
+from ..core.vocab import Side
+from .case import Case
+from .outcomes import Outcome, UnitScore
 from ..core.exact import format_mixed, fraction_parts, whole
 
 def weighted_sum(terms: Iterable[tuple[Fraction, Fraction]]) -> Fraction:
@@ -56,6 +64,10 @@ def _imp_text(outcome: Outcome, ns: int, side: Side, here: int, there: int, valu
     sign = "−" if there >= 0 else "+"
     return (f"{_label(outcome)}: NS {_points(ns)} → {side} IMP({_points(here)} {sign} {abs(there)}) "
             f"= {format_mixed(value, signed=True)}")
+
+
+def _points_text(outcome: Outcome, ns: int, side: Side) -> str:
+    return f"{_label(outcome)}: NS {_points(ns)}" + ("" if side == "NS" else f" → EW {_points(-ns)}")
 
 
 def _ns_mp_text(outcome: Outcome, ns: int, below: int, tied: int, mp_ns: Fraction) -> str:
@@ -105,6 +117,8 @@ def basis(case: Case) -> Basis:
     for every ruling of it."""
     m = case.model
     vulnerability = m.board.vulnerability
+    if m.other_table is None and m.field is None and _gives_results(case):
+        return Basis("points", None, None, None)
     if m.scoring == "imps":
         other = bridge.ns_score(m.other_table, vulnerability) if m.other_table is not None else None
         return Basis("IMP", other, None, None)
@@ -116,6 +130,13 @@ def basis(case: Case) -> Basis:
         top = bridge.top(m.results_on_board)
     unit = "MP" if top is not None else "%"
     return Basis(unit, None, field, top if top is not None else Fraction(100))
+
+
+def _gives_results(case: Case) -> bool:
+    """Whether the case's outcomes are results (or raw scores), not scores in the event's unit."""
+    outcomes = [case.model.table_result] + [c.outcome for side in (case.without or {}).values() for c in side] \
+        + [c.outcome for c in case.instead or []]
+    return any(o is not None and not isinstance(o, UnitScore) for o in outcomes)
 
 
 class Scorer:
@@ -136,6 +157,10 @@ class Scorer:
 
     def describe_basis(self) -> str:
         m = self.case.model
+        if self.unit == "points":
+            return ("Scoring: in table points — no other table or field is given, so each side's score is its "
+                    "result(s) and weights, in NS's points (the other side's are their negation); a scoring "
+                    f"program turns them into {'IMPs' if m.scoring == 'imps' else 'matchpoints'} against the field.")
         if self.unit == "IMP":
             if self.other_ns is None:
                 return "Scoring: IMPs."
@@ -150,19 +175,31 @@ class Scorer:
             return f"Scoring: matchpoints, {m.results_on_board} results on the board; top {format_mixed(self.top)}."
         return "Scoring: matchpoints given as percentages of the top."
 
+    @property
+    def balanced_at(self) -> Fraction:
+        """What the two sides' scores for one result add up to: 0 in IMPs and table points, the top at matchpoints."""
+        return whole(0) if self.unit in ("IMP", "points") else self.top
+
     def complement(self, value: Fraction) -> Fraction:
-        """The other side's score for the same result: −x at IMPs, top − x at matchpoints."""
+        """The other side's score for the same result: −x at IMPs and in table points, top − x at matchpoints."""
         n, d = fraction_parts(value) if type(value) is Fraction else (None, None)
         if d == 1:                          # whole: no Fraction arithmetic
-            if self.unit == "IMP":
+            if self.unit in ("IMP", "points"):
                 return whole(-n)
             top_n, top_d = fraction_parts(self.top)
             if top_d == 1:
                 return whole(top_n - n)
-        return -value if self.unit == "IMP" else self.top - value
+        return self.balanced_at - value
 
     def complement_text(self, name: str) -> str:
-        return f"−{name}" if self.unit == "IMP" else f"{format_mixed(self.top)} − {name}"
+        return f"−{name}" if self.unit in ("IMP", "points") else f"{format_mixed(self.top)} − {name}"
+
+    def points(self, outcome: Outcome, side: Side) -> int:
+        """The result's table points from `side`'s view (0 for a score given in the event's unit)."""
+        if isinstance(outcome, UnitScore):
+            return 0
+        ns = ns_points(outcome, self.vulnerability)
+        return ns if side == "NS" else -ns
 
     def score(self, outcome: Outcome, side: Side) -> Scored:
         # kept by the outcome object (the cache holds it, so its id is not reused): hashing a
@@ -176,6 +213,8 @@ class Scorer:
         if isinstance(outcome, UnitScore):
             return self._unit_score(outcome, side)
         ns = ns_points(outcome, self.vulnerability)
+        if self.unit == "points":
+            return Scored(whole(ns if side == "NS" else -ns), _points_text, (outcome, ns, side))
         if self.unit == "IMP":
             here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
             value = whole(bridge.imps(here - there))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any, Mapping
 
-from ..ruling.case import CaseModel
+from ..ruling.caseschema import CaseModel
 from .caseyaml import MAX_FIELD, MAX_ROWS, dump_yaml
 
 SCORINGS = {"imps": "Teams (IMPs)", "matchpoints": "Pairs (matchpoints)"}
@@ -42,7 +42,8 @@ KINDS = {"assigned": "Assigned adjusted score (a result could be obtained)",
 B_MODES = {"one": "One result", "weighted": "A weighted list of results", "split": "A different weighting for each side",
            "poll": "From a poll of players"}
 NOT_SCHEDULED = {"bye": "bye", "sit-out": "sit-out"}
-DIRECTIONS = {"": "no penalty", "N": "North", "E": "East", "S": "South", "W": "West"}
+DIRECTIONS = {"": "no penalty", "NS": "North-South (the pair or team)", "EW": "East-West (the pair or team)",
+              "N": "North", "E": "East", "S": "South", "W": "West"}
 SIDES = {"": "—", "NS": "North-South", "EW": "East-West"}
 DECISIONS = {"": "no appeal", "pending": "lodged, not yet heard", "upheld": "upheld: the ruling stands",
              "changed": "changed: the committee changed the ruling", "withdrawn": "withdrawn"}
@@ -50,6 +51,7 @@ DEPOSITS = {"": "—", "returned": "returned", "forfeited": "forfeited"}
 NON_OFFENDING = {"NS": "North-South", "EW": "East-West",
                  "both": "Both (each side ruled from its own view: a Director's error, the other table's result)"}
 SEATS = {"": "—", "N": "North", "E": "East", "S": "South", "W": "West"}
+OFFENDERS = {**SEATS, "NS": "North-South", "EW": "East-West"}   # infraction.by: a seat or a side
 FINDING_CHOICES = {"": "not given", "yes": "yes, it holds", "no": "no, it does not hold"}
 
 
@@ -260,7 +262,7 @@ class CaseForm:
         f.kind = _choice(s("kind", "assigned"), KINDS, "assigned")
         f.not_scheduled = _choice(s("not_scheduled", "bye"), NOT_SCHEDULED, "bye")
         f.non_offending = s("non_offending", "NS")
-        f.inf_by = _choice(s("inf_by"), SEATS, "")
+        f.inf_by = _choice(s("inf_by"), OFFENDERS, "")
         f.b_mode = _choice(s("b_mode", "one"), B_MODES, "one")
         f.se_kind = s("se_kind")
         f.art_ns = s("art_ns", "in-no-way-at-fault")
@@ -310,7 +312,8 @@ class CaseForm:
             except ValueError:
                 loaded = {}
             if isinstance(loaded, dict):
-                f.extra = {k: v for k, v in loaded.items() if k in CASE_KEYS and k not in FORM_KEYS}
+                f.extra = {k: v for k, v in loaded.items() if k in CASE_KEYS and
+                           (k not in FORM_KEYS or (k == "source" and isinstance(v, dict)))}
         if getlist is not None:
             f.compare = [str(v) for v in getlist("compare")][:20]
         action = s("action", "rule") or "rule"
@@ -383,7 +386,9 @@ class CaseForm:
                 m["without_infraction"] = self.b_result or None
             if self.se_kind:
                 m["serious_error"] = {"kind": self.se_kind, "instead": compact_list(self.se_instead, "weight")}
-        if self.pen_player or self.pen_amount:
+        if self.pen_player in ("NS", "EW"):          # Law 90 at pairs and teams: on the side
+            m["penalty"] = {"side": self.pen_player, "amount": self.pen_amount or None}
+        elif self.pen_player or self.pen_amount:
             m["penalty"] = {"player": self.pen_player or None, "amount": self.pen_amount or None,
                             "partner_blameless": self.pen_blameless}
         if self.match_boards or self.match_imps_ns or self.match_imps_ew:
@@ -403,7 +408,8 @@ class CaseForm:
             m["appeal"] = {key: getattr(self, name) for name, key in APPEAL_FIELDS.items() if getattr(self, name)}
             m["appeal"].setdefault("decision", None)
         for key, value in self.extra.items():
-            m.setdefault(key, value)
+            if m.get(key) is None:          # a published ruling's source: the form shows none, keeps it
+                m[key] = value
         ordered = {k: _drop_none(m[k]) for k in CASE_KEYS if m.get(k) is not None}
         return ordered, rowmap
 
@@ -453,6 +459,8 @@ class CaseForm:
         f = cls(rows=[], ew_rows=[], poll_rows=[], revokes=[])
         t = dict(tree)
         extra: dict[str, Any] = {k: v for k, v in t.items() if k not in FORM_KEYS}
+        if isinstance(t.get("source"), dict):         # a published ruling's reference: kept as given
+            extra["source"] = t.pop("source")
         for key in ("title", "source", "rulebook", "table_result", "other_table", "notes", "date", "scoring",
                     "event", "non_offending", "results_on_board"):
             if t.get(key) is not None:
@@ -511,7 +519,8 @@ class CaseForm:
                         setattr(f, name, _text(value[side]))
         pen = t.get("penalty")
         if isinstance(pen, dict):
-            f.pen_player, f.pen_amount = _text(pen.get("player", "")), _text(pen.get("amount", ""))
+            f.pen_player = _text(pen.get("side") or pen.get("player") or "")
+            f.pen_amount = _text(pen.get("amount", ""))
             f.pen_blameless = pen.get("partner_blameless") is True
         match = t.get("match")
         if isinstance(match, dict):

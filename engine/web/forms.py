@@ -13,7 +13,7 @@ is evaluated.
 
 from __future__ import annotations
 
-from .caseform import (B_MODES, CASE_KEYS, DECISIONS, DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, HIDDEN_FIELDS, KINDS,  # noqa: F401
+from .caseform import (B_MODES, CASE_KEYS, DECISIONS, DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, HIDDEN_FIELDS, KINDS, OFFENDERS,  # noqa: F401
                        EXCEPTIONS, FINDING_CHOICES, LABELS, NON_OFFENDING, NOT_SCHEDULED, RESPONSIBILITIES, SCORINGS,
                        SEATS, SERIOUS, SIDES, VULNERABILITIES, CaseForm, PollRow, RevokeRow, Row, compact_list, label,
                        split_field)
