@@ -28,6 +28,7 @@ __all__ = [
     "plus",
     "minus",
     "fraction_parts",
+    "total",
 ]
 
 
@@ -257,6 +258,17 @@ def minus(a: Fraction, b: Fraction) -> Fraction:
     if type(a) is Fraction and type(b) is Fraction and _den(a) == 1 and _den(b) == 1:
         return whole(_num(a) - _num(b))
     return a - b
+
+
+def total(values: Iterable[Fraction | int]) -> Fraction:
+    """Σ values exactly, as a Fraction: integers over the common denominator (one Fraction made at
+    the end, not one an addition)."""
+    parts = [fraction_parts(v) if type(v) is Fraction else (v.numerator, v.denominator) for v in values]
+    if not parts:
+        return whole(0)
+    common = math.lcm(*[d for _, d in parts])
+    n = sum([n * (common // d) for n, d in parts])
+    return whole(n) if common == 1 else Fraction(n, common)
 
 
 def lcm_of_denominators(values: Iterable[Fraction | int]) -> int:

@@ -105,8 +105,18 @@ class Formula:
 
     def affine(self) -> tuple[Fraction, dict[str, Fraction]] | None:
         """The formula as a constant plus a multiple of each name (``A + B - C`` is 0 + 1·A + 1·B − 1·C),
-        or None when it is not affine in its names (a function of them, a product of two of them)."""
-        return _affine(self.tree)
+        or None when it is not affine in its names (a function of them, a product of two of them).
+        Worked out once a formula (a ruling asks it of every award); the names are the caller's copy."""
+        found = _AFFINE.get(id(self))
+        if found is None or found[0] is not self:
+            if len(_AFFINE) >= 4096:
+                _AFFINE.clear()
+            found = _AFFINE[id(self)] = (self, _affine(self.tree))     # the table holds the formula: its id stays
+        shape = found[1]
+        return None if shape is None else (shape[0], dict(shape[1]))
+
+
+_AFFINE: dict[int, tuple[Formula, tuple[Fraction, dict[str, Fraction]] | None]] = {}
 
 
 def parse(text: str) -> Formula:
