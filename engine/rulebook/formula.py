@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Callable, Union
 
@@ -89,9 +90,9 @@ class Formula:
     text: str
     tree: Expr
 
-    @property
-    def names(self) -> set[str]:
-        return _names(self.tree)
+    @cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(_names(self.tree))     # once a formula (a frozen tree)
 
     def evaluate(self, env: dict[str, Fraction]) -> Fraction:
         try:

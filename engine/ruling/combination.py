@@ -35,7 +35,7 @@ def merged(parts: Weighted) -> Weighted:
             out[id(outcome)] = [weight if type(weight) is Fraction else Fraction(0) + weight, outcome]
         else:
             entry[0] += weight
-    return [(w, o) for w, o in out.values() if w]
+    return [(w, o) for w, o in out.values() if (w._numerator if type(w) is Fraction else w)]
 
 
 def of_formula(f: Formula, views: dict[str, View], side: Side, at_matchpoints: bool) -> Weighted | None:
