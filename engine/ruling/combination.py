@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
-from ..core.exact import total
+from ..core.exact import fraction_parts, total
 from ..core.vocab import Side
 from ..rulebook.formula import Formula
 from .outcomes import Outcome
@@ -52,19 +52,22 @@ def of_formula(f: Formula, views: dict[str, View], side: Side, at_matchpoints: b
         if name not in views:
             return None
         view, results = views[name]
-        factor = coef if view == side else -coef      # one product a name, not one a result
-        if factor == 1:
+        n, d = fraction_parts(coef)                    # one product a name, not one a result (none for ±1)
+        if view != side:
+            n = -n
+        if d == 1 and n == 1:
             parts += results
-        elif factor == -1:
+        elif d == 1 and n == -1:
             parts += [(-w, o) for w, o in results]
         else:
+            factor = Fraction(n, d)
             parts += [(factor * w, o) for w, o in results]
         if view != side and at_matchpoints:   # (the shift counts only at matchpoints)
             shift += coef * total([w for w, _ in results])
-    if constant or (top + shift if at_matchpoints else top):
+    if fraction_parts(constant)[0] or fraction_parts(top + shift if at_matchpoints else top)[0]:
         return None
     out = merged(parts)
-    return out if total([w for w, _ in out]) == 1 else None
+    return out if fraction_parts(total([w for w, _ in out])) == (1, 1) else None
 
 
 def value(parts: Weighted, score: Callable[[Outcome], Fraction]) -> Fraction:
