@@ -472,6 +472,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def warn_stale(removed: list[Path]) -> None:
+    """Say which temporary files of earlier, killed writes the writer removed (core.files)."""
+    for path in removed:
+        print(f"bridgelaw: warning: removed {one_line(str(path))}, the temporary file of an earlier write that "
+              "was killed before it finished", file=sys.stderr)
+
+
 def _command(argv: Sequence[str]) -> str | None:
     """The subcommand named on the command line, when it is one of LAZY (else None: build all)."""
     for arg in argv:

@@ -18,11 +18,11 @@ from typing import Any
 
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import same_file, write_atomic
+from ..core.files import same_file, target_of, write_atomic
 from ..field.events.run import load_event, outputs, run
 from ..field.traveller.common import bulk
 from ..render import event as report
-from .cli import _what_if_options
+from .cli import _what_if_options, warn_stale
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -81,6 +81,8 @@ class Progress:
 
 
 def cmd_event(args: argparse.Namespace) -> int:
+    for target in args.output:
+        target_of(target)                     # a device, FIFO or folder is refused before any work
     progress = Progress()
     event = load_event(args.event, args.scoring)
     scored = run(event, args.rulings, args.rulebook, args.set, progress=progress, overlay=args.overlay,
@@ -94,5 +96,5 @@ def cmd_event(args: argparse.Namespace) -> int:
     progress.done()
     sys.stdout.write(report.RENDER[args.format](scored))
     for path, text, encoding in writes:
-        write_atomic(path, text, encoding)
+        warn_stale(write_atomic(path, text, encoding))
     return 0
