@@ -139,3 +139,4 @@ def test_the_casebook_writes_through_the_one_writer(tmp_path):
     os.mkfifo(out / "index.md")
     code, stdout, err = run("casebook", CASE, "--out", out)
     assert (code, stdout) == (2, "") and "index.md: cannot write here: it is not a regular file" in err
+    assert sorted(p.name for p in out.rglob("*")) == ["cases", "index.md"]          # nothing written
