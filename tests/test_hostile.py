@@ -178,3 +178,27 @@ def test_24_every_shipped_parameter_value_is_in_range():
         for name, values in book.dated.items():
             for dated in values:
                 rulebook.parameters.check(name, dated.value)
+
+
+EVENT = ROOT / "tests" / "data" / "events" / "ffb-magic-contest-2022-open-dn1-s1.pbn"
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "csv", "json"])
+def test_24_control_characters_are_escaped_in_every_output(tmp_path, fmt):
+    """A results file whose event name holds ESC [31m, BEL, a C1 CSI and a bidi override: the
+    report shows them as \\uXXXX (and JSON still reads back to the same text)."""
+    data = EVENT.read_bytes()
+    start = data.index(b'[Event "')
+    end = data.index(b"\n", start)
+    name = "\x1b[31mRED\x07 \x9b2J \u202eevil"
+    event = tmp_path / "e.pbn"
+    event.write_bytes(data[:start] + f'[Event "{name}"]'.encode("latin-1", "replace").replace(b"?evil", b"evil")
+                      + data[end:])
+    code, out, err = run("event", event, "--rulebook", "wbf-2017", "--format", fmt)
+    assert code == 0 and err == ""
+    assert not any(ch in out for ch in "\x1b\x07\x9b\u202e\r")
+    if fmt == "json":
+        import json
+        assert json.loads(out)["sessions"][0]["name"].startswith("\x1b[31mRED\x07 \x9b2J")
+    elif fmt != "csv":
+        assert "\\u001b[31mRED\\u0007 \\u009b2J" in out
