@@ -3,7 +3,7 @@
 A results file or a case may carry control characters (a PBN tag holding ``ESC [31m``, a title
 with a BEL); printed raw they recolour, retitle or clear the reader's terminal. Every command's
 standard output goes through :class:`SafeOutput` (``bridgelaw.commands.cli.main``), which writes each
-control character but tab and line feed as ``\\uXXXX`` — a valid escape inside a JSON string, and
+control character but tab and line feed (and CR LF) as ``\\uXXXX`` — a valid escape inside a JSON string, and
 plain to read in text, Markdown and CSV — so the same guard serves every format.
 """
 
@@ -14,7 +14,8 @@ from typing import Any, TextIO
 
 # C0 but tab and line feed, DEL, C1, and the bidirectional overrides and isolates (they reorder
 # what a terminal shows: "Trojan Source")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# and a carriage return not followed by a line feed (CSV ends its lines with CR LF)
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
 
 
 def escape_controls(text: str) -> str:
