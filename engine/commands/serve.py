@@ -103,7 +103,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                              f"(missing: {', '.join(missing)})",
                              suggestion="pip install 'bridgelaw[web]'")
     from ..web import server
-    from ..web.app import LOOPBACK_HOSTS, create_app
+    from ..web.app import create_app
+    from ..web.guard import LOOPBACK_HOSTS
 
     if args.rules is not None and not args.rules.is_dir():
         raise BridgelawError(f"--rules {args.rules}: no such folder", expected="a folder holding rulebook files (*.yaml)")

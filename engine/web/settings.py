@@ -12,6 +12,7 @@ READ_TIMEOUT = 15.0           # seconds a client has to send one whole request
 PER_CLIENT = 16               # connections one address may hold open in one process
 CONNECTIONS = 512             # connections one process keeps open at most (503 past it)
 KEEP_ALIVE = 5                # seconds an idle kept-alive connection stays open
+MAX_HEADER_BYTES = 32 * 1024  # bytes of a request's line and headers (431 past it), as nginx's default buffers
 
 
 def show_host(host: str) -> str:
