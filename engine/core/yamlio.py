@@ -591,7 +591,8 @@ def _scan(text: str, name: str) -> None:
                               expected="plain values (no !!binary, !!set, …)")
                 if tag in _COLLECTION_TAGS:
                     raise _at(event, name, f"the tag {_tag_text(event.tag)} is for a mapping or a list, not a "
-                              "single value", expected="a plain value, or !!str, !!int, !!float, !!bool, !!null")
+                              "single value", expected="a plain value, or !!str, !!int, !!float, !!bool, !!null",
+                              kind=BridgelawError)
                 _check_tagged(tag, event, name)
             elif not event.style and event.implicit[0] and (len(event.value) > limits.MAX_DIGITS
                                                             or "e" in event.value or "E" in event.value
@@ -616,7 +617,8 @@ def _scan(text: str, name: str) -> None:
                 if tag != wanted:
                     raise _at(event, name, f"the tag {_tag_text(event.tag)} is not used in bridgelaw files on a "
                               f"{'mapping' if kind is ev.MappingStartEvent else 'list'}",
-                              expected="plain mappings and lists (a tag such as !!str is for a single value)")
+                              expected="plain mappings and lists (a tag such as !!str is for a single value)",
+                              kind=BridgelawError)
             if len(frames) >= limits.MAX_DEPTH:
                 raise _depth_error(event, name)
             frames.append([1, event.anchor, 0])

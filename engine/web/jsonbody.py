@@ -19,31 +19,33 @@ class ApiProblem(Exception):
 
 
 def load_json(raw: str) -> Any:
-    """JSON from a request; malformed or too deeply nested JSON is an ApiProblem (400)."""
+    """JSON from a request; malformed JSON, or JSON nested too deeply or too large in entries or
+    values (:func:`check_shape`), is an ApiProblem (400) — before anything else looks at it."""
     try:
         data = json.loads(raw)
     except RecursionError:
-        data = None
+        raise _too_deep() from None
     except ValueError as exc:
         raise ApiProblem(400, f"malformed JSON: {exc}", expected="a JSON object") from None
-    else:
-        if json_depth(data) <= MAX_JSON_DEPTH:
-            check_size(data)
-            if "\\u" in raw:                     # only an escape can write half of a surrogate pair
-                _refuse_lone_surrogates(data)
-            return data
-    raise ApiProblem(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep",
-                     expected="a case: a JSON object a few levels deep")
+    check_shape(data)
+    if "\\u" in raw:                            # only an escape can write half of a surrogate pair
+        _refuse_lone_surrogates(data)
+    return data
 
 
-def check_size(data: Any) -> None:
-    """Refuse (400) JSON with a list or object of more than limits.MAX_ITEMS entries, or more than
-    MAX_JSON_VALUES values in all — before anything else looks at it (a 240 KB body of 120,000
-    numbers used to be written out as YAML, 8 s of a worker's time, before its list was counted).
-    Linear, without recursion, stopping at the first container over the bound."""
-    total, stack = 0, [(data, "")]
+def _too_deep() -> ApiProblem:
+    return ApiProblem(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep",
+                      expected="a case: a JSON object a few levels deep")
+
+
+def check_shape(data: Any) -> None:
+    """Refuse (400) JSON nested more than MAX_JSON_DEPTH levels, with a list or object of more than
+    limits.MAX_ITEMS entries, or with more than MAX_JSON_VALUES values in all (a 240 KB body of
+    120,000 numbers used to be written out as YAML, 8 s of a worker's time, before its list was
+    counted). One walk without recursion, stopping at the first container over a bound."""
+    total, stack = 0, [(data, "", 1)]
     while stack:
-        item, where = stack.pop()
+        item, where, depth = stack.pop()
         total += 1
         if isinstance(item, dict):
             entries = item.items()
@@ -51,6 +53,8 @@ def check_size(data: Any) -> None:
             entries = enumerate(item)
         else:
             continue
+        if depth > MAX_JSON_DEPTH:
+            raise _too_deep()
         if len(item) > limits.MAX_ITEMS:
             raise ApiProblem(400, f"{where or 'the JSON'} has {len(item):,} entries; at most {limits.MAX_ITEMS:,} "
                              "are accepted", expected="a case: lists of a few entries (a field: at most 1,000 results)")
@@ -59,7 +63,7 @@ def check_size(data: Any) -> None:
             raise ApiProblem(400, f"the JSON has more than {MAX_JSON_VALUES:,} values",
                              expected="a case: a few hundred values (a field: at most 1,000 results)")
         named = isinstance(item, dict)
-        stack.extend((value, (f"{where}.{key}" if where else str(key)) if named else f"{where}[{key}]")
+        stack.extend((value, (f"{where}.{key}" if where else str(key)) if named else f"{where}[{key}]", depth + 1)
                      for key, value in entries if isinstance(value, (dict, list)))
 
 
