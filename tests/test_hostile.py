@@ -202,3 +202,18 @@ def test_24_control_characters_are_escaped_in_every_output(tmp_path, fmt):
         assert json.loads(out)["sessions"][0]["name"].startswith("\x1b[31mRED\x07 \x9b2J")
     elif fmt != "csv":
         assert "\\u001b[31mRED\\u0007 \\u009b2J" in out
+
+
+def test_a_shared_layers_rule_overriding_nothing_is_located(tmp_path):
+    """Found by bench/mutants.py (rulebook mutant 3426, seed 24): a rule of a shared layer whose
+    overrides: names no rule ended in StopIteration (the check looked for it among the including
+    rulebook's removals); it is an error at the rule's own overrides entry."""
+    book = rulebook_copy(tmp_path)
+    layer = book.parent / "shared" / "wbf-law12.yaml"
+    text = layer.read_text()
+    assert "    overrides: [avg-plus-imps]" in text
+    layer.write_text(text.replace("    overrides: [avg-plus-imps]", "    overrides: [avg-plu-imps]", 1))
+    line = text[:text.index("    overrides: [avg-plus-imps]")].count("\n") + 1
+    assert error("rule", CASE, "--rulebook", book) == (
+        f"{layer}:{line}:17: rule 'session-above-60-imps' overrides 'avg-plu-imps', which does not exist; "
+        "did you mean 'avg-plus-imps'?")

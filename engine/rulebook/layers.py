@@ -208,9 +208,14 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
             if rule.id in mine and rule.source is model.rules[mine[rule.id]]:
                 raise doc.error(["rules", mine[rule.id], "overrides", j], f"rule '{rule.id}' overrides '{target}', "
                                 "which does not exist", suggestion=did_you_mean(target, ids))
-            k = next(k for k, rm in enumerate(model.remove) if rm.rule == target)
-            raise doc.error(["remove", k, "rule"], f"removing '{target}' leaves rule '{rule.id}' overriding "
-                            "nothing", suggestion=f"remove or replace '{rule.id}' too")
+            k = next((k for k, rm in enumerate(model.remove) if rm.rule == target), None)
+            if k is not None:
+                raise doc.error(["remove", k, "rule"], f"removing '{target}' leaves rule '{rule.id}' overriding "
+                                "nothing", suggestion=f"remove or replace '{rule.id}' too")
+            place = rule.places[-1]               # a rule of a shared layer (or of an earlier layer)
+            where = place.doc if place.doc is not None else doc
+            raise where.error(list(place.path) + ["overrides", j], f"rule '{rule.id}' overrides '{target}', which "
+                              "does not exist", suggestion=did_you_mean(target, ids))
     _check_override_cycles(doc, rules)
     _check_stage_limits(doc, rules)
     return dataclasses.replace(view, all_rules=rules)
