@@ -21,7 +21,7 @@ from starlette.responses import Response
 from ..core.errors import BridgelawError
 from .answers import MAX_BODY, api_error, field_error
 from .guard import TooLarge
-from .site import Site, site_of
+from .site import Site, form_data, site_of
 
 log = logging.getLogger("bridgelaw.web")
 
@@ -51,11 +51,8 @@ async def traveller_page(request: Request) -> Response:
     if request.method in ("GET", "HEAD"):
         return await site.work(lambda: site.page(request, "traveller.html", tform=travel.TravellerForm(),
                                                  scoring_words=travel.SCORING_WORDS))
-    try:
-        data = await request.form(max_files=2, max_fields=20, max_part_size=MAX_BODY)
-    except TooLarge:
-        raise
-    except Exception:
+    data = await form_data(request, max_files=2, max_fields=20, max_part_size=MAX_BODY)
+    if data is None:
         return site.page(request, "traveller.html", 400, tform=travel.TravellerForm(),
                          scoring_words=travel.SCORING_WORDS,
                          errors={"traveller": field_error("The form could not be read; paste the traveller or choose "
@@ -112,12 +109,8 @@ async def event_page(request: Request) -> Response:
     from . import event
     site = site_of(request)
     if request.method == "POST":          # the upload is read here, on the event loop; handle() finds it
-        try:                              # cached (same limits) and does its work in a thread
-            await request.form(max_files=2, max_fields=10, max_part_size=event.MAX_BYTES)
-        except TooLarge:
-            raise
-        except Exception:                 # handle() reports the unreadable form
-            pass
+        await form_data(request, max_files=2, max_fields=10,      # cached (same limits), reports an unreadable
+                        max_part_size=event.MAX_BYTES)            # form, and does its work in a thread
 
     def handled() -> Response:
         return guarded("results file", request, lambda: asyncio.run(event.handle(request, site.page, site.books)),

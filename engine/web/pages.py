@@ -19,8 +19,7 @@ from ..core.yamlio import load_yaml
 from . import forms, service
 from .answers import MAX_BODY, general
 from .forms import CaseForm
-from .guard import TooLarge
-from .site import Site, site_of
+from .site import Site, form_data, site_of
 
 
 def ruled(site: Site, request: Request, f: CaseForm, *, template: str = "rule.html") -> Response:
@@ -66,11 +65,8 @@ async def download(request: Request) -> Response:
 
 async def upload(request: Request) -> Response:
     site = site_of(request)
-    try:
-        data = await request.form(max_files=1, max_fields=20, max_part_size=MAX_BODY)
-    except TooLarge:
-        raise
-    except Exception:
+    data = await form_data(request, max_files=1, max_fields=20, max_part_size=MAX_BODY)
+    if data is None:
         return site.page(request, "rule.html", 400, form=site.default_form(),
                          errors=general("The upload could not be read; choose a case file (.yaml) and try again."))
     upload_file = data.get("case_file")
@@ -104,12 +100,9 @@ def opened(site: Site, request: Request, name: str, raw: bytes) -> Response:
 
 
 async def read_form(request: Request) -> tuple[CaseForm, str, Any]:
-    try:
-        data = await request.form(max_files=0, max_fields=300, max_part_size=MAX_BODY)
-    except TooLarge:
-        raise
-    except Exception:
-        raise HTTPException(400, "The form could not be read; reload the page and try again.") from None
+    data = await form_data(request, max_files=0, max_fields=300, max_part_size=MAX_BODY)
+    if data is None:
+        raise HTTPException(400, "The form could not be read; reload the page and try again.")
     f, action = CaseForm.from_form(data, getlist=data.getlist)
     return f, action, data
 

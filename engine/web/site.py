@@ -14,6 +14,7 @@ from starlette.templating import Jinja2Templates
 from .. import __version__
 from . import forms, service
 from .forms import CaseForm
+from .guard import TooLarge
 from .work import Work
 
 HERE = Path(__file__).resolve().parent
@@ -53,6 +54,17 @@ class Site:
 
 def site_of(request: Request) -> Site:
     return request.app.state.site
+
+
+async def form_data(request: Request, *, max_files: int, max_fields: int, max_part_size: int) -> Any | None:
+    """The posted form within its limits, or None when it cannot be read (a body over the
+    server's bound still raises TooLarge: the app answers it 413)."""
+    try:
+        return await request.form(max_files=max_files, max_fields=max_fields, max_part_size=max_part_size)
+    except TooLarge:
+        raise
+    except Exception:                         # noqa: BLE001 — any malformed form: the page says so
+        return None
 
 
 def _traveller_available() -> bool:
