@@ -100,16 +100,7 @@ class _Guards:
         self._disarm()
         self._disarm_wait()
         self.alive.pop(self, None)
-        if self._held is not None:
-            self._held = None
-            line = self.waiting.get(self._address)
-            if line is not None:
-                try:
-                    line.remove(self)
-                except ValueError:
-                    pass
-                if not line:
-                    del self.waiting[self._address]
+        self._leave_line()
         self._release()
         super().connection_lost(exc)  # type: ignore[misc]
 
@@ -211,14 +202,20 @@ class _Guards:
                 break
             self.data_received(chunk)
 
-    def _waited_too_long(self) -> None:
-        self._wait_deadline = None
+    def _leave_line(self) -> None:
+        """No longer waiting for a turn (it waited too long, or the client left)."""
+        if self._held is None:
+            return
+        self._held = None
         line = self.waiting.get(self._address)
         if line is not None and self in line:
             line.remove(self)
             if not line:
                 del self.waiting[self._address]
-        self._held = None
+
+    def _waited_too_long(self) -> None:
+        self._wait_deadline = None
+        self._leave_line()
         self.logger.warning("refused a request from %s: it waited %g s for its turn", self._address,
                             self._options.queue_wait)
         self._close(WAITED)
