@@ -549,3 +549,31 @@ def test_the_connection_options(capsys):
     with pytest.raises(SystemExit):
         parse(["serve", "--proxy", "proxy.example"])
     assert "'proxy.example' is not an IP address" in capsys.readouterr().err
+
+
+def test_past_the_line_and_the_wait_a_request_is_503():
+    """The bounds of waiting: with --per-client 1 --max-waiting 1 --max-wait 1, a trickler holds
+    the address's turn; a second request waits and is told 503 after 1 s; a third, past the one
+    place in line, is told 503 at once. Another address is served throughout."""
+    s = Served("--workers", "1", "--per-client", "1", "--max-waiting", "1", "--max-wait", "1",
+               "--read-timeout", "30")
+    socks = []
+    try:
+        trickler = s.connect("127.0.0.8")
+        trickler.sendall(b"POST /api/rule HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        time.sleep(0.3)
+        waiting = s.connect("127.0.0.8")
+        waiting.sendall(b"GET /api/rulebooks HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        time.sleep(0.3)
+        third = s.connect("127.0.0.8")
+        third.sendall(b"GET /api/rulebooks HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        socks = [trickler, waiting, third]
+        data, took = read_all(third, 3)
+        assert data.startswith(b"HTTP/1.1 503 ") and b"retry-after: 5" in data and took < 0.5
+        assert s.rule("127.0.0.9")[0] == 200
+        data, took = read_all(waiting, 3)
+        assert data.startswith(b"HTTP/1.1 503 ") and b"waited too long" in data and 0.2 < took < 2
+    finally:
+        for sock in socks:
+            sock.close()
+        s.stop()

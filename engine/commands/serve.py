@@ -57,8 +57,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-per-client", "--per-client", type=_positive(int, 10_000), default=PER_CLIENT, metavar="N",
                    dest="per_client",
                    help="requests one client address may have in progress in each process (default %(default)d); "
-                        f"more wait their turn (at most {QUEUE_PER_CLIENT} an address, {QUEUE_WAIT:g} s each) instead "
-                        "of being refused; idle kept-alive connections count for nothing")
+                        "more wait their turn (--max-waiting, --max-wait) instead of being refused; idle kept-alive "
+                        "connections count for nothing")
+    p.add_argument("--max-waiting", type=_positive(int, 100_000), default=QUEUE_PER_CLIENT, metavar="N", dest="queue",
+                   help="requests of one client address that may wait for their turn in each process (default "
+                        "%(default)d); past it a request is answered 503")
+    p.add_argument("--max-wait", type=_positive(float, 600), default=QUEUE_WAIT, metavar="SECONDS", dest="queue_wait",
+                   help="seconds a request may wait for its turn (default %(default)g); past it 503")
     p.add_argument("--max-connections", type=_positive(int, 100_000), default=CONNECTIONS, metavar="N",
                    dest="connections",
                    help="connections each process keeps open (default %(default)d); a new one past it closes the "
@@ -134,7 +139,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server.protocol(args.http)                # before anything is served: a missing httptools is one line
     options = server.Options(rules=str(args.rules.resolve()) if args.rules else None, allowed_hosts=tuple(names),
                              ip_hosts=not local, time_limit=args.time_limit, read_timeout=args.read_timeout,
-                             per_client=args.per_client, connections=args.connections,
+                             per_client=args.per_client, queue=args.queue, queue_wait=args.queue_wait,
+                             connections=args.connections,
                              proxies=tuple(dict.fromkeys(args.proxies)))
     create_app(args.rules, allowed_hosts=names)            # every rulebook checked before anything is served
     workers = args.workers or default_workers()
