@@ -336,6 +336,8 @@ def run_kind(kind: str, count: int, seed: int, jobs: int, slow: float, keep: Pat
             elif what == "done":
                 finished += 1
             elif what is not None:
+                if started.get(owner[index], (None,))[0] == index:
+                    del started[owner[index]]         # answered: no longer a candidate for a hang
                 results[what].append((index, seconds, detail))
                 seen += 1
                 if seen % 1000 == 0:
