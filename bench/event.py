@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bridgelaw.commands.event import bulk, load_event, run        # noqa: E402
-from bridgelaw.field.events.writers import pbn_text, usebio_text     # noqa: E402
+from bridgelaw.field.writers import pbn_text, usebio_text     # noqa: E402
 
 CONTRACTS = ["4S", "3NT", "4H", "2S", "3C", "1NT", "5D", "6S"]
 

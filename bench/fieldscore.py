@@ -7,10 +7,12 @@ components, every fourth of those split (NS and EW weightings differ); the other
 results drawn from 24 contracts. For each size and each method (matchpoints, cross-IMPs,
 butler) one run measures, on one core:
 
-  * score — ``score_traveller`` on the loaded traveller (grouped frequencies, every table's NS
-            and EW score, the worked arithmetic of each adjusted table);
+  * score — ``score_traveller`` on the loaded traveller (field.score: grouped frequencies, every
+            table's NS and EW score, each adjusted table's outcomes scored in the field as entries
+            of its trace);
   * load  — ``load_traveller`` from the YAML text (parse, validate, check, and rule each adjusted
-            table through ``ruling.rule_case``: twice, as no table names a non-offending side);
+            table through ``ruling.rule_case`` as its equivalent case — the other tables' results as
+            its field —: twice, as no table names a non-offending side);
   * text  — the text report (``bridgelaw score``'s default output);
   * total — load + score + text: the command's work after start-up.
 
@@ -85,7 +87,7 @@ def main() -> int:
             trav, load_s = timed(lambda: load_traveller("bench.yaml", text=text, scoring=method))
             board, score_s = timed(lambda: score_traveller(trav))
             _, text_s = timed(lambda: text_report(board))
-            adjusted = sum(t.line.kind in ("adjusted", "split") for t in board.tables)
+            adjusted = sum(t.line.kind in ("adjusted", "split") for t in board.lines)
             figures[n, method] = (load_s, score_s, text_s)
             total = load_s + score_s + text_s
             print(f"{n:>7} {adjusted:>8} {method:<12} {load_s:>8.3f} {score_s:>8.3f} {text_s:>8.3f} {total:>8.3f} "

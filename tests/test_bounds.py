@@ -274,7 +274,7 @@ def test_a_results_file_over_the_yaml_bound_reads(tmp_path):
     padded = tmp_path / "congress.pbn"
     padded.write_text(("% " + "x" * 97 + "\n") * 30_000 + board, encoding="utf-8")
     assert padded.stat().st_size > limits.MAX_FILE_BYTES
-    from bridgelaw.field.pbn import load_pbn
+    from bridgelaw.field.pbn_file import load_pbn
     assert [g.tag("Board").value for g in load_pbn(padded).games] == \
         [g.tag("Board").value for g in load_pbn(ROOT / "travellers" / "board-09.pbn").games]
 

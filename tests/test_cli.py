@@ -248,7 +248,7 @@ def test_rulebooks_json(capsys):
     assert (code, err) == (0, "")
     data = {b["id"]: b for b in json.loads(out)}
     assert list(data) == list(rulebooks.available())
-    assert data["wbf-2017"]["sourced"]["paragraphs"] == [35, 35]
+    assert data["wbf-2017"]["sourced"]["paragraphs"] == [58, 58]
     assert data["wbf-laws-committee-2017"]["sourced"]["by_kind"]["recommendation"] == 4
     data = {k: v for k, v in data.items() if k in ("wbf-2007", "wbf-2017")}
     assert data["wbf-2007"]["version"] == "2007.1"
@@ -415,7 +415,7 @@ def test_rule_imports_neither_web_events_traveller_casebook_nor_compare():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
     loaded = set(out.split())
     assert "bridgelaw.ruling.build" in loaded and "bridgelaw.render.ruling" in loaded
-    for module in ("bridgelaw.web", "bridgelaw.commands.serve", "bridgelaw.field.events", "bridgelaw.field.traveller",
+    for module in ("bridgelaw.web", "bridgelaw.commands.serve", "bridgelaw.field.run", "bridgelaw.field.traveller",
                    "bridgelaw.commands.score", "bridgelaw.render.casebook", "bridgelaw.render.compare", "bridgelaw.rulebook.lint",
                    "bridgelaw.render.explain"):
         assert module not in loaded, module

@@ -13,8 +13,8 @@ import pytest
 
 from bridgelaw.commands.cli import main
 from bridgelaw.commands.event import load_event, run
-from bridgelaw.field.events.model import played_on
-from bridgelaw.field.events.pbn_in import load_event_pbn
+from bridgelaw.field.model import played_on
+from bridgelaw.field.pbn_results import load_event_pbn
 
 DATA = Path(__file__).parent / "data" / "events"
 MAGIC = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"

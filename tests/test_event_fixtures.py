@@ -12,7 +12,8 @@ import pytest
 from bridgelaw import rulebook
 from bridgelaw.core.errors import BridgelawError
 from bridgelaw.commands.event import load_event
-from bridgelaw.field.events.score import score_session
+from bridgelaw.field.score import score_session
+from bridgelaw.render.event import factored
 
 DATA = Path(__file__).parent / "data" / "events"
 
@@ -78,10 +79,10 @@ def test_compscore_matchpoints_every_cell_agrees_with_its_totals_factoring():
     a = [sl for sb in ss.boards.values() for sl in sb.lines if sl.line.kind == "artificial"]
     assert a and all(sl.NS.percent == 50 and sl.EW.percent == 50 for sl in a)
     by = {st.key: st for st in ss.standings}
-    assert by["6"].total == Fraction(813, 5) and by["6"].factored == [
+    assert by["6"].total == Fraction(813, 5) and factored(by["6"]) == [
         "board 12: 8 of top 8 → 9 4/5 of 10 (fieldscore.totals.factor_to_top: session-top)"]
     assert by["3"].total == Fraction(636, 5) * 27 / 26 and by["3"].percent == Fraction(636, 5) * 100 / 260
-    assert by["3"].factored == ["total 127 1/5 × 27 boards ÷ 26 played = 132 6/65 "
+    assert factored(by["3"]) == ["total 127 1/5 × 27 boards ÷ 26 played = 132 6/65 "
                                 "(fieldscore.totals.factor_boards: session-boards)"]
 
 
@@ -97,7 +98,7 @@ def test_compscore_matchpoints_without_factoring_only_totals_differ():
 
 
 def test_factor_to_top_is_neuberg_in_a_file_counting_one_per_result():
-    from bridgelaw.field.events.score import _to_top
+    from bridgelaw.field.score import _to_top
     # 5 results (top 8 in twos, 4 in ones) factored to 6 results: a top becomes 9.8 / 4.9
     assert _to_top(Fraction(8), Fraction(8), Fraction(10), Fraction(1)) == Fraction(49, 5)
     assert _to_top(Fraction(4), Fraction(4), Fraction(5), Fraction(1, 2)) == Fraction(49, 10)
@@ -140,7 +141,7 @@ def test_bridgecomposer_sections_share_one_field():
     matchpointed as one field, PASS in the score column is a score of 0."""
     text = (DATA / "bridgecomposer-club-game.pbn").read_text("latin-1")
     board1 = text.split('[Event "#"]\n[Board "2"]')[0]
-    from bridgelaw.field.events.pbn_in import load_event_pbn
+    from bridgelaw.field.pbn_results import load_event_pbn
     event = load_event_pbn("club.pbn", text=board1)
     ss = score_session(event.sessions[0], rulebook.get("wbf-2017"))
     checks, bad = report("BridgeComposer board 1", event, ss)

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from bridgelaw.render.event import rules, steps
+
 from bridgelaw import rulebook
 from bridgelaw.core.errors import BridgelawError
 from bridgelaw.commands.event import load_event, run
-from bridgelaw.field.events.pbn_in import load_event_pbn
-from bridgelaw.field.events.score import score_session
+from bridgelaw.field.pbn_results import load_event_pbn
+from bridgelaw.field.score import score_session
 
 FILE = Path(__file__).parent / "data" / "events" / "individual-derived-from-magic-contest.pbn"
 
@@ -63,7 +65,7 @@ def test_a_penalty_on_one_player_is_borne_as_the_penalty_stage_says(blameless, b
     for p in ("3a", "4b"):
         assert sl.contestants[p] == F(85, 3) - (F(21, 2) if p in bearers else 0)   # 25% of a top of 42
     assert sl.contestants["42a"] == sl.contestants["1b"] == F(41, 3)
-    assert all(rule in step for step in sl.NS.steps if "procedural penalty" in step)
+    assert all(rule in step for step in steps(sl, "NS") if "procedural penalty" in step)
     by = {st.key: st for st in ss.standings}
     assert ("board 1" in by["4b"].adjusted) == ("4b" in bearers)
 
@@ -77,7 +79,7 @@ def test_12c2c_is_each_players_own_session_score(edition, east):
                edition)
     sl = line(ss, 4, 8)
     assert sl.contestants == {"9a": F(1619, 63), "21b": F(126, 5), "38a": east, "2b": F(84, 5)}
-    assert "21b: avg-plus on its own session facts (rule avg-plus-pairs)" in sl.NS.steps
+    assert "21b: avg-plus on its own session facts (rule avg-plus-pairs)" in steps(sl, "NS")
 
 
 def test_a_player_penalty_at_a_pairs_event_is_refused():
@@ -96,7 +98,7 @@ def test_a_player_at_two_tables_is_refused():
             'Score_NS\\6R"]\n 1  1  2  3  4 420\n 2  5  6  7  1 450\n')
     with pytest.raises(BridgelawError) as e:
         load_event_pbn("t.pbn", text=text)
-    assert str(e.value).startswith("t.pbn:7:2: board 1: player 1 plays at two tables")
+    assert str(e.value).startswith("t.pbn:7:14: board 1: player 1 plays the board twice (tables 1 and 2)")
 
 
 RULINGS = ("rulebook: wbf-2017\nrulings:\n"

@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from bridgelaw.render.event import rules, steps
+
 from bridgelaw import rulebook
 from bridgelaw.commands.cli import main
 from bridgelaw.core.errors import BridgelawError
 from bridgelaw.commands.event import load_event, run
-from bridgelaw.field.events.pbn_in import load_event_pbn
-from bridgelaw.field.events.score import score_session
+from bridgelaw.field.pbn_results import load_event_pbn
+from bridgelaw.field.score import score_session
 
 DATA = Path(__file__).parent / "data" / "events"
 MAGIC = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"
@@ -155,7 +157,7 @@ def test_bad_score_cells(tmp_path, capsys, cell, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    (BOARD.format(a="420").replace(" 2  2  2", " 2  1  2"), "7:2: board 1: pair NS 1 plays at two tables"),
+    (BOARD.format(a="420").replace(" 2  2  2", " 2  1  2"), "7:5: board 1: NS pair 1 plays the board twice (tables 1 and 2)"),
     (BOARD.format(a="420").replace(" 2  2  2", " 1  2  2"), "7:2: board 1: table 1 appears twice"),
     (BOARD.format(a="420").replace("[Board \"1\"]", "[Board \"" + "1" * 5000 + "\"]"), "2:9: Board '11111111111111111111' is not"),
     (BOARD.format(a="420").replace(" 2  2  2", "9" * 5000 + "  2  2"), "7:1: '999999999999…' has 5,000 digits"),
@@ -203,7 +205,7 @@ def test_docs_rulings_example_runs():
     adjusted = [sl for sb in ss.boards.values() for sl in sb.lines if sl.line.ruling]
     assert [(sl.line.board, sl.line.table, sl.line.kind) for sl in adjusted] == [
         (3, 5, "adjusted"), (4, 2, "artificial"), (6, 8, "split"), (7, 1, "not-played"), (8, 3, "result")]
-    assert adjusted[4].EW.steps[-1].startswith("EW: procedural penalty 4 1/5 MP")   # 10% of a top of 42
+    assert steps(adjusted[4], "EW")[-1].startswith("EW: procedural penalty 4 1/5 MP")   # 10% of a top of 42
 
 
 XML = """<?xml version="1.0"?>

@@ -8,9 +8,11 @@ from fractions import Fraction as F
 
 import pytest
 
+from bridgelaw.render.event import rules, steps
+
 from bridgelaw.core.errors import BridgelawError
 from bridgelaw.commands.event import run
-from bridgelaw.field.events.pbn_in import load_event_pbn
+from bridgelaw.field.pbn_results import load_event_pbn
 
 # Four tables, NS pairs 1-4 against EW pairs 1-4 on every board (one field per board, top 6).
 RESULTS = {1: ["4S= N", "4S-1 N", "4S-1 N", "4S-2 N"],
@@ -64,9 +66,9 @@ def test_12c2c_session_score_from_the_other_boards(book, ns, ew):
     sl = line(ss, 3, 1)
     assert ss.boards[3].top == 6                      # 3 results + 1 artificial: factored to 4 expected
     assert (sl.NS.value, sl.EW.value) == (ns, ew)
-    assert any("session-above-60-pairs" in r for r in sl.rules)
-    assert any(("session-below-40-pairs" if book == "wbf-2017" else "avg-minus-pairs") in r for r in sl.rules)
-    assert "session score 100%" in sl.NS.steps[0]
+    assert any("session-above-60-pairs" in r for r in rules(sl))
+    assert any(("session-below-40-pairs" if book == "wbf-2017" else "avg-minus-pairs") in r for r in rules(sl))
+    assert "session score 100%" in steps(sl, "NS")[0]
 
 
 def test_12c2c_not_above_60_or_below_40_is_average_plus_or_minus():
@@ -76,7 +78,7 @@ def test_12c2c_not_above_60_or_below_40_is_average_plus_or_minus():
     for book in ("wbf-2007", "wbf-2017"):
         sl = line(session_of(pbn(results), ART, rulebook=book), 3, 1)
         assert (sl.NS.value, sl.EW.value) == (F(18, 5), F(12, 5))    # 60% and 40% of a top of 6
-        assert "session score 25%" in sl.NS.steps[0] and "session score 75%" in sl.EW.steps[0]
+        assert "session score 25%" in steps(sl, "NS")[0] and "session score 75%" in steps(sl, "EW")[0]
 
 
 def test_12c2d_counted_across_the_session():
@@ -86,8 +88,8 @@ def test_12c2d_counted_across_the_session():
     ns = [line(ss, b, 2).NS for b in (1, 2, 3)]
     assert [s.percent for s in ns] == [60, 60, 50]           # limit 2 a session, then average
     assert [line(session_of(pbn(), rulings), b, 2).NS.percent for b in (1, 2, 3)] == [60, 60, 60]   # the Laws alone
-    assert "board 3 without a result this session" in ns[2].steps[0]
-    assert "further-board-average-pairs" in " ".join(line(ss, 3, 2).rules)
+    assert "board 3 without a result this session" in steps(line(ss, 3, 2), "NS")[0]
+    assert "further-board-average-pairs" in " ".join(rules(line(ss, 3, 2)))
 
 
 def test_two_rulings_for_one_pair_and_the_ranking_marks_them():

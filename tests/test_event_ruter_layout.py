@@ -9,8 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bridgelaw import rulebook
-from bridgelaw.field.events.pbn_in import load_event_pbn
-from bridgelaw.field.events.score import score_session
+from bridgelaw.field.pbn_results import load_event_pbn
+from bridgelaw.field.score import score_session
 
 HEADER = ('[ScoreTable "Table\\1R;Round\\1R;PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R;'
           'Lead\\3L;Score_NS\\6R;Score_EW\\6R;MP_NS\\3R;MP_EW\\3R;Percentage_NS\\3R;Percentage_EW\\3R"]')
@@ -44,6 +44,6 @@ def test_a_bye_row_is_read_as_not_played_and_its_printed_score_reported():
 
 
 def test_a_line_without_a_table_is_named_by_the_pairs_it_has():
-    from bridgelaw.field.events.model import Line
+    from bridgelaw.field.model import Line
     assert Line(board=1, section="", table=None, ns=None, ew="2", where=None).label == "board 1 EW 2"
     assert Line(board=1, section="", table=None, ns="3", ew="2", where=None).label == "board 1 NS 3 v EW 2"

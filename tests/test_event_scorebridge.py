@@ -17,8 +17,8 @@ from pathlib import Path
 
 from bridgelaw import rulebook
 from bridgelaw.commands.event import load_event
-from bridgelaw.field.events.model import shown
-from bridgelaw.field.events.score import score_session
+from bridgelaw.field.cells import shown
+from bridgelaw.field.score import score_session
 
 FILE = Path(__file__).parent / "data" / "events" / "scorebridge-mp-pairs-8.xml"
 EXPECTED = 4          # the most results any board of the session has

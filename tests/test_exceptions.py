@@ -26,20 +26,23 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-# the further-board rules are the WBF Laws Committee's advice: its layer on the 2017 Laws (issue 12)
+# the further-board rules are the WBF Laws Committee's advice: its layer on the 2017 Laws (issue 12).
+# A further board scores average instead of average plus, but a session above 60% keeps its session
+# score (12C2(d) lets a regulation vary (a) and (b), not (c): issue 21): the committee layer replaces
+# session-above-60-* to win over its further-board rule.
 WBF_2017_ARTIFICIAL = """\
 wbf-laws-committee-2017 2017.1, stage artificial (unique): 13 rules; exceptions are indented under the rule they override
   avg-plus-pairs  [12C2(a)]  avg-plus
-    └ session-above-60-pairs  [12C2(c)]  session-score
-      └ further-board-average-pairs  [12C2(d), WBF-LC/average-plus]  average
-      └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+    └ further-board-average-pairs  [12C2(d), WBF-LC/average-plus]  average
+      └ session-above-60-pairs  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
+        └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
   average-pairs  [12C2(a)]  average
   avg-minus-pairs  [12C2(a)]  avg-minus
     └ session-below-40-pairs  [12C2(c)]  session-score
   avg-plus-imps  [12C2(a), 12C2(b)]  avg-plus
-    └ session-above-60-imps  [12C2(c)]  session-score
-      └ further-board-average-imps  [12C2(d), WBF-LC/average-plus]  average
-      └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+    └ further-board-average-imps  [12C2(d), WBF-LC/average-plus]  average
+      └ session-above-60-imps  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
+        └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
   average-imps  [12C2(a)]  average
   avg-minus-imps  [12C2(a), 12C2(b)]  avg-minus
     └ session-below-40-imps  [12C2(c)]  session-score
@@ -58,16 +61,21 @@ def test_explain_exceptions_every_rulebook_and_unknown_stage(capsys):
     code, out, _ = run(capsys, "explain", "--exceptions", "artificial")
     assert code == 0 and [line.split(" ")[0] for line in out.splitlines() if "stage artificial" in line] == \
         list(rulebook.available())
-    assert "      └ further-board-not-scored  [WBF-LC/average-plus]  not-scored\n" in out     # the 2007 layer
+    assert "        └ further-board-not-scored  [WBF-LC/average-plus]  not-scored\n" in out   # the 2007 layer
     code, _, err = run(capsys, "explain", "--exceptions", "artificail")
     assert code == 2 and "unknown stage 'artificail'" in err and "did you mean 'artificial'?" in err
 
 
 def test_overrides_are_transitive():
     book = rulebook.get("wbf-laws-committee-2017")
-    # further-board-average-pairs names only session-above-60-pairs; through it, it beats avg-plus-pairs
-    assert book.rule("further-board-average-pairs").overrides == ("session-above-60-pairs",)
-    assert book.beats("further-board-average-pairs") == {"session-above-60-pairs", "avg-plus-pairs"}
+    # session-above-60-pairs names only further-board-average-pairs; through it, it beats avg-plus-pairs
+    assert book.rule("session-above-60-pairs").overrides == ("further-board-average-pairs",)
+    assert book.beats("session-above-60-pairs") == {"further-board-average-pairs", "avg-plus-pairs"}
+    d = book.decision("artificial", {"responsibility": "in-no-way-at-fault", "other_responsibility": "directly-at-fault",
+                                     "scoring": "matchpoints", "session": F(7, 10), "boards": F(1)})
+    assert d.held == ("avg-plus-pairs", "session-above-60-pairs")
+    assert d.overridden == {"avg-plus-pairs": "session-above-60-pairs"}
+    assert d.rule.id == "session-above-60-pairs"
     d = book.decision("artificial", {"responsibility": "in-no-way-at-fault", "other_responsibility": "directly-at-fault",
                                      "scoring": "matchpoints", "session": None, "boards": F(3)})
     assert d.held == ("avg-plus-pairs", "further-board-average-pairs")
@@ -103,15 +111,15 @@ def test_the_editions_copy_no_rule():
 
 
 def test_unknown_shared_layer(tmp_path):
-    text = (REPO / "rules" / "wbf-2017.yaml").read_text(encoding="utf-8").replace("include: [wbf-law12]",
-                                                                                  "include: [wbf-law21]")
+    text = (REPO / "rules" / "wbf-2017.yaml").read_text(encoding="utf-8").replace("include: [wbf-law64, wbf-law12]",
+                                                                                  "include: [wbf-law64, wbf-law21]")
     (tmp_path / "wbf-2017.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(BridgelawError) as exc:
         rulebook.load(tmp_path / "wbf-2017.yaml")
     e = exc.value
     assert e.message.startswith("no shared layer 'wbf-law21' in ")
-    assert e.line == text.splitlines().index("include: [wbf-law21]          # the rules both Laws editions share: "
-                                             "rules/shared/wbf-law12.yaml") + 1
+    assert e.line == text.splitlines().index("include: [wbf-law64, wbf-law21]   # the rules both Laws editions share: "
+                                             "rules/shared/wbf-law64.yaml, wbf-law12.yaml") + 1
     assert "did you mean 'wbf-law12'?" in (e.suggestion or "")
 
 

@@ -203,6 +203,27 @@ def test_neuberg_rounding_toward_average() -> None:
     assert r.top == 4 and r.values[:2] == [F(3), F(1)]   # 3.5 → 3, 0.5 → 1
 
 
+def test_neuberg_rounding_mode_is_a_parameter() -> None:
+    # the same halves (3.5 and 0.5 of a top of 4) away from zero, or to the even step
+    assert matchpoints([420, 400, None], round_to=F(1), round_mode="half-up").values[:2] == [F(4), F(1)]
+    assert matchpoints([420, 400, None], round_to=F(1), round_mode="half-even").values[:2] == [F(4), F(0)]
+    with pytest.raises(ValueError, match="unknown rounding mode"):
+        matchpoints([420, 400, None], round_to=F(1), round_mode="sideways")
+
+
+def test_the_neuberg_form_is_named_for_the_formula_and_the_former_name_is_read() -> None:
+    from bridgelaw import rulebook
+    from bridgelaw.rulebook import parameters
+    assert parameters.check("fieldscore.neuberg.form", "ebu") == "neuberg"
+    book = rulebook.get("wbf-2017")
+    assert book.parameters["fieldscore.neuberg.form"] == "neuberg"
+    assert book.with_settings(["fieldscore.neuberg.form=ebu"]).parameters["fieldscore.neuberg.form"] == "neuberg"
+    assert book.parameters["fieldscore.neuberg.round_mode"] == "toward-average"
+    assert rulebook.get("ebu").in_force("fieldscore.neuberg.round_mode").cites == ("EBU-WB/neuberg-rounding",)
+    with pytest.raises(ValueError, match="unknown Neuberg form"):
+        matchpoints([420, 400, None], form="ebu")
+
+
 def test_round_toward_average_on_ties() -> None:
     assert round_toward(F("9.25"), F(1, 10), F(12)) == F("9.3")
     assert round_toward(F("14.75"), F(1, 10), F(12)) == F("14.7")

@@ -289,7 +289,7 @@ def test_diff_editions(capsys):
     code, out, _ = run(capsys, "diff", "wbf-2007", "wbf-2017")
     assert code == 0
     assert "  session.pairs.os_below: (unset) → 40%" in out
-    assert "  + legal-outcomes-only (expectation)" in out
+    assert "  + revoke-corrected (revoke)" in out          # 2017 Law 64B8 (both editions leave out illegal outcomes)
     assert "  + session-below-40-pairs (artificial)" in out
     assert "      cites: [12C1(b), 12C1(f)] → [12C1(e), 12C1(e)(i), 12C1(e)(ii)]" in out
     assert "  - 12C1(f)" in out

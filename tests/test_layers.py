@@ -81,12 +81,7 @@ def test_every_module_is_in_a_declared_layer():
 
 
 # Upward imports still to remove, each with the work that removes it. Keep this empty.
-PENDING: set[tuple[str, str]] = {
-    # field scoring writes English steps from the artificial stage's trace records; it should keep
-    # the records and leave the English to the renderers (one trace for everything, issue 19)
-    ("field.events.score", "render.ruling"),
-    ("field.traveller.score", "render.ruling"),
-}
+PENDING: set[tuple[str, str]] = set()
 
 
 def test_no_import_runs_up_a_layer():

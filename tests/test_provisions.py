@@ -110,13 +110,24 @@ def test_session_modification_cites_12C2c_and_labels_it():
 
 def test_third_board_scores_average_2017_and_is_not_scored_2007():
     # the Laws Committee's advice (2017) and its chairman's (2007), as layers on the Laws
-    text = ARTIFICIAL + "artificial_boards_this_session: {NS: 3}\nsession: {NS: 70%}\n"
+    text = ARTIFICIAL + "artificial_boards_this_session: {NS: 3}\n"
     r17 = rule(text, "wbf-laws-committee-2017")
     assert r17.sides["NS"].value == 10 and r17.sides["NS"].label == "average"
     assert [p.ref for p in r17.citations][-2:] == ["12C2(d)", "WBF-LC/average-plus"]
     r07 = rule(text, "wbf-laws-committee-2007")
     assert r07.sides["NS"].value is None and r07.sides["NS"].label == "not-scored"
     assert r07.sides["EW"].value == 8
+
+
+def test_third_board_keeps_a_session_score_above_60_percent_2017():
+    # issue 21: 12C2(d) lets a regulation vary (a) and (b) only; a pair on 70% keeps 70% on a third board
+    # (this test's text once carried the session too, and expected average, 10: the rule it checked was wrong)
+    text = ARTIFICIAL + "artificial_boards_this_session: {NS: 3}\nsession: {NS: 70%}\n"
+    r17 = rule(text, "wbf-laws-committee-2017")
+    assert r17.sides["NS"].value == 14 and r17.sides["NS"].label == "session-score"
+    assert [p.ref for p in r17.citations][-3:] == ["12C2(c)", "12C2(d)", "WBF-LC/average-plus"]
+    r07 = rule(text, "wbf-laws-committee-2007")         # the 2007 advice: the board is not scored at all
+    assert r07.sides["NS"].value is None and r07.sides["NS"].label == "not-scored"
 
 
 def test_third_board_under_the_laws_alone_keeps_the_session_score():
@@ -249,11 +260,16 @@ def test_poll_excludes_illegal_action_2017():
     assert r.quantities["B"] == F(3, 5) * 11 + F(2, 5) * -10
 
 
-def test_poll_under_the_laws_alone_keeps_the_raw_weights_and_does_not_warn():
+def test_poll_under_the_laws_alone_keeps_the_raw_weights_and_warns_of_84d():
+    # issue 21: the Laws give no figure for the benefit of doubt (84D); without the Director's the poll's raw
+    # weights stand, and the ruling says so (this test once asserted no warning)
     r = rule(POLL.replace("POLLED", "4").replace("votes: 5", "votes: 4"), "wbf-2017")
     assert r.quantities["B"] == F(1, 2) * 11 + F(1, 2) * -10
-    assert r.warnings == []
-    assert "WBF-LC/benefit-of-doubt" not in [p.ref for p in r.citations]
+    assert r.warnings == ["no benefit of doubt given: rule weights-from-poll (12C1(c), 84D) has the Director rule any "
+                          "doubtful point in favour of the non-offending side, and the rulebook gives no figure; the "
+                          "poll's weights are used as they are (poll.benefit_of_doubt); give the factor the Director "
+                          "used as poll: {benefit_of_doubt: …}"]
+    assert "WBF-LC/benefit-of-doubt" not in [p.ref for p in r.citations] and "84D" in [p.ref for p in r.citations]
 
 
 def test_the_tds_own_benefit_of_doubt_is_a_case_fact():

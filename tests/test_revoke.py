@@ -1,17 +1,44 @@
-"""Law 64: trick transfers after an established revoke and the 64C equity check (engine/revoke.py).
+"""Law 64: trick transfers after an established revoke and the 64C equity check.
 
-Examples from public sources are named in each test; the law's paragraphs are quoted in
-rules/wbf-2007.yaml and rules/wbf-2017.yaml.
+The law is the rulebooks' (their ``revoke`` and ``revoke-equity`` stages, rules/shared/wbf-law64.yaml
+and each edition's own exceptions); engine/ruling/revoke.py keeps the arithmetic. Examples from public
+sources are named in each test; the law's paragraphs are quoted in rules/wbf-2007.yaml and
+rules/wbf-2017.yaml.
 """
 
 import pytest
 
+from bridgelaw import rulebook
 from bridgelaw.core import bridge
-from bridgelaw.ruling.revoke import EXCEPTIONS, Revoke, RevokeError, equity, rectify, transfer
+from bridgelaw.ruling import revoke as rv
+from bridgelaw.ruling.revoke import Revoke, RevokeError
+
+B07, B17 = rulebook.get("wbf-2007"), rulebook.get("wbf-2017")
+BOOKS = {"2007": B07, "2017": B17}
+
+# the 64B exceptions a case may name, and the paragraph each edition gives for it
+EXCEPTIONS = {"subsequent-same-suit": "64B2", "faced-card": "64B3", "after-next-deal-call": "64B4",
+              "after-round": "64B5", "both-sides": "64B7"}
 
 
 def R(text):
     return bridge.parse_result(text)
+
+
+def transfer(revoke, book=B17, on_board=None):
+    return rv.transfer(book, revoke, on_board=on_board)
+
+
+def rectify(result, revokes, book=B17):
+    transfers = [rv.transfer(book, r, on_board=revokes) for r in revokes]
+    return rv.rectify(result, revokes, transfers), transfers
+
+
+def equity(after, without, offender_or_revokes, *, edition, subsequent_same_suit=False):
+    revokes = offender_or_revokes if isinstance(offender_or_revokes, list) else [
+        Revoke(trick=1, offender=offender_or_revokes, offender_won=False, side_won=True, later_tricks=0,
+               exception="subsequent-same-suit" if subsequent_same_suit else None)]
+    return rv.equity(BOOKS[edition], after, without, revokes)
 
 
 # --- 64A and 64B: how many tricks -----------------------------------------------------------
@@ -62,10 +89,26 @@ def test_twelfth_trick_no_transfer_64b6():
     assert (t.tricks, t.paragraph) == (0, "64B6")
 
 
+@pytest.mark.parametrize("edition", BOOKS)
 @pytest.mark.parametrize("exception, ref", sorted(EXCEPTIONS.items()))
-def test_each_64b_exception_transfers_nothing(exception, ref):
-    t = transfer(Revoke(trick=2, offender="E", offender_won=True, side_won=True, later_tricks=4, exception=exception))
+def test_each_64b_exception_transfers_nothing(exception, ref, edition):
+    t = transfer(Revoke(trick=2, offender="E", offender_won=True, side_won=True, later_tricks=4, exception=exception),
+                 BOOKS[edition])
     assert (t.tricks, t.paragraph) == (0, ref)
+
+
+def test_2017_adds_64b8_a_revoke_corrected_under_62c3():
+    # 2017 Law 63B: an established revoke "may no longer be corrected (except ... as in Law 62C3)"
+    t = transfer(Revoke(trick=2, offender="E", offender_won=True, side_won=True, later_tricks=4, exception="corrected"))
+    assert (t.tricks, t.paragraph, t.rule.cites) == (0, "64B8", ("64B8", "62C3"))
+    with pytest.raises(RevokeError, match="'corrected' is not an exception wbf-2007 lists"):
+        transfer(Revoke(trick=2, offender="E", offender_won=True, side_won=True, later_tricks=4, exception="corrected"), B07)
+
+
+def test_the_exceptions_a_case_may_name_are_each_editions_words():
+    assert set(B07.words["exception"]) == {"none", *EXCEPTIONS}
+    assert set(B17.words["exception"]) == {"none", *EXCEPTIONS, "corrected"}
+    assert "penalty card" in B17.words["exception"]["faced-card"] and "penalty card" not in B07.words["exception"]["faced-card"]
 
 
 # --- the result after the transfer ------------------------------------------------------------
@@ -99,10 +142,11 @@ def test_transfer_never_exceeds_the_tricks_won_from_the_revoke_on():
     assert after.text == "2S-1 E"
 
 
-def test_both_sides_revoked_must_be_marked_64b7():
-    with pytest.raises(RevokeError, match="both-sides"):
-        rectify(R("4S= S"), [Revoke(trick=3, offender="W", offender_won=True, side_won=True, later_tricks=1),
-                             Revoke(trick=3, offender="S", offender_won=False, side_won=True, later_tricks=5)])
+def test_both_sides_revoked_is_64b7_marked_or_not():
+    # the facts say it (offenders on both sides): 64B7 applies whether or not the case names the exception
+    after, transfers = rectify(R("4S= S"), [Revoke(trick=3, offender="W", offender_won=True, side_won=True, later_tricks=1),
+                                            Revoke(trick=3, offender="S", offender_won=False, side_won=True, later_tricks=5)])
+    assert after.text == "4S= S" and {t.paragraph for t in transfers} == {"64B7"}
     after, transfers = rectify(R("4S= S"), [
         Revoke(trick=3, offender="W", offender_won=True, side_won=True, later_tricks=1, exception="both-sides"),
         Revoke(trick=3, offender="S", offender_won=False, side_won=True, later_tricks=5, exception="both-sides")])
@@ -116,21 +160,21 @@ def test_transfer_leaves_the_declarer_a_trick_short_adjust_64c1_in_2017_64c_in_2
     assert after.text == "6S-1 S"
     e17 = equity(after, R("6S= S"), "E", edition="2017")
     e07 = equity(after, R("6S= S"), "E", edition="2007")
-    assert (e17.nos_tricks_after, e17.nos_tricks_without, e17.adjust, e17.paragraph) == (11, 12, True, "64C1")
-    assert (e07.adjust, e07.paragraph) == (True, "64C")
+    assert (e17.nos_tricks_after, e17.nos_tricks_without, e17.adjust, e17.paragraph) == (11, 12, "if-damaged", "64C1")
+    assert (e07.adjust, e07.paragraph) == ("if-damaged", "64C")
 
 
 def test_transfer_worth_more_than_the_revoke_cost_stands():
     after, _ = rectify(R("4S= S"), [Revoke(trick=5, offender="W", offender_won=True, side_won=True, later_tricks=1)])
     e = equity(after, R("4S= S"), "W", edition="2017")
-    assert after.text == "4S+2 S" and not e.adjust
+    assert after.text == "4S+2 S" and e.adjust == "no"
 
 
 def test_defenders_are_the_non_offending_side_when_declarer_revokes():
     after, _ = rectify(R("3NT+2 N"), [Revoke(trick=6, offender="N", offender_won=False, side_won=True, later_tricks=4)])
     e = equity(after, R("3NT-1 N"), "N", edition="2017")
     assert after.text == "3NT+1 N"
-    assert (e.nos_tricks_after, e.nos_tricks_without, e.adjust) == (3, 5, True)
+    assert (e.nos_tricks_after, e.nos_tricks_without, e.adjust) == (3, 5, "if-damaged")
 
 
 def test_subsequent_revoke_in_the_same_suit_2017_cites_64c2a():
@@ -139,7 +183,7 @@ def test_subsequent_revoke_in_the_same_suit_2017_cites_64c2a():
         Revoke(trick=4, offender="S", offender_won=True, side_won=True, later_tricks=7, exception="subsequent-same-suit")])
     assert after.text == "4S-1 S"
     e = equity(after, R("4S-2 S"), "S", edition="2017", subsequent_same_suit=True)
-    assert (e.adjust, e.paragraph) == (True, "64C2(a)")
+    assert (e.adjust, e.paragraph) == ("if-damaged", "64C2(a)")
     assert equity(after, R("4S-2 S"), "S", edition="2007", subsequent_same_suit=True).paragraph == "64C"
 
 
@@ -150,11 +194,17 @@ def test_subsequent_revoke_in_the_same_suit_2017_cites_64c2a():
     (dict(trick=10, offender="E", offender_won=False, side_won=False, later_tricks=4), "only 3 remain"),
     (dict(trick=3, offender="E", offender_won=True, side_won=False, later_tricks=0), "side won it too"),
     (dict(trick=3, offender="X", offender_won=False, side_won=False, later_tricks=0), "N, E, S or W"),
-    (dict(trick=3, offender="E", offender_won=False, side_won=False, later_tricks=0, exception="late"), "unknown 64B"),
 ])
 def test_impossible_facts_are_refused(kwargs, message):
     with pytest.raises(RevokeError, match=message):
         Revoke(**kwargs)
+
+
+def test_an_exception_the_rulebook_does_not_list_is_refused_with_a_suggestion():
+    with pytest.raises(RevokeError, match="'late' is not an exception wbf-2017 lists"):
+        transfer(Revoke(trick=3, offender="E", offender_won=False, side_won=False, later_tricks=0, exception="late"))
+    with pytest.raises(RevokeError, match="did you mean 'after-round'"):
+        transfer(Revoke(trick=3, offender="E", offender_won=False, side_won=False, later_tricks=0, exception="after-rond"))
 
 
 def test_more_tricks_from_the_revoke_on_than_the_offenders_won_is_refused():
@@ -165,3 +215,12 @@ def test_more_tricks_from_the_revoke_on_than_the_offenders_won_is_refused():
 def test_equity_needs_the_same_contract():
     with pytest.raises(RevokeError, match="same contract"):
         equity(R("4S= S"), R("3NT= N"), "E", edition="2017")
+
+
+def test_2017_64c2b_both_sides_revoked_the_score_as_if_neither_had():
+    revokes = [Revoke(trick=3, offender="W", offender_won=True, side_won=True, later_tricks=1),
+               Revoke(trick=3, offender="S", offender_won=False, side_won=True, later_tricks=5)]
+    e17 = equity(R("4S= S"), R("4S+1 S"), revokes, edition="2017")
+    e07 = equity(R("4S= S"), R("4S+1 S"), revokes, edition="2007")
+    assert (e17.paragraph, e17.adjust) == ("64C2(b)", "as-if-no-revoke")
+    assert (e07.paragraph, e07.adjust) == ("64C", "if-damaged")   # 2007: 64C, from the first revoke's opponents' view

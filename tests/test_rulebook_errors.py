@@ -23,12 +23,12 @@ RULES = REPO / "rules"
 
 
 def _inlined() -> str:
-    """rules/wbf-2017.yaml with its shared layer (rules/shared/wbf-law12.yaml) written into it, so that
-    every rule a test changes is in the one file the test writes."""
+    """rules/wbf-2017.yaml with its shared Law 12 layer (rules/shared/wbf-law12.yaml) written into it, so
+    that every rule a test changes is in the one file the test writes (the Law 64 layer stays included)."""
     text = (RULES / "wbf-2017.yaml").read_text(encoding="utf-8")
     shared = (RULES / "shared" / "wbf-law12.yaml").read_text(encoding="utf-8")
     rules = shared[shared.index("\nrules:\n") + len("\nrules:\n"):]
-    text = re.sub(r"\ninclude: \[wbf-law12\][^\n]*\n", "\n", text)
+    text = re.sub(r"\ninclude: \[wbf-law64, wbf-law12\][^\n]*\n", "\ninclude: [wbf-law64]\n", text)
     return text.replace("\nrules:\n", "\nrules:\n" + rules + "\n", 1)
 
 

@@ -132,8 +132,8 @@ def test_damage_stage_is_a_partition(book):
     [
         (False, False, False, "single-outcome", "single-outcome"),
         (True, False, False, "weighted-average", "weighted-average"),
-        (True, True, False, "weighted-average", "legal-outcomes-only"),
-        (False, True, False, "single-outcome", "legal-outcomes-only"),
+        (True, True, False, "legal-outcomes-only", "legal-outcomes-only"),     # 2007 too: issue 21
+        (False, True, False, "legal-outcomes-only", "legal-outcomes-only"),
         (True, False, True, "weights-from-poll", "weights-from-poll"),
         (True, True, True, "weights-from-poll", "weights-from-poll"),
     ],
@@ -149,12 +149,14 @@ def test_expectation_applies(wbf2007, wbf2017):
     assert wbf2017.rule("legal-outcomes-only").apply == {"method": "weighted-average", "outcomes": "legal"}
     assert wbf2017.rule("weighted-average").apply == {"method": "weighted-average", "outcomes": "all"}
     assert wbf2007.rule("weighted-average").apply == {"method": "weighted-average", "outcomes": "all"}
-    # a poll's weights are averaged like any others; the benefit of doubt is a named parameter
+    assert wbf2007.rule("legal-outcomes-only").apply == {"method": "weighted-average", "outcomes": "legal"}
+    # a poll's weights are averaged like any others; the benefit of doubt is the Director's (84D), a case fact
     poll = {"method": "weighted-average", "favour": "poll.benefit_of_doubt", "minimum_polled": "poll.minimum"}
     assert wbf2017.rule("weights-from-poll").apply == {**poll, "outcomes": "legal"}
-    assert wbf2007.rule("weights-from-poll").apply == {**poll, "outcomes": "all"}
+    assert wbf2007.rule("weights-from-poll").apply == {**poll, "outcomes": "legal"}
     assert wbf2017.rule("weights-from-poll").option("offending") == "complement"
-    assert [r.id for r in wbf2007.rules_for("expectation")] == ["single-outcome", "weighted-average", "weights-from-poll"]
+    assert [r.id for r in wbf2007.rules_for("expectation")] == ["single-outcome", "weighted-average",
+                                                                "legal-outcomes-only", "weights-from-poll"]
 
 
 # --------------------------------------------------------------------------- kind
@@ -211,8 +213,9 @@ ARTIFICIAL_CASES = [
     (NO_FAULT, "matchpoints", None, 2, "avg-plus-pairs", "avg-plus-pairs"),
     (NO_FAULT, "matchpoints", None, 3, "further-board-not-scored", "further-board-average-pairs"),
     (NO_FAULT, "imps", None, 3, "further-board-not-scored", "further-board-average-imps"),
-    (NO_FAULT, "matchpoints", "70%", 3, "further-board-not-scored", "further-board-average-pairs"),
-    (NO_FAULT, "imps", 5, 3, "further-board-not-scored", "further-board-average-imps"),
+    # above the session threshold 12C2(c) stands on a further board (issue 21); the 2007 advice does not score it
+    (NO_FAULT, "matchpoints", "70%", 3, "further-board-not-scored", "session-above-60-pairs"),
+    (NO_FAULT, "imps", 5, 3, "further-board-not-scored", "session-above-60-imps"),
     (NO_FAULT, "imps", 5, 2, "session-above-60-imps", "session-above-60-imps"),
     (PARTLY, "imps", None, 3, "average-imps", "average-imps"),
     (DIRECTLY, "matchpoints", None, 3, "avg-minus-pairs", "avg-minus-pairs"),
@@ -299,7 +302,8 @@ CITES = {
         "not-scheduled": ("12C2(a)",),
         "single-outcome": ("12C1(a)",),
         "weighted-average": ("12C1(c)",),
-        "weights-from-poll": ("12C1(c)",),
+        "legal-outcomes-only": ("12B1", "12C1(c)"),
+        "weights-from-poll": ("12C1(c)", "84D"),
         "assigned-score": ("12C1(a)",),
         "no-damage": ("12B1",),
         "all-self-inflicted": ("12C1(b)", "12C1(f)"),
@@ -329,7 +333,7 @@ CITES = {
         "single-outcome": ("12C1(b)",),
         "weighted-average": ("12C1(c)",),
         "legal-outcomes-only": ("12C1(c)",),
-        "weights-from-poll": ("12C1(c)",),
+        "weights-from-poll": ("12C1(c)", "84D"),
         "assigned-score": ("12C1(a)", "12C1(b)"),
         "no-damage": ("12B1",),
         "all-self-inflicted": ("12C1(e)", "12C1(e)(i)", "12C1(e)(ii)"),
@@ -356,12 +360,27 @@ CITES = {
 }
 
 
+# Law 64 (issue 19): the trick transfers and the equity check, rules of each edition
+REVOKE = {"revoke-trick-and-one-more": ("64A1",), "revoke-one-trick": ("64A2",), "revoke-nothing-won": ("64B1",),
+          "revoke-twelfth-trick": ("64B6",), "revoke-subsequent-same-suit": ("64B2",),
+          "revoke-after-next-deal-call": ("64B4",), "revoke-after-round": ("64B5",), "revoke-faced-card": ("64B3",),
+          "revoke-both-sides": ("64B7",)}
+CITES["wbf-2007"].update(REVOKE, **{"revoke-compensated": ("64C",), "revoke-insufficiently-compensated": ("64C",)})
+CITES["wbf-2017"].update(REVOKE, **{"revoke-corrected": ("64B8", "62C3"), "revoke-compensated": ("64C1",),
+                                    "revoke-insufficiently-compensated": ("64C1",),
+                                    "revoke-subsequent-no-more-tricks": ("64C2(a)",),
+                                    "revoke-subsequent-more-tricks": ("64C2(a)",),
+                                    "revoke-both-sides-equity": ("64C2(b)",)})
+
 FURTHER = {"further-board-average-pairs", "further-board-average-imps", "further-board-not-scored"}
+SESSION = ("session-above-60-pairs", "session-above-60-imps")
 CITES["wbf-laws-committee-2007"] = {**CITES["wbf-2007"], "not-scheduled": ("12C2(a)", "WBF-LC/average-plus"),
-                                    **{r: ("WBF-LC/average-plus",) for r in FURTHER}}
+                                    **{r: ("WBF-LC/average-plus",) for r in FURTHER},
+                                    **{r: ("12C2(c)", "WBF-LC/average-plus") for r in SESSION}}
 CITES["wbf-laws-committee-2017"] = {**CITES["wbf-2017"], "not-scheduled": ("12C2(a)", "WBF-LC/average-plus"),
                                     "weights-from-poll": ("12C1(c)", "WBF-LC/benefit-of-doubt"),
-                                    **{r: ("12C2(d)", "WBF-LC/average-plus") for r in FURTHER}}
+                                    **{r: ("12C2(d)", "WBF-LC/average-plus") for r in FURTHER},
+                                    **{r: ("12C2(c)", "12C2(d)", "WBF-LC/average-plus") for r in SESSION}}
 
 
 @pytest.mark.parametrize("edition", [*EDITIONS, "wbf-laws-committee-2007", "wbf-laws-committee-2017"])
@@ -584,26 +603,28 @@ def test_2017_excludes_illegal_outcomes_and_rescales(tmp_path):
     assert ruling.warnings == []
 
 
-def test_2007_includes_illegal_outcomes_and_warns(tmp_path):
+def test_2007_excludes_illegal_outcomes_too(tmp_path):
+    # issue 21: the 2007 rulebook counted every outcome (1/2 x 5 + 1/4 x 0 + 1/4 x (-11) = -1/4) and warned;
+    # but an assigned score is what would have happened had the infraction not occurred (12B1), and a
+    # disallowed call is never one of those results: B = 1/2 x 0 + 1/2 x (-11), as in 2017
     case, ruling = rule_text(tmp_path, ILLEGAL_CASE.format(rulebook="wbf-2007", table=""))
-    # every outcome counts: 1/2 x 5 + 1/4 x 0 + 1/4 x (-11)
-    assert ruling.quantities["B"] == F(-1, 4)
-    assert (ruling.nos.value, ruling.os.value) == (F(-1, 4), F(1, 4))
-    assert "weighted-average" in [r.id for r in ruling.rules]
-    assert "legal-outcomes-only" not in [r.id for r in ruling.rules]
-    assert any("legal: false are included" in w for w in ruling.warnings)
-    assert "excluded" not in "\n".join(step_lines(ruling))
+    assert ruling.quantities["B"] == F(-11, 2)
+    assert (ruling.nos.value, ruling.os.value) == (F(-11, 2), F(11, 2))
+    assert "legal-outcomes-only" in [r.id for r in ruling.rules]
+    assert ["12B1", "12C1(c)"] == [p.ref for p in ruling.citations if p.ref in ("12B1", "12C1(c)")]
+    assert ruling.warnings == []
+    assert "excluded, not achievable in a legal manner: NS +620 (weight 1/2)" in "\n".join(step_lines(ruling))
 
 
 def test_illegal_outcome_changes_the_damage_outcome(tmp_path):
-    # table result NS +420 (A = 0): 2017 B = -11/2 <= A: no damage; 2007 B = -1/4 <= A: no damage too;
-    # with the table at NS +170 (A = IMP(-250) = -6): 2017 B = -11/2 > A: damaged; 2007 B = -1/4 > A
+    # table result NS +420 (A = 0): B = -11/2 <= A: no damage; with the table at NS +170 (A = IMP(-250) = -6):
+    # B = -11/2 > A: damaged — the same under both editions (2007 once counted the illegal outcome: B = -1/4)
     table = "table_result: NS +170\n"
     _, r17 = rule_text(tmp_path, ILLEGAL_CASE.format(rulebook="wbf-2017", table=table), "c17.yaml")
     _, r07 = rule_text(tmp_path, ILLEGAL_CASE.format(rulebook="wbf-2007", table=table), "c07.yaml")
     assert r17.quantities["A"] == r07.quantities["A"] == -6
     assert (r17.outcome, r17.nos.value, r17.os.value) == ("none-self-inflicted", F(-11, 2), F(11, 2))
-    assert (r07.outcome, r07.nos.value, r07.os.value) == ("none-self-inflicted", F(-1, 4), F(1, 4))
+    assert (r07.outcome, r07.nos.value, r07.os.value) == ("none-self-inflicted", F(-11, 2), F(11, 2))
     table = "table_result: NS +420\n"
     _, r17 = rule_text(tmp_path, ILLEGAL_CASE.format(rulebook="wbf-2017", table=table), "d17.yaml")
     assert (r17.outcome, r17.nos.value, r17.os.value) == ("no-damage", 0, 0)

@@ -69,7 +69,7 @@ def regulation(tmp_path: Path, body: str, name: str = "reg") -> Path:
 
 def test_decision_records_held_and_overridden_rules():
     r = ruled(ACBL_2014)
-    decisions = [rec.data["decision"] for rec in r.trace.records if rec.kind == "decision"]
+    decisions = [rec.data["decision"] for rec in r.trace.entries if rec.kind == "decision"]
     expectation = [d for d in decisions if d.stage == "expectation"]
     assert len(expectation) == 2                      # B and B', each from its own side's view
     d = expectation[0]
@@ -284,5 +284,5 @@ def test_assigned_is_none_for_an_artificial_score():
 def test_json_trace_has_one_object_per_record(path):
     r = ruled(path)
     data = json.loads(json.dumps(as_dict(r)))
-    assert [t["kind"] for t in data["trace"]] == [rec.kind for rec in r.trace.records]
+    assert [t["kind"] for t in data["trace"]] == [rec.kind for rec in r.trace.entries]
     assert [c["paragraph"] for c in data["citations"]] == r.trace.citations()

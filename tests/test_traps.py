@@ -146,12 +146,17 @@ def test_explain_without_a_name_does_what_its_help_says(capsys):
     assert code == 0 and "appeal.time_limit_minutes" in out
 
 
-def test_as_of_after_the_rulebook_ends_says_it_was_clamped(capsys, tmp_path):
+def test_as_of_after_the_rulebook_ends_is_an_error_naming_its_period(capsys, tmp_path):
+    # issue 21: a ruling for a date after the rulebook's end was given under it, clamped to its last day; it is
+    # an error now (exit 2, one line naming the period), and an undated case is read on the rulebook's last day
     path = write(tmp_path, CASE.replace("rulebook: wbf-2017", "rulebook: wbf-2007"))
     code, out, err = run(capsys, "rule", path, "--as-of", "2030-01-01")
-    assert (code, err) == (0, "")
-    assert ("  Rulebook wbf-2007 2007.1 as of 2017-02-28 (the date asked for, 2030-01-01, clamped to the rulebook's last day)."
-            in out.splitlines())
+    assert (code, out) == (2, "")
+    assert err.startswith("bridgelaw: error: rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 2030-01-01 "
+                          "is later (expected a date from 2008-01-01 to 2017-02-28, or a rulebook in force on "
+                          "2030-01-01); in force on 2030-01-01: ebu, wbf-2017, wbf-laws-committee-2017") and err.count("\n") == 1
+    code, out, err = run(capsys, "rule", path)
+    assert code == 0 and "  Rulebook wbf-2007 2007.1 as of 2017-02-28 (today, " in out
 
 
 def test_as_of_in_force_is_named(capsys, tmp_path):

@@ -25,9 +25,9 @@ from bridgelaw import rulebook as rulebooks
 from bridgelaw.commands import score as traveller_cli
 from bridgelaw.ruling.case import load_case
 from bridgelaw.core.errors import BridgelawError
-from bridgelaw.field.pbn import parse_pbn, rewrite
+from bridgelaw.field.pbn_file import parse_pbn, rewrite
 from bridgelaw.ruling.build import rule_case
-from bridgelaw.field.traveller import (load_pbn_traveller, load_traveller, published_checks, score_traveller)
+from bridgelaw.field.traveller import load_results_traveller, load_traveller, score_traveller
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAVELLERS = ROOT / "travellers"
@@ -38,7 +38,7 @@ BOARD_9_ADJ = TRAVELLERS / "board-09.adjustments.yaml"
 
 
 def scores(board, side="NS"):
-    return {t.line.table: t.side(side).value for t in board.tables}
+    return {t.line.table: t.side(side).value for t in board.lines}
 
 
 def score_file(path, **kw):
@@ -71,8 +71,8 @@ def test_commentary_example_9_every_pair() -> None:
     assert {k: F(22) - v for k, v in ns.items()} == scores(board, "EW")
     assert sum(ns.values()) == 12 * 11
     assert board.frequencies["NS"] == [(420, F(25, 6)), (400, F(7, 3)), (170, F(1)), (150, F(1)), (-50, F(7, 2))]
-    assert board.tables[1].NS.percent == F(17, 2) * 100 / 22
-    assert all(c.agrees for c in published_checks(board))
+    assert board.lines[1].NS.percent == F(17, 2) * 100 / 22
+    assert all(c.agrees for c in board.checks())
 
 
 def test_lecture_tables_b_and_c_every_row() -> None:
@@ -86,7 +86,7 @@ def test_lecture_tables_b_and_c_every_row() -> None:
 
 
 def test_lecture_slips_are_recorded() -> None:
-    checks = published_checks(score_file(LECTURE))
+    checks = score_file(LECTURE).checks()
     assert len(checks) == 20
     slips = [(c.table, c.side, c.published.text, c.computed) for c in checks if not c.agrees]
     assert slips == [(4, "EW", "5.2", F(31, 5)), (7, "EW", "5.2", F(31, 5)), (8, "EW", "5.2", F(31, 5))]
@@ -109,9 +109,9 @@ def test_board_without_adjustment_is_plain_matchpointing() -> None:
     start, end = text.index("  - table: 2\n"), text.index("  - {table: 3,")
     plain = text[:start] + "  - {table: 2, ns: 2, ew: 12, result: 3NT= S}\n" + text[end:]
     board = score_traveller(load_traveller("plain.yaml", text=plain))
-    points = [t.line.points for t in board.tables]
+    points = [t.line.points for t in board.lines]
     table = matchpoint_table({p: points.count(p) for p in set(points)})
-    assert [t.NS.value for t in board.tables] == [table[p] for p in points]
+    assert [t.NS.value for t in board.lines] == [table[p] for p in points]
 
 
 # --------------------------------------------------------------------------- agreement with `bridgelaw rule`
@@ -119,14 +119,14 @@ def test_board_without_adjustment_is_plain_matchpointing() -> None:
 
 def case_for(trav, k: int, scoring: str) -> str:
     """A case file with the same facts as the traveller's table k (the others are its field)."""
-    line = trav.tables[k]
-    others = [t.result.text for i, t in enumerate(trav.tables) if i != k]
+    line = trav.lines[k]
+    others = [t.result.text for i, t in enumerate(trav.lines) if i != k]
 
     def weighting(parts):
         return "[" + ", ".join(f"{{result: {p.outcome.text}, weight: {p.weight}, legal: {str(p.legal).lower()}}}"
                                for p in parts) + "]"
 
-    raw = line.raw_parts
+    raw = line.written
     without = (f"{{NS: {weighting(raw['NS'])}, EW: {weighting(raw['EW'])}}}" if line.split else weighting(raw["NS"]))
     lines = ["title: same facts", f"rulebook: {trav.book.id}", f"scoring: {scoring}",
              f"board: {{vulnerability: {trav.vulnerability}}}", "non_offending: NS"]
@@ -148,13 +148,13 @@ def ruling_for(trav, k: int, scoring: str = "matchpoints"):
 def test_example_9_agrees_with_rule() -> None:
     trav = load_traveller(EXAMPLE_9)
     board = score_traveller(trav)
-    assert ruling_for(trav, 1) == (board.tables[1].NS.value, board.tables[1].EW.value) == (F(17, 2), F(27, 2))
+    assert ruling_for(trav, 1) == (board.lines[1].NS.value, board.lines[1].EW.value) == (F(17, 2), F(27, 2))
 
 
 def test_lecture_split_agrees_with_rule_and_the_case_corpus() -> None:
     trav = load_traveller(LECTURE)
     board = score_traveller(trav)
-    got = (board.tables[0].NS.value, board.tables[0].EW.value)
+    got = (board.lines[0].NS.value, board.lines[0].EW.value)
     assert ruling_for(trav, 0) == got == (F(57, 5), F(24, 5))
     case = load_case(ROOT / "cases" / "ebl-lecture-2008" / "table-c-split.yaml")
     ruling = rule_case(case, rulebooks.get(case.model.rulebook))
@@ -207,19 +207,20 @@ def test_adjusted_table_agrees_with_rule(board) -> None:
     text, k = board
     trav = load_traveller("generated.yaml", text=text)
     scored = score_traveller(trav)
-    assert ruling_for(trav, k) == (scored.tables[k].NS.value, scored.tables[k].EW.value)
+    assert ruling_for(trav, k) == (scored.lines[k].NS.value, scored.lines[k].EW.value)
 
 
-def test_legal_false_is_excluded_under_2017_and_kept_under_2007() -> None:
+def test_legal_false_is_excluded_under_2017_and_2007() -> None:
     adjusted = weighted_text([("4H= S", "1/2", True), ("4H+1 S", "1/4", False), ("4H-1 S", "1/4", True)])
     tables = ["{table: 1, ns: 1, ew: 11, result: 3NT= S}", "{table: 2, ns: 2, ew: 12, result: 4H= S}",
               f"{{table: 3, ns: 3, ew: 13, adjusted: {adjusted}}}"]
-    new = load_traveller("t.yaml", text=traveller_text(tables, "wbf-2017")).tables[2]
+    new = load_traveller("t.yaml", text=traveller_text(tables, "wbf-2017")).lines[2]
     assert [(p.outcome.text, p.weight) for p in new.parts["NS"]] == [("4H= S", F(2, 3)), ("4H-1 S", F(1, 3))]
     assert [p.outcome.text for p in new.excluded["NS"]] == ["4H+1 S"]
     assert new.expectation["NS"] == "legal-outcomes-only"
-    old = load_traveller("t.yaml", text=traveller_text(tables, "wbf-2007")).tables[2]
-    assert [p.weight for p in old.parts["NS"]] == [F(1, 2), F(1, 4), F(1, 4)]
+    # issue 21: the 2007 rulebook kept it ([1/2, 1/4, 1/4]); a disallowed outcome is left out in any edition
+    old = load_traveller("t.yaml", text=traveller_text(tables, "wbf-2007")).lines[2]
+    assert [(p.outcome.text, p.weight) for p in old.parts["NS"]] == [("4H= S", F(2, 3)), ("4H-1 S", F(1, 3))]
 
 
 def test_cross_imps_two_tables_agree_with_teams_ruling() -> None:
@@ -266,7 +267,7 @@ def test_pbn_example_artificial_and_neuberg() -> None:
     assert ns[1] == (F(113, 6) + 1) * 13 / 12 - 1 == F(1475, 72)      # 18 5/6 factored up
     assert ns[2] == (F(17, 2) + 1) * 13 / 12 - 1                       # pair A, 8 1/2 factored up
     assert sum(v for k, v in ns.items() if k != 13) == 12 * 12
-    assert board.tables[12].NS.percent == 60 and board.tables[12].EW.percent == 40
+    assert board.lines[12].NS.percent == 60 and board.lines[12].EW.percent == 40
 
 
 def test_both_vocabularies_for_artificial_scores() -> None:
@@ -299,7 +300,7 @@ def artificial_board(extra: str, rulebook: str = "wbf-2017", scoring: str = "mat
               "{table: 3, ns: 3, ew: 13, result: 4H-1 S}",
               f"{{table: 4, ns: 4, ew: 14, artificial: {{NS: avg-plus, EW: avg-minus}}{extra}}}"]
     board = score_traveller(load_traveller("t.yaml", text=traveller_text(tables, rulebook, scoring)))
-    return {side: board.tables[3].side(side).value for side in ("NS", "EW")}
+    return {side: board.lines[3].side(side).value for side in ("NS", "EW")}
 
 
 def test_session_percentages_12c2c() -> None:
@@ -375,10 +376,10 @@ def test_pbn_reads_tags_and_rows() -> None:
 
 
 def test_pbn_with_adjustments_equals_the_yaml_traveller() -> None:
-    pbn = load_pbn_traveller(BOARD_9_PBN, adjustments=BOARD_9_ADJ)
+    pbn = load_results_traveller(BOARD_9_PBN, adjustments=BOARD_9_ADJ)
     via_yaml = load_traveller(BOARD_9_ADJ)
     assert scores(score_traveller(pbn)) == scores(score_traveller(via_yaml))
-    assert pbn.tables[1].result.text == "4S+1 N" and pbn.tables[1].kind == "adjusted"
+    assert pbn.lines[1].result.text == "4S+1 N" and pbn.lines[1].kind == "adjusted"
 
 
 def test_pbn_without_table_13_is_example_9(tmp_path: Path) -> None:
@@ -397,9 +398,9 @@ def test_pbn_score_columns_and_pass(tmp_path: Path) -> None:
             '1 2 Pass - - -\n3 4 - - - "NS 620"\n5 6 4S N 10 "NS 620"\n7 8 - - - "EW 100"\n')
     path = tmp_path / "b.pbn"
     path.write_text(text, encoding="utf-8")
-    trav = load_pbn_traveller(path, rulebook="wbf-2017")
-    assert [t.points for t in trav.tables] == [0, 620, 620, -100]
-    assert [t.table for t in trav.tables] == [1, 2, 3, 4]            # no Table column: rows in order
+    trav = load_results_traveller(path, rulebook="wbf-2017")
+    assert [t.points for t in trav.lines] == [0, 620, 620, -100]
+    assert [t.table for t in trav.lines] == [1, 2, 3, 4]            # no Table column: rows in order
     assert trav.vulnerability == "All"
     assert scores(score_traveller(trav)) == {1: F(2), 2: F(5), 3: F(5), 4: F(0)}
 
@@ -673,7 +674,7 @@ def pbn_error(tmp_path: Path, text: str, adjustments: str | None = None) -> Brid
         adj = tmp_path / "adj.yaml"
         adj.write_text(adjustments, encoding="utf-8")
     with pytest.raises(BridgelawError) as info:
-        load_pbn_traveller(path, adjustments=adj, rulebook="wbf-2017")
+        load_results_traveller(path, adjustments=adj, rulebook="wbf-2017")
     return info.value
 
 
@@ -729,7 +730,7 @@ def test_pbn_needs_a_rulebook(tmp_path: Path) -> None:
     path = tmp_path / "b.pbn"
     path.write_text(PBN_9, encoding="utf-8")
     with pytest.raises(BridgelawError, match="no rulebook for the PBN board"):
-        load_pbn_traveller(path)
+        load_results_traveller(path)
 
 
 def test_pbn_board_choice(tmp_path: Path) -> None:
@@ -737,12 +738,12 @@ def test_pbn_board_choice(tmp_path: Path) -> None:
     path = tmp_path / "b.pbn"
     path.write_text(two, encoding="utf-8")
     with pytest.raises(BridgelawError, match="2 boards with a ScoreTable; say which"):
-        load_pbn_traveller(path, rulebook="wbf-2017", adjustments=None)
+        load_results_traveller(path, rulebook="wbf-2017", adjustments=None)
     with pytest.raises(BridgelawError, match="no board 11"):
-        load_pbn_traveller(path, rulebook="wbf-2017", board=11)
+        load_results_traveller(path, rulebook="wbf-2017", board=11)
     adj = tmp_path / "adj.yaml"
     adj.write_text(ADJ_13, encoding="utf-8")
-    trav = load_pbn_traveller(path, adjustments=adj, board=10)
+    trav = load_results_traveller(path, adjustments=adj, board=10)
     assert trav.board_number == 10 and trav.game is trav.pbn.games[1]
 
 
@@ -814,14 +815,14 @@ def test_duplicate_key_is_the_safe_loaders_error(tmp_path: Path) -> None:
 def test_adjustments_pbn_key_is_not_read_when_the_pbn_is_given(tmp_path: Path) -> None:
     path = tmp_path / "request.pbn"
     path.write_text(PBN_9, encoding="utf-8")
-    trav = load_pbn_traveller(path, adjustments=BOARD_9_ADJ)
+    trav = load_results_traveller(path, adjustments=BOARD_9_ADJ)
     assert trav.pbn.file == str(path)
     assert scores(score_traveller(trav)) == scores(score_file(BOARD_9_ADJ))
 
 
 def test_pair_numbers_by_direction_or_unique(tmp_path: Path) -> None:
     mitchell = variant("ew: 13,", "ew: 1,")              # NS 1 and EW 1 are different pairs in a Mitchell
-    assert len(load_traveller("t.yaml", text=mitchell).tables) == 3
+    assert len(load_traveller("t.yaml", text=mitchell).lines) == 3
     err = yaml_error(tmp_path, variant("tables:", "pair_numbers: unique\ntables:", mitchell))
     assert (err.line, err.column) == (9, 27) and "pair 1 plays the board twice (tables 1 and 3)" in err.message
 
@@ -849,12 +850,12 @@ def test_most_favourable_likely_gives_that_methods_scores_equal_to_rule(tmp_path
     # result (4H= S, +620: 3/4 reach it, the +650 only 1/4 < 1/3); EW the most unfavourable at all
     # probable (4H+1 S, +650: 1/4 ≥ 1/6). Not a weighted average.
     trav = load_traveller("t.yaml", text=likely_traveller())
-    line = trav.tables[4]
+    line = trav.lines[4]
     assert line.expectation == {"NS": "most-favourable-likely", "EW": "most-favourable-likely"}
     assert [(c.outcome.text, c.weight) for c in line.parts["NS"]] == [("4H= S", 1)]
     assert [(c.outcome.text, c.weight) for c in line.parts["EW"]] == [("4H+1 S", 1)]
     board = score_traveller(trav)
-    assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(7), F(0))   # beats 3, ties 1; beaten by none
+    assert (board.lines[4].NS.value, board.lines[4].EW.value) == (F(7), F(0))   # beats 3, ties 1; beaten by none
     assert scores(board) == {1: F(7), 2: F(4), 3: F(0), 4: F(2), 5: F(7)}
     assert scores(board, "EW") == {1: F(2), 2: F(4), 3: F(8), 4: F(6), 5: F(0)}
     report = traveller_cli.text(board)
@@ -869,19 +870,19 @@ def test_most_favourable_likely_gives_that_methods_scores_equal_to_rule(tmp_path
 
 def test_the_same_board_after_the_acbl_revocation_is_weighted() -> None:
     trav = load_traveller("t.yaml", text=likely_traveller(date="2016-06-01"))
-    line = trav.tables[4]
+    line = trav.lines[4]
     assert line.expectation["NS"] == "weighted-average" and line.balanced
     assert [c.weight for c in line.parts["NS"]] == [F(1, 2), F(1, 4), F(1, 4)]
     board = score_traveller(trav)
     # 1/2 × 7 (+620) + 1/4 × 1 (-100 ties one) + 1/4 × 8 (+650 beats all)
-    assert board.tables[4].NS.value == F(1, 2) * 7 + F(1, 4) * 1 + F(1, 4) * 8
+    assert board.lines[4].NS.value == F(1, 2) * 7 + F(1, 4) * 1 + F(1, 4) * 8
     case = load_case("same.yaml", text=likely_case(date="2016-06-01"))
-    assert rule_case(case, rulebooks.get("acbl-2007")).sides["NS"].value == board.tables[4].NS.value
+    assert rule_case(case, rulebooks.get("acbl-2007")).sides["NS"].value == board.lines[4].NS.value
 
 
 def test_as_of_overrides_the_date_and_a_date_before_the_rulebook_is_an_error(tmp_path: Path) -> None:
     after = load_traveller("t.yaml", text=likely_traveller(), as_of=__import__("datetime").date(2016, 6, 1))
-    assert after.tables[4].expectation["NS"] == "weighted-average" and after.book.as_of.isoformat() == "2016-06-01"
+    assert after.lines[4].expectation["NS"] == "weighted-average" and after.book.as_of.isoformat() == "2016-06-01"
     with pytest.raises(BridgelawError) as info:
         load_traveller("t.yaml", text=likely_traveller(date="2005-01-01"))
     err = info.value
@@ -891,7 +892,7 @@ def test_as_of_overrides_the_date_and_a_date_before_the_rulebook_is_an_error(tmp
 def test_undated_acbl_traveller_is_ruled_as_of_today() -> None:
     # no date: today, clamped to the rulebook's last day (2017-09-24): after the revocation
     trav = load_traveller("t.yaml", text=likely_traveller(date=None))
-    assert trav.tables[4].expectation["NS"] == "weighted-average" and trav.book.as_of.isoformat() == "2017-09-24"
+    assert trav.lines[4].expectation["NS"] == "weighted-average" and trav.book.as_of.isoformat() == "2017-09-24"
 
 
 def test_a_method_that_depends_on_the_non_offending_side_needs_it() -> None:
@@ -901,7 +902,7 @@ def test_a_method_that_depends_on_the_non_offending_side_needs_it() -> None:
     assert err.line == 11 and "which side is non-offending decides this adjusted score" in err.message
     assert "most-favourable-likely" in err.message and "non_offending: NS or EW" in str(err)
     # under a weighted average it does not matter, and none is needed
-    assert load_traveller("t.yaml", text=likely_traveller(date="2016-06-01", nos=None)).tables[4].non_offending is None
+    assert load_traveller("t.yaml", text=likely_traveller(date="2016-06-01", nos=None)).lines[4].non_offending is None
     with pytest.raises(BridgelawError) as info:
         load_traveller("t.yaml", text=traveller_text(
             ["{table: 1, ns: 1, ew: 11, non_offending: NS, result: 4H= S}"]))
@@ -910,14 +911,14 @@ def test_a_method_that_depends_on_the_non_offending_side_needs_it() -> None:
 
 def test_ew_non_offending_swaps_the_choice() -> None:
     trav = load_traveller("t.yaml", text=likely_traveller(nos="EW"))
-    line = trav.tables[4]
+    line = trav.lines[4]
     # EW non-offending: EW's most favourable likely is NS's worst reached by 1/3 from below: 4H-1 S then 4H= S
     assert [c.outcome.text for c in line.parts["EW"]] == ["4H= S"]
     assert [c.outcome.text for c in line.parts["NS"]] == ["4H-1 S"]
     case = load_case("same.yaml", text=likely_case().replace("non_offending: NS", "non_offending: EW"))
     ruling = rule_case(case, rulebooks.get("acbl-2007"))
     board = score_traveller(trav)
-    assert (ruling.sides["NS"].value, ruling.sides["EW"].value) == (board.tables[4].NS.value, board.tables[4].EW.value)
+    assert (ruling.sides["NS"].value, ruling.sides["EW"].value) == (board.lines[4].NS.value, board.lines[4].EW.value)
 
 
 def test_overlay_electing_most_favourable_likely(tmp_path: Path, capsys) -> None:
@@ -961,15 +962,15 @@ def test_pbn_adjustments_take_a_date(tmp_path: Path) -> None:
     adj.write_text(BOARD_9_ADJ.read_text(encoding="utf-8").replace("rulebook: wbf-2017", "rulebook: wbf-2017\ndate: 2010-01-01"),
                    encoding="utf-8")
     with pytest.raises(BridgelawError) as info:
-        load_pbn_traveller(BOARD_9_PBN, adjustments=adj)
+        load_results_traveller(BOARD_9_PBN, adjustments=adj)
     assert info.value.file == str(adj) and "in force from 2017-03-01" in info.value.message
 
 
 def test_artificial_words_come_from_the_rulebook() -> None:
     trav = load_traveller("t.yaml", text=traveller_text(
         [*LIKELY_OTHERS, "{table: 5, ns: 5, ew: 15, artificial: {NS: avg-plus, EW: directly-at-fault}}"]))
-    line = trav.tables[4]
-    assert line.responsibility == {"NS": "in-no-way-at-fault", "EW": "directly-at-fault"}
+    line = trav.lines[4]
+    assert line.artificial == {"NS": "in-no-way-at-fault", "EW": "directly-at-fault"}
     assert line.artificial_words == {"NS": "avg-plus", "EW": "avg-minus"}
 
 
@@ -991,10 +992,10 @@ def test_the_acbl_corpus_case_as_a_two_table_cross_imp_board(reverse: bool) -> N
             f"  - {{table: 1, ns: 1, ew: 2, non_offending: NS, adjusted: {listed}}}\n"
             "  - {table: 2, ns: 2, ew: 1, result: 4H= S}\n")
     board = score_traveller(load_traveller("teams.yaml", text=text, ))
-    got = (board.tables[0].NS.value, board.tables[0].EW.value)
+    got = (board.lines[0].NS.value, board.lines[0].EW.value)
     assert got == (ruling.sides["NS"].value, ruling.sides["EW"].value) == (F(0), F(-1))
-    assert [c.outcome.text for c in board.tables[0].line.parts["EW"]] == ["5H= S"]
-    assert (board.tables[1].NS.value, board.tables[1].EW.value) == (F(0), F(1))
+    assert [c.outcome.text for c in board.lines[0].line.parts["EW"]] == ["5H= S"]
+    assert (board.lines[1].NS.value, board.lines[1].EW.value) == (F(0), F(1))
 
 
 def test_most_favourable_choice_does_not_rest_on_an_imp_tie(capsys, tmp_path: Path) -> None:
@@ -1006,15 +1007,15 @@ def test_most_favourable_choice_does_not_rest_on_an_imp_tie(capsys, tmp_path: Pa
             f"  - {{table: 1, ns: 1, ew: 2, non_offending: NS, adjusted: {weights}}}\n"
             "  - {table: 2, ns: 2, ew: 1, result: 3NT= S}\n")
     board = score_traveller(load_traveller("teams.yaml", text=text))
-    assert [c.outcome.text for c in board.tables[0].line.parts["NS"]] == ["4H= S"]
+    assert [c.outcome.text for c in board.lines[0].line.parts["NS"]] == ["4H= S"]
     case = tmp_path / "case.yaml"
     case.write_text("title: same facts\nrulebook: acbl-2007\ndate: 2014-03-01\nscoring: imps\n"
                     "board: {vulnerability: NS}\nnon_offending: NS\nother_table: 3NT= S\n"
                     f"without_infraction: {weights}\n", encoding="utf-8")
     assert cli.main(["rule", str(case), "--format", "json"]) == 0
     ruled = json.loads(capsys.readouterr().out)["sides"]
-    assert (F(ruled["NS"]["exact"]), F(ruled["EW"]["exact"])) == (board.tables[0].NS.value, board.tables[0].EW.value)
-    assert board.tables[0].NS.value == 1
+    assert (F(ruled["NS"]["exact"]), F(ruled["EW"]["exact"])) == (board.lines[0].NS.value, board.lines[0].EW.value)
+    assert board.lines[0].NS.value == 1
 
 
 BOTH_AT_FAULT_40 = """\
@@ -1060,8 +1061,8 @@ def test_outcome_words_that_the_rulebook_does_not_pin_down_are_refused(tmp_path)
         load("{NS: average, EW: average}")
     assert info.value.message == "no responsibilities give NS average, EW average in both40"
     board = score_traveller(load("{NS: partly-at-fault, EW: partly-at-fault}"))
-    assert (board.tables[4].NS.value, board.tables[4].EW.value) == (F(2, 5) * 8, F(2, 5) * 8)
-    assert board.tables[4].line.artificial_words == {"NS": "avg-minus", "EW": "avg-minus"}
+    assert (board.lines[4].NS.value, board.lines[4].EW.value) == (F(2, 5) * 8, F(2, 5) * 8)
+    assert board.lines[4].line.artificial_words == {"NS": "avg-minus", "EW": "avg-minus"}
 
 
 def test_tables_of_the_same_shape_share_a_ruling_but_keep_their_outcomes() -> None:
@@ -1069,6 +1070,6 @@ def test_tables_of_the_same_shape_share_a_ruling_but_keep_their_outcomes() -> No
     other = "[{result: 3NT= S, weight: 1/2}, {result: 3NT-1 S, weight: 1/4}, {result: 3NT+1 S, weight: 1/4}]"
     text = likely_traveller().rstrip("\n") + f"\n  - {{table: 6, ns: 6, ew: 16, non_offending: NS, adjusted: {other}}}\n"
     trav = load_traveller("t.yaml", text=text)
-    assert [c.outcome.text for c in trav.tables[4].parts["NS"]] == ["4H= S"]
-    assert [c.outcome.text for c in trav.tables[5].parts["NS"]] == ["3NT= S"]
-    assert [c.outcome.text for c in trav.tables[5].parts["EW"]] == ["3NT+1 S"]
+    assert [c.outcome.text for c in trav.lines[4].parts["NS"]] == ["4H= S"]
+    assert [c.outcome.text for c in trav.lines[5].parts["NS"]] == ["3NT= S"]
+    assert [c.outcome.text for c in trav.lines[5].parts["EW"]] == ["3NT+1 S"]

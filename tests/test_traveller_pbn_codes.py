@@ -13,9 +13,9 @@ from bridgelaw import rulebook
 from bridgelaw.commands.cli import main
 from bridgelaw.core.errors import BridgelawError
 from bridgelaw.commands.event import load_event
-from bridgelaw.field.events.score import score_session
-from bridgelaw.field.traveller.score import score_traveller
-from bridgelaw.field.traveller.source_pbn import load_pbn_traveller
+from bridgelaw.field.score import score_session
+from bridgelaw.field.traveller import score_traveller
+from bridgelaw.field.traveller import load_results_traveller as load_pbn_traveller
 
 MAGIC = Path(__file__).parent / "data" / "events" / "ffb-magic-contest-2022-open-dn1-s1.pbn"
 ROUND = "fieldscore.neuberg.round_to=1/10"
@@ -23,10 +23,11 @@ ROUND = "fieldscore.neuberg.round_to=1/10"
 
 def test_magic_contest_board_9_scores_its_a_minus_a_plus_line_as_the_event_does():
     trav = load_pbn_traveller(MAGIC, board=9, rulebook="wbf-2017")
-    line = next(t for t in trav.tables if t.kind == "artificial")
-    assert (line.table, line.ns_pair, line.ew_pair) == (5, "1", "9")
-    assert line.responsibility == {"NS": "directly-at-fault", "EW": "in-no-way-at-fault"}
-    assert {s: line.artificial[s].value for s in ("NS", "EW")} == {"NS": Fraction(2, 5), "EW": Fraction(3, 5)}
+    line = next(t for t in trav.lines if t.kind == "artificial")
+    assert (line.table, line.ns, line.ew) == (5, "1", "9")
+    assert line.artificial == {"NS": "directly-at-fault", "EW": "in-no-way-at-fault"}
+    scored = next(sl for sl in score_traveller(trav).lines if sl.line is line)
+    assert {s: scored.awarded[s] for s in ("NS", "EW")} == {"NS": Fraction(2, 5), "EW": Fraction(3, 5)}
 
 
 def test_bridgelaw_score_and_event_give_board_9_the_same_scores(capsys):
@@ -58,7 +59,7 @@ BOARD = """[Event "t"]
 def scored(a: str, b: str = "-"):
     trav = load_pbn_traveller("t.pbn", text=BOARD.format(a=a, b=b), rulebook="wbf-2017")
     sb = score_traveller(trav)
-    return {t.line.table: (t.NS.value, t.EW.value) for t in sb.tables}
+    return {t.line.table: (t.NS.value, t.EW.value) for t in sb.lines}
 
 
 def test_one_sided_code_mirrors_and_two_sided_percentages_are_as_written():

@@ -152,7 +152,8 @@ def check_one(path: Path, override: str | None, args: argparse.Namespace | None 
         results = []
         for name in names:
             book = _book_for(case, name)
-            if override == "all" and not case.in_scope(book):
+            day = as_of_option(getattr(args, "as_of", None))
+            if override == "all" and (not case.in_scope(book) or (day is not None and not book.covers(day))):
                 continue
             book = what_if(book, args) if args is not None else book
             try:
@@ -338,6 +339,11 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_rulebooks(args: argparse.Namespace) -> int:
+    if args.empowering is not None:
+        from ..render import explain as explaining
+        names = args.empowering or [n for n in rulebooks.available() if rulebooks.get(n).extends is None]
+        sys.stdout.write(explaining.empowering_tables([rulebooks.get(n, path_ok=True) for n in names]))
+        return 0
     books = [rulebooks.get(name) for name in rulebooks.available()]
     if args.format == "json":
         data = [b.summary() for b in books]
@@ -434,8 +440,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name in ("score", "casebook", "event", "serve"):
         _add_lazy(sub, name, command)
 
-    p = sub.add_parser("rulebooks", help="list the rulebooks", description="List the rulebooks with versions and dates.")
+    p = sub.add_parser("rulebooks", help="list the rulebooks",
+                       description="List the rulebooks with versions, dates, the share of each that is sourced and "
+                                   "how many of its texts are confirmed from an English text of their source. With "
+                                   "--empowering, print instead the laws that empower an adjusted score, as a Markdown "
+                                   "table per rulebook (docs/rulebooks.md is generated from it).")
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+    p.add_argument("--empowering", nargs="*", metavar="ID", help="the empowering laws of these rulebooks (default: "
+                   "every Laws edition, a rulebook that extends nothing), as Markdown")
     p.set_defaults(func=cmd_rulebooks)
 
     p = sub.add_parser("explain", help="explain a rule or a parameter",

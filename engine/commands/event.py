@@ -19,24 +19,25 @@ from typing import Any
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
 from ..core.files import same_file, target_of, write_atomic
-from ..field.events.run import load_event, outputs, run
-from ..field.traveller.common import bulk
+from ..core.vocab import METHODS
+from ..field.run import load_event, outputs, run
+from ..field.traveller import bulk
 from ..render import event as report
-from .cli import _what_if_options, warn_stale
+from .cli import _what_if_options, warn_stale, what_if
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "event", help="apply a TD's rulings to a whole results file (PBN or USEBIO) and write it back",
         description="Read every board of a PBN or USEBIO results file, apply the rulings file's adjusted and "
-                    "artificial scores through the rulebook (12C2 session scores and board counts across the "
+                    "artificial scores through the rulebook (session scores and board counts across the "
                     "session), rescore every board, print the session results, and write the corrected file.",
         epilog="Exit status: 0 ok, 2 bad input (file:line:column; nothing is written). See docs/events.md.")
-    p.add_argument("event", metavar="EVENT", help="results file: .pbn or USEBIO .xml")
+    p.add_argument("event", metavar="EVENT", help="results file: .pbn or USEBIO .xml (or a YAML traveller: one board)")
     p.add_argument("--rulings", metavar="FILE", help="rulings for the event (YAML, see docs/events.md)")
     p.add_argument("--rulebook", metavar="ID", help="rulebook id; overrides the rulings file's rulebook:")
     _what_if_options(p, as_of_default="the day the file says each session was played")
-    p.add_argument("--scoring", choices=["matchpoints", "cross-imps", "butler"],
+    p.add_argument("--scoring", choices=METHODS,
                    help="scoring method, when the file does not say or to override it")
     p.add_argument("--format", choices=report.FORMATS, default="text", help="report format (default text)")
     p.add_argument("--output", action="append", default=[], metavar="FILE",
@@ -84,7 +85,8 @@ def cmd_event(args: argparse.Namespace) -> int:
     for target in args.output:
         target_of(target)                     # a device, FIFO or folder is refused before any work
     progress = Progress()
-    event = load_event(args.event, args.scoring)
+    event = load_event(args.event, args.scoring, rulebook=args.rulebook, as_of=as_of_option(args.as_of),
+                       what_if=(lambda book: what_if(book, args)) if args.set or args.overlay else None)
     scored = run(event, args.rulings, args.rulebook, args.set, progress=progress, overlay=args.overlay,
                  as_of=as_of_option(args.as_of))
     for target in args.output:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Literal, get_args
 
 from .limits import RAW_SCORE_MAX, short
+from .vocab import DIRECTIONS, SIDE_OF, Direction, Side
 
 __all__ = [
     "Direction",
@@ -37,11 +38,8 @@ __all__ = [
     "percent",
 ]
 
-Direction = Literal["N", "E", "S", "W"]
-Side = Literal["NS", "EW"]
 Vulnerability = Literal["None", "NS", "EW", "All"]
 
-DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
 VULNERABILITIES: tuple[Vulnerability, ...] = get_args(Vulnerability)
 STRAINS = ("C", "D", "H", "S", "NT")
 
@@ -256,7 +254,7 @@ def side_of(direction: Direction) -> Side:
     """The partnership a seat belongs to."""
     if direction not in DIRECTIONS:
         raise ValueError(f"a direction is N, E, S or W, got {direction!r}")
-    return "NS" if direction in ("N", "S") else "EW"
+    return SIDE_OF[direction]
 
 
 def is_vulnerable(declarer: Direction, vulnerability: Vulnerability) -> bool:
@@ -315,11 +313,11 @@ def ns_score(result: PlayedResult | Score, vulnerability: Vulnerability) -> int:
 # --------------------------------------------------------------------------- IMPs
 
 
+# Law 78B: the smallest difference in points worth 1, 2, … 24 IMPs (a fixed table of the Laws: arithmetic).
 IMP_SCALE: tuple[int, ...] = (
     20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600,
     750, 900, 1100, 1300, 1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000,
 )  # fmt: skip
-"""Law 78B: the smallest difference in points worth 1, 2, … 24 IMPs."""
 
 
 def imps(difference: int | Fraction) -> int:

@@ -36,6 +36,8 @@ MAX_EXPONENT = 30                     # |exponent| of a number written 1.5e30
 
 # --- bridge ---------------------------------------------------------------------------------
 RAW_SCORE_MAX = 7600                  # Law 77: 13 down, redoubled, vulnerable; nothing scores more
+RAW_SCORE_HINT = f"a raw score from -{RAW_SCORE_MAX} to {RAW_SCORE_MAX} (Law 77)"
+SCORE_HINT = "a bridge score (Law 77): 420, -50, 1100 …"
 
 # --- rules ----------------------------------------------------------------------------------
 MAX_FORMULA_CHARS = 1000

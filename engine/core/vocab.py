@@ -15,6 +15,7 @@ Direction = Literal["N", "E", "S", "W"]
 DIRECTIONS: tuple[Direction, ...] = ("N", "E", "S", "W")
 PARTNER: dict[str, str] = {"N": "S", "S": "N", "E": "W", "W": "E"}
 SIDE_OF: dict[str, Side] = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+SEATS: dict[Side, tuple[Direction, Direction]] = {"NS": ("N", "S"), "EW": ("E", "W")}
 
 
 def other(side: Side) -> Side:
@@ -32,6 +33,15 @@ Event = Literal["pairs", "teams", "individual", "knockout"]
 # how a board is scored in a ruling (a traveller adds its field-scoring methods)
 SCORING = ("imps", "matchpoints")
 Scoring = Literal["imps", "matchpoints"]
+
+# how a board's whole field is scored (a traveller, an event), and the unit of each method's scores
+METHODS = ("matchpoints", "cross-imps", "butler")
+Method = Literal["matchpoints", "cross-imps", "butler"]
+
+
+def unit_scoring(method: str) -> Scoring:
+    """The scoring a ruling of one table of a field uses: matchpoints, or IMPs (cross-IMPs, butler)."""
+    return "matchpoints" if method == "matchpoints" else "imps"
 
 # vulnerability, and the spellings accepted for it (PBN and case files)
 VULNERABILITY_WORDS = {

@@ -501,7 +501,7 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _COLLECTION_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 _READS_AS = {"tag:yaml.org,2002:bool": "true or false", "tag:yaml.org,2002:int": "a whole number such as 7",
              "tag:yaml.org,2002:float": "a number such as 0.6", "tag:yaml.org,2002:null": "null, ~ or nothing",
-             _TIMESTAMP: "a date such as 2017-03-01"}
+             _TIMESTAMP: "a date such as 2024-05-18"}
 
 
 def _full_tag(tag: Any) -> str:

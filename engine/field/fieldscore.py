@@ -1,4 +1,4 @@
-"""Scoring a whole traveller: matchpoints (Law 78A) with fractional frequencies and Neuberg,
+"""Scoring a whole traveller: matchpoints (2 per result beaten, 1 per tie) with fractional frequencies and Neuberg,
 cross-IMPs and butler, with weighted and split adjusted scores — exact, and grouped by score.
 
 Everything here works on one direction at a time. A direction's field is a list with one entry
@@ -40,7 +40,7 @@ from typing import Any, Union
 
 from ..core.bridge import IMP_SCALE, imps
 from ..ruling.case import Component
-from ..core.rounding import round_half_away, round_half_even, round_toward
+from ..core.rounding import by_parameter, round_half_away, round_half_even, round_toward
 
 __all__ = [
     "Weighting",
@@ -68,12 +68,12 @@ def _as_points(outcome: Any) -> int:
 _ONE = Fraction(1)
 
 
-FORMS = ("ebu", "ties", "none")        # how a board with fewer results is factored up (matchpoints)
+FORMS = ("neuberg", "ties", "none")    # how a board with fewer results is factored up (matchpoints)
 
 
 def neuberg(m: Fraction, results: int, expected: int) -> Fraction:
-    """EBU form of Neuberg's formula: matchpoints `m` within a group of `results` results,
-    factored up to `expected` results: ``(M + 1) × E / A − 1``."""
+    """Neuberg's formula: matchpoints `m` within a group of `results` results, factored up to
+    `expected` results: ``(M + 1) × E / A − 1`` (in half matchpoints, ``(M + ½) × E / A − ½``: the same)."""
     return (m + 1) * expected / results - 1
 
 
@@ -227,15 +227,16 @@ def matchpoints(
     *,
     points: Points | None = None,
     expected: int | None = None,
-    form: str = "ebu",
+    form: str = "neuberg",
     round_to: Fraction | int = 0,
+    round_mode: str = "toward-average",
 ) -> MatchpointResult:
-    """Matchpoints of every table of one direction (Law 78A: 2 per result beaten, 1 per tie,
+    """Matchpoints of every table of one direction (2 per result beaten, 1 per tie,
     frequencies possibly fractional). When fewer results than `expected` (default: one per
     entry) took part, scores are factored up to `expected` results — by Neuberg's formula when
-    `form` is ``ebu``, by counting each missing result as a tie with every table when it is
-    ``ties`` (M + (E − A)) — and, if `round_to` is not 0, rounded to that step, halves toward
-    average."""
+    `form` is ``neuberg``, by counting each missing result as a tie with every table when it is
+    ``ties`` (M + (E − A)) — and, if `round_to` is not 0, rounded to that step, a half going as
+    `round_mode` says (core.rounding: toward-average rounds it toward half the top)."""
     field = Field(entries, points)
     a = field.results
     e = len(entries) if expected is None else expected
@@ -251,9 +252,9 @@ def matchpoints(
 
     def finish(m: Fraction) -> Fraction:
         if factored:
-            m = neuberg(m, a, e) if form == "ebu" else m + (e - a)
+            m = neuberg(m, a, e) if form == "neuberg" else m + (e - a)
             if step:
-                m = round_toward(m, step, centre)
+                m = by_parameter(m, step, round_mode, centre)
         return m
 
     values = _per_table(field, lambda points: finish(Fraction(field.mp_units(points) - scale, scale)),

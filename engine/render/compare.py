@@ -128,6 +128,10 @@ def cells(columns: list[Column], case: Case, as_of=None) -> list[Cell]:
         if not case.in_scope(col.book):
             out.append(Cell(out_of_scope=True, reason=scope_reason(case, col.book)))
             continue
+        if as_of is not None and not col.book.covers(as_of):       # --as-of outside the rulebook's period
+            out.append(Cell(out_of_scope=True, reason=f"{col.book.id} is in force {col.book.period}; the date "
+                                                      f"asked for is {as_of.isoformat()}"))
+            continue
         try:
             out.append(Cell(ruling=rule_case(case, col.book, as_of)))
         except BridgelawError as exc:

@@ -1,6 +1,7 @@
 """Session results as text, markdown, JSON and CSV: each contestant's total, percentage and
 rank per section (and direction, for a Mitchell), the adjusted lines with their rulings and
-arithmetic, and the published figures that do not agree."""
+arithmetic (each line's trace, render.field), the laws each cites, the parameters the session
+read, and the published figures that do not agree."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..core.exact import exact_json, format_decimal, format_mixed
-from ..field.events.model import SHORT, SIDES
-from ..field.events.score import ScoredSession
+from ..core.vocab import SIDES
+from ..field.cells import code_label
+from ..field.score import ScoredSession
+from . import field as fieldtrace
 
 FORMATS = ("text", "markdown", "json", "csv")
 
@@ -25,7 +28,7 @@ def _what(line) -> str:
     if line.kind == "result":
         return line.result.text if line.result is not None else "-"
     if line.kind == "artificial":
-        return "artificial " + ("/".join(_aw(line.artificial[s]) for s in SIDES))
+        return "artificial " + ("/".join(code_label(line.artificial[s]) for s in SIDES))
     if line.kind == "not-played":
         return "not played"
     if line.kind == "split":
@@ -35,19 +38,32 @@ def _what(line) -> str:
         f"assigned {parts[0].outcome.text}"
 
 
-def _aw(v: Any) -> str:
-    """An artificial line as the results file codes it (A+, A=, A-, or a percentage): the score
-    itself comes from the rulebook's artificial stage, not from this label."""
-    if isinstance(v, str):
-        return SHORT[v]
-    return f"{format_mixed(v * 100)}%"
-
-
 def adjusted_lines(ss: ScoredSession):
     for sb in ss.boards.values():
         for sl in sb.lines:
-            if sl.line.kind != "result" or sl.line.penalty or sl.line.ruling:
+            if sl.line.kind != "result" or sl.trace is not None or sl.line.ruling:
                 yield sb, sl
+
+
+def steps(sl, side: str | None = None, book=None) -> list[str]:
+    """A line's steps (its trace in English): those of one side, or all of them."""
+    book = book or (sl.trace.book if sl.trace is not None else None)
+    if side is not None:
+        return fieldtrace.side_steps(sl, side, book)
+    return fieldtrace.lines(sl.entries, book, skip=("rulebook", "basis"))
+
+
+def rules(sl) -> list[str]:
+    return fieldtrace.rules(sl)
+
+
+def factored(st) -> list[str]:
+    return fieldtrace.factored_lines(st)
+
+
+def _parameters(ss: ScoredSession) -> str:
+    return "; ".join(f"{name.split('.', 1)[1]} {value} ({origin})"
+                     for name, value, origin in fieldtrace.parameter_rows(ss.trace))
 
 
 def text(sessions: list[ScoredSession], checks: bool = True) -> str:
@@ -56,7 +72,9 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
         s = ss.session
         out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
         out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
-                   f"{s.pair_numbers}; " + ", ".join(f"{k.split('.', 1)[1]} {v}" for k, v in ss.parameters.items()))
+                   f"{s.pair_numbers}; " + _parameters(ss))
+        if any(e.kind == "half-matchpoints" for e in ss.trace.entries):
+            out.append("The file counts 1 matchpoint per result beaten: every score is in half matchpoints.")
         group = None
         for st in ss.standings:
             g = (st.section, st.direction)
@@ -76,7 +94,7 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
             out.append("")
             out.append(f"Factored totals ({len(factored)}):")
             for st in factored:
-                out.append(f"  {st.key}: " + "; ".join(st.factored))
+                out.append(f"  {st.key}: " + "; ".join(fieldtrace.factored_lines(st)))
         adj = list(adjusted_lines(ss))
         if adj:
             out.append("")
@@ -91,10 +109,12 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                     sc = sl.side(side)
                     pct = f" ({_d(sc.percent)}%)" if sc.percent is not None else ""
                     out.append(f"    {side} {_d(sc.value)} {ss.unit}{pct}")
-                    for step in sc.steps:
-                        out.append(f"      {step}")
+                for step in steps(sl, book=ss.book):
+                    out.append(f"      {step}")
                 if sl.rules:
-                    out.append(f"    rules: {'; '.join(sl.rules)}")
+                    out.append(f"    rules: {'; '.join(rules(sl))}")
+                if sl.citations:
+                    out.append(f"    law: {', '.join(sl.citations)}")
         if checks:
             cs = ss.checks()
             if cs:
@@ -130,7 +150,7 @@ def markdown(sessions: list[ScoredSession]) -> str:
             out.append("### Factored totals")
             out.append("")
             for st in factored:
-                out.append(f"- **{st.key}**: " + "; ".join(st.factored))
+                out.append(f"- **{st.key}**: " + "; ".join(fieldtrace.factored_lines(st)))
         adj = list(adjusted_lines(ss))
         if adj:
             out.append("")
@@ -140,9 +160,10 @@ def markdown(sessions: list[ScoredSession]) -> str:
                 line = sl.line
                 out.append(f"- **{line.label}** (NS {line.ns} v EW {line.ew}): {_what(line)} — "
                            f"NS {_d(sl.NS.value)}, EW {_d(sl.EW.value)} {ss.unit}")
-                for side in SIDES:
-                    for step in sl.side(side).steps:
-                        out.append(f"  - {step}")
+                for step in steps(sl, book=ss.book):
+                    out.append(f"  - {step}")
+                if sl.citations:
+                    out.append(f"  - law: {', '.join(sl.citations)}")
         out.append("")
     return "\n".join(out)
 
@@ -157,18 +178,22 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
         cs = ss.checks()
         out.append({
             "name": s.name, "scoring": s.scoring, "unit": ss.unit, "pair_numbers": s.pair_numbers,
-            "rulebook": ss.book.identity, "parameters": {k: str(v) for k, v in ss.parameters.items()},
+            "rulebook": ss.book.identity,
+            "parameters": {name: {"value": value, "from": origin}
+                           for name, value, origin in fieldtrace.parameter_rows(ss.trace)},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,
                            "rank_text": st.rank_text, "total": ej(st.total), "percent": ej(st.percent),
-                           "boards": st.boards, "adjusted": st.adjusted, "factored": st.factored,
+                           "boards": st.boards, "adjusted": st.adjusted, "factored": fieldtrace.factored_lines(st),
                            "names": st.contestant.names if st.contestant else None} for st in ss.standings],
             "boards": [{"board": n, "top": ej(sb.top), "results": sb.results, "expected": sb.expected,
                         "lines": [{"section": sl.line.section, "table": sl.line.table, "ns": sl.line.ns,
                                    "ew": sl.line.ew, "kind": sl.line.kind, "what": _what(sl.line),
                                    "NS": ej(sl.NS.value), "EW": ej(sl.EW.value),
                                    "NS_percent": ej(sl.NS.percent), "EW_percent": ej(sl.EW.percent),
-                                   "ruling": sl.line.ruling, "steps": {"NS": sl.NS.steps, "EW": sl.EW.steps},
-                                   "rules": sl.rules} for sl in sb.lines]}
+                                   "ruling": sl.line.ruling,
+                                   "steps": {side: steps(sl, side, ss.book) for side in SIDES},
+                                   "rules": rules(sl), "citations": sl.citations,
+                                   "trace": fieldtrace.trace_json(sl)} for sl in sb.lines]}
                        for n, sb in ss.boards.items()],
             "published": {"checked": len(cs), "agree": sum(c.agrees for c in cs),
                           "differ": [{"what": c.what, "published": c.published.text, "computed": ej(c.computed)}

@@ -178,3 +178,62 @@ def exceptions(book: Rulebook, stage: str) -> str:
     for root in roots:
         line(root, 0)
     return "\n".join(out) + "\n"
+
+
+# --- the laws that empower an adjustment, as a table (docs/rulebooks.md) ------------------------------
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _confirmed(book: Rulebook, refs: tuple[str, ...]) -> str:
+    states = [book.paragraphs[r].confirmed for r in refs]
+    return "yes" if all(states) else "no" if not any(states) else \
+        "partly (" + ", ".join(f"{r} {'yes' if s else 'no'}" for r, s in zip(refs, states)) + ")"
+
+
+def _paragraph(book: Rulebook, ref: str) -> str:
+    p = book.paragraphs[ref]
+    where = None                 # the page the words were read on (an unconfirmed text's own link only)
+    if p.citation is not None:
+        where = p.citation.url or (p.citation.document.url if p.confirmed else None)
+    source = f" ([source]({where}))" if where else ""
+    mark = "" if p.confirmed else " *(not confirmed)*"
+    return f"**{ref}**{mark} {_cell(p.text)}{source}"
+
+
+def empowering_table(book: Rulebook) -> str:
+    """The laws `book` lists as empowering an adjusted score (its ``infractions:``), as Markdown: each
+    law's condition (the finding it needs), the findings a case gives, what the Director then does, the
+    text of the paragraphs it cites with their source, and whether those texts are confirmed."""
+    head = (f"### {book.id} — {book.title}\n\n"
+            "| law | | condition: the finding it needs | findings a case gives | the Director then | "
+            "paragraphs cited (text, source) | confirmed |\n|---|---|---|---|---|---|---|\n")
+    rows = []
+    for law, e in book.infractions.items():
+        findings = ", ".join(f"`{n}`" for n in e.finding_names) or "—"
+        scope = []
+        if e.known_as:
+            scope.append(f"also named {', '.join(e.known_as)}")
+        if e.events:
+            scope.append(f"events: {', '.join(e.events)}")
+        if e.both_sides:
+            scope.append("both sides may be non-offending")
+        if e.revoke:
+            scope.append("the case lists its revokes")
+        if e.at_least:
+            scope.append(f"the non-offending side's score is at least {e.at_least}")
+        if e.artificial:
+            scope.append("an artificial score: " + ", ".join(f"{role} {r}" for role, r in e.artificial))
+        title = _cell(e.title) + (f" ({'; '.join(scope)})" if scope else "")
+        rows.append(f"| {law} | {title} | {_cell(e.condition or '—')} | {findings} | {_cell(e.effect or '—')} | "
+                    + "<br>".join(_paragraph(book, ref) for ref in e.cites) + f" | {_confirmed(book, e.cites)} |")
+    confirmed = sum(p.confirmed for p in book.paragraphs.values())
+    tail = (f"\n\n{len(book.infractions)} laws; of the rulebook's {len(book.paragraphs)} paragraph texts, {confirmed} "
+            "are confirmed from an English text of their source.\n")
+    return head + "\n".join(rows) + tail
+
+
+def empowering_tables(books: list[Rulebook]) -> str:
+    """:func:`empowering_table` for each of `books`, oldest first."""
+    return "\n".join(empowering_table(b) for b in sorted(books, key=lambda b: (b.effective_from, b.id)))

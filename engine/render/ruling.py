@@ -1,7 +1,7 @@
 """Rulings as text (a TD's written ruling), Markdown, and JSON (stable, for scoring programs).
 
-Every explanation here is a rendering of the ruling's trace (engine/ruling/trace.py): :func:`record_lines`
-turns trace records into the English steps; :func:`trace_json` into JSON. Nothing is formatted
+Every explanation here is a rendering of the ruling's trace (engine/ruling/trace.py): :func:`entry_lines`
+turns trace entries into the English steps; :func:`trace_json` into JSON. Nothing is formatted
 while the ruling is computed.
 """
 
@@ -19,7 +19,7 @@ from . import record
 from ..core.exact import exact_json, format_decimal, format_mixed
 from ..rulebook import Decision, Dated, Rule, Rulebook
 from ..ruling.result import UNIT_NAMES, Ruling, SideScore
-from ..ruling.trace import Record
+from ..ruling.trace import Entry
 
 try:                                    # the web extra's JSON writer (the API's answers); else json's
     import orjson
@@ -227,7 +227,7 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "warnings": r.warnings,
         "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
                      for side, parts in r.assigned.items()} if r.assigned else None,
-        "trace": trace_json(r.trace.records),
+        "trace": trace_json(r.trace.entries),
     }
 
 
@@ -262,13 +262,18 @@ RENDERERS = {"text": text, "markdown": markdown}
 # --- the trace, rendered ------------------------------------------------------------------------
 
 def step_lines(r: Ruling) -> list[str]:
-    return record_lines(r.trace.records, r.rulebook)
+    return entry_lines(r.trace.entries, r.rulebook)
 
 
 def parameter_rows(r: Ruling) -> list[tuple[str, str, str]]:
     """Each parameter the ruling read: name, value, where the value in force comes from and what it cites."""
+    return trace_parameter_rows(r.trace)
+
+
+def trace_parameter_rows(trace: Any) -> list[tuple[str, str, str]]:
+    """Each parameter a trace read (a ruling's, a field's): name, value, its layer and cites."""
     rows = []
-    for name, rec in r.trace.parameters().items():
+    for name, rec in trace.parameters().items():
         d = rec.data["dated"]
         origin = d.place.what if d is not None else "?"
         if d is not None and d.cites:
@@ -316,13 +321,33 @@ def _decision(d: dict[str, Any], book: Any) -> list[str]:
                 f"rule {rule.id} ({_cites(rule)}): {explain}"]
     if stage == "event":
         return [f"Event ({d['event']}): rule {rule.id} ({_cites(rule)}): {explain}"]
+    if stage == "revoke":
+        return [f"Revoke by {d['offender']} on trick {d['trick']}: {explain} ({_cites(rule)})"]
+    if stage == "revoke-equity":
+        return []                       # shown with the tricks it compared (the equity record)
     if stage == "penalty":
         return [f"Procedural penalty {format_mixed(d['amount'])} {UNIT_NAMES[d['unit']]} on {d['player']}: "
                 f"rule {rule.id} ({_cites(rule)}): {explain}"]
     return [f"{stage}: rule {rule.id} ({_cites(rule)}): {explain}"]
 
 
-def _line(rec: Record, book: Any) -> list[str]:
+EQUITY = {"no": "the transfer compensates it.", "if-damaged": "it is insufficiently compensated.",
+          "as-if-no-revoke": "the score is the result had no revoke occurred."}
+
+
+def _equity(d: dict[str, Any], book: Any) -> list[str]:
+    rule = d["rule"]
+    return [f"Law {_cites(rule)}: the non-offending side has {d['after']} tricks after the transfer and would have had "
+            f"{d['without']} without the revoke: {EQUITY[rule.apply['adjust']]}"]
+
+
+def _word(book: Any, name: str, value: str) -> str:
+    """What a word means, as the rulebook's words: says (``the … scale (2013) (wbf-2013)``), else the word."""
+    meaning = book.words.get(name, {}).get(value)
+    return f"{meaning} ({value})" if meaning else value
+
+
+def _line(rec: Entry, book: Any) -> list[str]:
     k, d = rec.kind, rec.data
     if k == "decision":
         return _decision(d, book)
@@ -339,8 +364,12 @@ def _line(rec: Record, book: Any) -> list[str]:
                 + (f"; dated values in force: {dated}" if dated else "") + "."]
     if k == "basis":
         return [d["scorer"].describe_basis()]
-    if k == "law":                                 # the empowering law and Law 64's arithmetic
+    if k == "law":                                 # the empowering law and the revoke arithmetic
         return [d["text"]]
+    if k == "transfer":
+        return [f"  {d['tricks']} trick{'' if d['tricks'] == 1 else 's'} transferred"]
+    if k == "equity":
+        return _equity(d, book)
     if k == "sides":
         return [f"Non-offending side {d['nos']}, offending side {d['os']}; every quantity is from {d['nos']}'s view, "
                 f"primed ones (A', B') from {d['os']}'s."]
@@ -411,7 +440,7 @@ def _line(rec: Record, book: Any) -> list[str]:
     if k == "match":
         m = d["match"]
         return [f"Match of {m.boards} boards, NS {format_mixed(m.imps.NS)} – EW {format_mixed(m.imps.EW)} IMPs "
-                f"on the other boards; VPs on the WBF continuous 20-VP scale ({d['scale']}), method {d['method']}."]
+                f"on the other boards; VPs on {_word(book, 'vp.scale', d['scale'])}, method {d['method']}."]
     if k == "vp-weighted":
         side = d["side"]
         out = [f"  {side}: {format_mixed(w)} × VP({format_mixed(imps, signed=True)}) = {format_mixed(w)} × "
@@ -427,10 +456,10 @@ def _line(rec: Record, book: Any) -> list[str]:
     return [f"{k}: {d}"]
 
 
-def record_lines(records: Any, book: Any) -> list[str]:
-    """The English steps for trace records."""
+def entry_lines(entries: Any, book: Any) -> list[str]:
+    """The English steps for trace entries."""
     out: list[str] = []
-    for rec in records:
+    for rec in entries:
         out += _line(rec, book)
     return out
 
@@ -481,16 +510,16 @@ def _json_value(v: Any) -> Any:
     return str(v)
 
 
-def trace_json(records: Any) -> list[dict[str, Any]]:
-    """The trace as JSON: one object a record, {"kind": …, …its data}."""
+def trace_json(entries: Any) -> list[dict[str, Any]]:
+    """The trace as JSON: one object an entry, {"kind": …, …its data}."""
     out = []
-    for rec in records:
+    for rec in entries:
         data = {k: _json_value(v) for k, v in rec.data.items()}
         if rec.kind == "decision":
             dec = data.pop("decision")
             data = {**dec, **data}
         elif rec.kind == "rulebook":
             data["dated"] = [{"name": name, **_json_value(v)} for name, v in rec.data["dated"]]
-        assert "kind" not in data, rec.kind          # a record's data never names itself "kind"
+        assert "kind" not in data, rec.kind          # an entry's data never names itself "kind"
         out.append({"kind": rec.kind, **data})
     return out

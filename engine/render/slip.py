@@ -6,9 +6,11 @@ Built from the :class:`~bridgelaw.ruling.result.Ruling` object and the case (nev
 - a plain headline ("Score adjusted: both sides get the assigned score");
 - the facts, the infraction and the TD's reasons;
 - each side's score in bridge terms (``4H= N 2/3, 4H-1 N 1/3``) and in points;
-- a compact arithmetic players can follow (A, B, C, each side's formula) — the full trace on request;
-- the laws: the infraction's (the empowering law) first, then Law 12 in paragraph order;
-- the right to appeal and its time limit, from the rulebook (``appeal.time_limit_minutes``, Law 92B);
+- a compact arithmetic players can follow (A, B, C, each side's formula), from the ruling's trace —
+  the full trace on request;
+- the laws the trace cites: the infraction's (the empowering law) first, then in the Laws' order;
+- the right to appeal and its time limit, from the rulebook (``appeal.time_limit_minutes`` and the
+  paragraph it cites);
 - the appeal, when there was one, and sign-off lines.
 
 :func:`html` renders it as an HTML fragment for the web page and the casebook (one renderer).
@@ -38,7 +40,7 @@ HEADLINES = {
     "not-scored": "The board is not scored",
 }
 ARTIFICIAL_WORDS = {"avg-plus": "average plus", "average": "average", "avg-minus": "average minus",
-                    "session-score": "its session score (12C2(c))", "not-scored": "not scored"}
+                    "session-score": "its session score", "not-scored": "not scored"}
 ROLES = {"nos": "non-offending", "os": "offending"}
 
 
@@ -104,7 +106,7 @@ def bridge_terms(r: Ruling, case: Any, side: str) -> str:
     m = case.model
     if s.value is None:
         return "not scored"
-    if m.artificial is not None:
+    if r.outcome == "artificial":
         return ARTIFICIAL_WORDS.get(s.label, s.label)
     table = m.table_result.text if m.table_result is not None else ""
     nos = case.nos or "NS"
@@ -118,55 +120,80 @@ def bridge_terms(r: Ruling, case: Any, side: str) -> str:
     return s.formula
 
 
+def _named(entries: list, kind: str, name: str) -> Any:
+    """The last entry of `kind` for quantity `name` (B, C …) in a ruling's trace."""
+    found = [e for e in entries if e.kind == kind and e.data.get("name") == name]
+    return found[-1] if found else None
+
+
 def arithmetic(r: Ruling, case: Any) -> list[str]:
-    """The few lines a player can follow: A, B (with its weights), C and each side's formula."""
-    m, q, unit = case.model, r.quantities, UNIT_NAMES[r.unit]
+    """The few lines a player can follow, from the ruling's trace: A (the table result), B (what
+    the non-offending side would have scored, with its weights), C, and what each side gets; an
+    artificial score's words and values. The results are named as the case gives them."""
+    entries = r.trace.entries
+    m, unit = case.model, UNIT_NAMES[r.unit]
     nos = case.nos
-    out = []
-    if m.not_scheduled is not None:
-        return [f"The board was not scheduled for a contestant ({m.not_scheduled}): it is not scored."]
-    if m.artificial is not None:
-        for s in r.sides.values():
-            out.append(f"{s.side}: {ARTIFICIAL_WORDS.get(s.label, s.label)} = {render.amount(r, s.value)}")
-        return out
     view = f" for {nos}" if nos else ""
-    if q.get("A") is not None and m.table_result is not None:
-        out.append(f"A = the table result, {m.table_result.text} = {render.amount(r, q['A'])}{view}")
-    if q.get("B") is not None:
-        parts = _outcomes(r, case, nos)
-        what = _weights(parts)
-        out.append(f"B = without the infraction, {what} = {render.amount(r, q['B'])}{view}")
-    if case.instead is not None and q.get("C") is not None:
-        what = _weights([(c.outcome.text, c.weight) for c in case.instead])
+    kind = next((e.data["decision"].rule for e in entries if e.kind == "decision"
+                 and e.data["decision"].stage == "kind"), None)
+    if kind is not None and kind.apply.get("kind") == "not-scored":
+        said = next(e.data.get("not_scheduled") for e in entries if e.kind == "decision"
+                    and e.data["decision"].stage == "kind")
+        return [f"The board was not scheduled for a contestant ({said}): it is not scored."]
+    out = []
+    sides: dict[str, Any] = {}
+    for e in entries:
+        if e.kind in ("artificial", "share", "not-scored", "award"):
+            sides[e.data["side"]] = e
+    if any(e.kind == "artificial" for e in entries):
+        for side in r.sides:
+            e = sides.get(side)                 # its last step: the share of the top, the IMPs, or not scored
+            value = None if e is None or e.kind == "not-scored" else e.data["value"]
+            label = r.sides[side].label
+            out.append(f"{side}: {ARTIFICIAL_WORDS.get(label, label)} = {render.amount(r, value)}")
+        return out
+    table = next((e for e in entries if e.kind == "table"), None)
+    if table is not None and table.data["scored"] is not None and m.table_result is not None:
+        out.append(f"A = the table result, {m.table_result.text} = {render.amount(r, table.data['scored'].value)}{view}")
+    if _named(entries, "selected", "B") or _named(entries, "weighted", "B"):     # B was formed (not B = A)
+        # as the awards used it: after any rounding, and any floor the empowering law sets
+        value = next(e.data["env"]["B"] for e in entries if e.kind == "award" and "B" in e.data["env"])
+        what = _weights(_outcomes(r, case, nos))
+        out.append(f"B = without the infraction, {what} = {render.amount(r, value)}{view}")
+    c = _named(entries, "quantity", "C")
+    if case.instead is not None and c is not None:
+        what = _weights([(comp.outcome.text, comp.weight) for comp in case.instead])
         out.append(f"C = what {nos} would have scored without its own serious error, {what} = "
-                   f"{render.amount(r, q['C'])}{view}")
-    for s in r.sides.values():
-        role = f" ({ROLES[s.role]})" if s.role in ROLES else ""
-        out.append(f"{s.side}{role} gets {s.formula} = {render.amount(r, s.value)}")
+                   f"{render.amount(r, c.data['value'])}{view}")
+    for side in r.sides:
+        e = sides.get(side)
+        if e is None or e.kind != "award":
+            continue
+        role = f" ({ROLES[e.data['role']]})" if e.data["role"] in ROLES else ""
+        out.append(f"{side}{role} gets {e.data['formula'].text} = {render.amount(r, e.data['value'])}")
     if r.top is not None and r.unit == "MP":
         out.append(f"The top on this board is {format_mixed(r.top)} {unit}.")
     return out
 
 
 def laws(r: Ruling, case: Any) -> list[tuple[str, str]]:
-    """The infraction's laws (which empower the adjustment) first, then the ruling's, in paragraph order."""
-    cited = {p.ref: p.text for p in r.citations}
-    known = getattr(r.rulebook, "paragraphs", {})
-    first = [(ref, cited.pop(ref, None) or (known[ref].text if ref in known else
-                                            "the law infringed (see the infraction above)"))
-             for ref in (r.empowering or record.infraction_laws(case))]
-    rest = sorted(cited.items(), key=lambda kv: paragraph_key(kv[0]))
+    """The paragraphs the ruling's trace cites, as a slip lists them: the infraction's laws (which
+    empower the adjustment) first, as the ruling puts them, then the others in the Laws' order."""
+    cited = [(p.ref, p.text) for p in r.citations]
+    first = [pair for pair in cited if pair[0] in r.empowering]
+    rest = sorted((pair for pair in cited if pair[0] not in r.empowering), key=lambda kv: paragraph_key(kv[0]))
     return first + rest
 
 
 def appeal_rights(r: Ruling) -> str:
     book = r.rulebook
     minutes = book.parameters.get("appeal.time_limit_minutes")
-    cite = "Law 92B"
+    dated = book.in_force("appeal.time_limit_minutes")
+    cite = f" (Law {', '.join(dated.cites)})" if dated is not None and dated.cites else ""
     if minutes is None:
-        return (f"Either side may appeal this ruling ({cite}) within the time the regulations set; "
+        return (f"Either side may appeal this ruling within the time the regulations set; "
                 "ask the Director.")
-    return (f"Either side may appeal this ruling ({cite}): the right to appeal expires {format_mixed(minutes)} "
+    return (f"Either side may appeal this ruling{cite}: the right to appeal expires {format_mixed(minutes)} "
             f"minutes after the official score is made available for inspection "
             f"({book.id}, appeal.time_limit_minutes).")
 

@@ -1,7 +1,10 @@
-"""Reports of a scored traveller: text, markdown, JSON and CSV, and the rescored PBN.
+"""Reports of a scored traveller (a board of the field model, scored by field.score): text,
+markdown, JSON and CSV, and the rescored PBN.
 
 Every figure is exact (a fraction) with its decimal beside it; the renderers format each
-distinct value once, so a board of 50,000 tables renders quickly.
+distinct value once, so a board of 50,000 tables renders quickly. Each adjusted or artificial
+table is shown from its trace (render.field): its ruling, then what the field did with it; the
+parameters the method read, with their layer and cites, from the session's trace.
 """
 
 from __future__ import annotations
@@ -14,14 +17,15 @@ from typing import Any
 
 from ..core import bridge
 from ..core.exact import exact_json, format_decimal, format_mixed
-from ..field.pbn import rewrite
-from ..field.traveller.model import SIDES
-from ..field.traveller.score import ScoredBoard, ScoredTable, published_checks
+from ..core.vocab import SIDES
+from ..field.pbn_file import rewrite
+from ..field.score import ScoredBoard, ScoredLine
+from . import field as fieldtrace
 
 __all__ = ["FORMATS", "RENDERERS", "text", "markdown", "as_dict", "as_json", "as_csv", "CSV_HEADER", "pbn_output"]
 
 FORMATS = ("text", "markdown", "json", "csv")
-METHOD = {"matchpoints": "matchpoints (Law 78A)", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
+METHOD = {"matchpoints": "matchpoints", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
 
 
 # --- numbers ----------------------------------------------------------------------------------------
@@ -55,7 +59,7 @@ def _whats():
     """_what, memoised on the table's (shared) result object for plain results."""
     cache: dict[int, str] = {}
 
-    def what(t: ScoredTable) -> str:
+    def what(t: ScoredLine) -> str:
         if t.line.kind != "result":
             return _what(t)
         hit = cache.get(id(t.line.result))
@@ -93,7 +97,20 @@ def _pct(v: Fraction | None) -> str:
     return "—" if v is None else _fixed(v)
 
 
-def _what(t: ScoredTable) -> str:
+def _labels(t: ScoredLine) -> dict[str, str]:
+    """Each side's artificial score: the rulebook's word for its responsibility, and what its ruling
+    gave it when that differs (e.g. avg-plus → session-score under 12C2(c))."""
+    line = t.line
+    labels = {}
+    ruling = t.rulings[0] if t.rulings else None
+    for side in SIDES:
+        word = line.artificial_words[side] if line.artificial_words else str(line.artificial[side])
+        label = ruling.scores[side].label if ruling is not None else ""
+        labels[side] = word if not label or label.startswith(word) else f"{word} → {label}"
+    return labels
+
+
+def _what(t: ScoredLine) -> str:
     line = t.line
     played = f" (played {line.result.text})" if line.result is not None and line.kind != "result" else ""
     if line.kind == "result":
@@ -110,10 +127,7 @@ def _what(t: ScoredTable) -> str:
         return f"adjusted: weighted, {len(parts)} outcomes{played}"
     if line.kind == "split":
         return f"adjusted: split, NS {len(line.parts['NS'])} / EW {len(line.parts['EW'])} outcomes{played}"
-    labels = {}
-    for side in SIDES:
-        word, label = line.artificial_words[side], str(getattr(line.artificial[side], "label", "") or "")
-        labels[side] = word if not label or label.startswith(word) else f"{word} → {label}"   # e.g. 12C2(c), (d)
+    labels = _labels(t)
     return f"artificial: NS {labels['NS']}, EW {labels['EW']}{played}"
 
 
@@ -126,11 +140,11 @@ def _components(line) -> dict[str, str]:
     sides = ("NS",) if line.balanced else SIDES
     for side in sides:
         out[side] = "; ".join(f"{p.outcome.text} × {format_mixed(p.weight)}" for p in line.parts[side])
-    if any(_key(line.parts[s]) != _key(line.raw_parts[s]) for s in SIDES):
+    if any(_key(line.parts[s]) != _key(line.written[s]) for s in SIDES):
         for side in (("NS",) if not line.split else SIDES):
             out[f"{side} as written" if line.split else "as written"] = "; ".join(
                 f"{p.outcome.text} × {format_mixed(p.weight)}" + ("" if p.legal else " (not legal)")
-                for p in line.raw_parts[side])
+                for p in line.written[side])
     return out
 
 
@@ -146,23 +160,26 @@ def _facts(board: ScoredBoard) -> list[tuple[str, str]]:
     trav = board.traveller
     number = trav.board_number if trav.board_number is not None else "—"
     rows = [("Board", f"{number}, vulnerability {trav.vulnerability}")]
-    method = METHOD[trav.scoring]
+    method = METHOD[board.method]
     if board.unit == "MP":
         method += f", top {format_mixed(board.top)}"
-    rows.append(("Scoring", f"{method}; {len(board.tables)} tables, {board.results} results"))
-    params = "; ".join(f"{name.split('.', 1)[1]} = {format_mixed(v) if isinstance(v, Fraction) else v}"
-                       for name, (v, _) in board.parameters.items())
-    rows.append(("Parameters", params))
-    if trav.scoring == "matchpoints":
+    rows.append(("Scoring", f"{method}; {len(board.lines)} tables, {board.results} results"))
+    params = board.session.parameters
+    rows.append(("Parameters", "; ".join(f"{name.split('.', 1)[1]} = {value} ({origin})"
+                                         for name, value, origin in fieldtrace.parameter_rows(board.session.trace))))
+    if board.method == "matchpoints":
         if board.factored:
-            step = board.parameters["fieldscore.neuberg.round_to"][0]
-            rounding = f", rounded to {format_mixed(step)} (halves toward average)" if step else ""
-            rows.append(("Neuberg", f"{board.results} results of {board.expected}: MP' = (MP + 1) × "
-                         f"{board.expected} / {board.results} − 1{rounding}"))
+            step = params["fieldscore.neuberg.round_to"]
+            rounding = f", rounded to {format_mixed(step)} ({params['fieldscore.neuberg.round_mode']})" if step else ""
+            if params["fieldscore.neuberg.form"] == "ties":
+                formula = f"MP' = MP + ({board.expected} − {board.results})"
+            else:
+                formula = f"MP' = (MP + 1) × {board.expected} / {board.results} − 1"
+            rows.append(("Neuberg", f"{board.results} results of {board.expected}: {formula}{rounding}"))
         elif board.results < board.expected:
             rows.append(("Neuberg", f"{board.results} results of {board.expected}; not factored (form none)"))
-    elif trav.scoring == "cross-imps":
-        rows.append(("Divisor", f"{board.divisor} ({board.parameters['fieldscore.cross_imps.divisor'][0]})"))
+    elif board.method == "cross-imps":
+        rows.append(("Divisor", f"{board.divisor} ({params['fieldscore.cross_imps.divisor']})"))
     else:
         for side in SIDES if not board.balanced else ("NS",):
             datum, mean = board.datum.get(side), board.mean.get(side)
@@ -182,6 +199,15 @@ def _facts(board: ScoredBoard) -> list[tuple[str, str]]:
 def _as_of(trav) -> str:
     """The day the rulebook was read at, when the traveller or the command line gave one."""
     return f", as in force on {trav.book.as_of.isoformat()}" if trav.as_of else ""
+
+
+def _steps(t: ScoredLine, book) -> list[str]:
+    """An adjusted or artificial table's trace, without what the report's head already says."""
+    return fieldtrace.lines(t.entries, book, skip=("rulebook", "basis"))
+
+
+def _law(t: ScoredLine) -> str:
+    return ", ".join(fieldtrace.citations(t))
 
 
 # --- text ------------------------------------------------------------------------------------------
@@ -204,9 +230,9 @@ def text(board: ScoredBoard) -> str:
         head = ["Table", "NS", "EW", "Score", "NS MP", "", "NS %", "EW MP", "", "EW %"]
     rows = []
     f = _Formats(board)
-    for t in board.tables:
+    for t in board.lines:
         line = t.line
-        row = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", f.what(t)]
+        row = [str(line.table), line.ns or "-", line.ew or "-", f.what(t)]
         for side in SIDES:
             s = t.side(side)
             row += [f.exact(s.value), f"({f.decimal(s.value)})" if s.value is not None else ""]
@@ -218,22 +244,23 @@ def text(board: ScoredBoard) -> str:
     for r in [head, *rows]:
         out.append("  " + "  ".join(c.ljust(w) if k in left else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))).rstrip())
     if unit == "MP" and board.results:
-        totals = {side: sum((t.side(side).value for t in board.tables if t.side(side).value is not None), Fraction(0))
+        totals = {side: sum((t.side(side).value for t in board.lines if t.side(side).value is not None), Fraction(0))
                   for side in SIDES}
         out.append(f"  Total: NS {format_mixed(totals['NS'])}, EW {format_mixed(totals['EW'])}")
-    adjusted = [t for t in board.tables if t.line.kind != "result"]
+    adjusted = [t for t in board.lines if t.line.kind != "result" or t.trace is not None]
     if adjusted:
         out += ["", "Adjusted and artificial scores"]
         for t in adjusted:
-            out.append(f"  Table {t.line.table} (NS {t.line.ns_pair or '-'}, EW {t.line.ew_pair or '-'}): {_what(t)}")
+            out.append(f"  Table {t.line.table} (NS {t.line.ns or '-'}, EW {t.line.ew or '-'}): {_what(t)}")
             for side, comps in _components(t.line).items():
                 label = side if "written" in side else "weighting" if t.line.balanced else f"{side} weighting"
                 out.append(f"    {label}: {comps}")
-            for side in SIDES:
-                out += [f"    {s}" for s in t.side(side).steps]
+            out += [f"    {s}" for s in _steps(t, b)]
+            if _law(t):
+                out.append(f"    law: {_law(t)}")
             if t.line.note:
                 out.append(f"    note: {t.line.note}")
-    checks = published_checks(board)
+    checks = board.checks()
     if checks:
         differ = [c for c in checks if not c.agrees]
         out += ["", f"Published figures: {len(checks) - len(differ)} of {len(checks)} agree"]
@@ -242,9 +269,17 @@ def text(board: ScoredBoard) -> str:
                 f"{format_mixed(c.computed)} ({format_decimal(c.computed, max(c.published.places, 2))})")
             out.append(f"  table {c.table} {c.side}: published {c.published.text}, computed {computed}"
                        + (f" — {c.why}" if c.why else ""))
-    if board.warnings:
-        out += ["", "Warnings"] + [f"  ! {w}" for w in board.warnings]
+    warnings = _warnings(board)
+    if warnings:
+        out += ["", "Warnings"] + [f"  ! {w}" for w in warnings]
     return "\n".join(out) + "\n"
+
+
+def _warnings(board: ScoredBoard) -> list[str]:
+    out = list(board.session.warnings)
+    if board.results == 0:
+        out.append("no table has a result: only artificial scores")
+    return out
 
 
 # --- markdown ----------------------------------------------------------------------------------------
@@ -264,9 +299,9 @@ def markdown(board: ScoredBoard) -> str:
     else:
         out += ["| Table | NS | EW | Score | NS IMPs | EW IMPs |", "|---:|---:|---:|---|---:|---:|"]
     f = _Formats(board)
-    for t in board.tables:
+    for t in board.lines:
         line = t.line
-        cells = [str(line.table), line.ns_pair or "-", line.ew_pair or "-", f.what(t).replace("|", "\\|")]
+        cells = [str(line.table), line.ns or "-", line.ew or "-", f.what(t).replace("|", "\\|")]
         for side in SIDES:
             s = t.side(side)
             cells.append(f.exact(s.value) + (f" ({f.decimal(s.value)})" if s.value is not None
@@ -274,7 +309,7 @@ def markdown(board: ScoredBoard) -> str:
             if unit == "MP":
                 cells.append(f.pct(s.percent))
         out.append("| " + " | ".join(cells) + " |")
-    adjusted = [t for t in board.tables if t.line.kind != "result"]
+    adjusted = [t for t in board.lines if t.line.kind != "result" or t.trace is not None]
     if adjusted:
         out += ["", "## Adjusted and artificial scores", ""]
         for t in adjusted:
@@ -283,12 +318,13 @@ def markdown(board: ScoredBoard) -> str:
             for side, comps in _components(t.line).items():
                 label = side.capitalize() if "written" in side else "Weighting" if t.line.balanced else side + " weighting"
                 out.append(f"- {label}: {comps}")
-            for side in SIDES:
-                steps = t.side(side).steps
-                if steps:
-                    out += ["", "```", *steps, "```"]
+            steps = _steps(t, b)
+            if steps:
+                out += ["", "```", *steps, "```"]
+            if _law(t):
+                out += ["", f"Law: {_law(t)}"]
             out.append("")
-    checks = published_checks(board)
+    checks = board.checks()
     if checks:
         differ = [c for c in checks if not c.agrees]
         out += ["", f"## Published figures: {len(checks) - len(differ)} of {len(checks)} agree", ""]
@@ -296,8 +332,9 @@ def markdown(board: ScoredBoard) -> str:
             computed = "not scored" if c.computed is None else f"{format_mixed(c.computed)}"
             out.append(f"- Table {c.table} {c.side}: published {c.published.text}, computed {computed}"
                        + (f" — {c.why}" if c.why else ""))
-    if board.warnings:
-        out += ["", "## Warnings", ""] + [f"- {w}" for w in board.warnings]
+    warnings = _warnings(board)
+    if warnings:
+        out += ["", "## Warnings", ""] + [f"- {w}" for w in warnings]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -307,14 +344,32 @@ def _ej(v: Fraction | None) -> Any:
     return None if v is None else exact_json(v)
 
 
+def _artificial_json(t: ScoredLine) -> dict[str, Any]:
+    line = t.line
+    ruling = t.rulings[0] if t.rulings else None
+    out = {}
+    for side in SIDES:
+        value = line.artificial[side]
+        by_rule = isinstance(value, str)
+        out[side] = {"responsibility": value if by_rule else "as-written",
+                     "word": line.artificial_words[side] if line.artificial_words else None,
+                     "label": ruling.scores[side].label if ruling is not None else (line.artificial_words or {}).get(side),
+                     "rule": next((e.data["decision"].rule.id for e in ruling.trace.entries if e.kind == "decision"
+                                   and e.data.get("side") == side and e.data["decision"].rule is not None
+                                   and e.data["decision"].stage == "artificial"), None) if ruling is not None else "file",
+                     "value": _ej((t.awarded or {}).get(side))}
+    return out
+
+
 def as_dict(board: ScoredBoard) -> dict[str, Any]:
     trav = board.traveller
+    book = trav.book
     tables = []
     f = _Formats(board)
-    for t in board.tables:
+    for t in board.lines:
         line = t.line
         item: dict[str, Any] = {
-            "table": line.table, "ns_pair": line.ns_pair, "ew_pair": line.ew_pair, "kind": line.kind,
+            "table": line.table, "ns_pair": line.ns, "ew_pair": line.ew, "kind": line.kind,
             "result": line.result.text if line.result is not None else None, "ns_points": line.points,
         }
         if line.parts is not None:
@@ -325,13 +380,15 @@ def as_dict(board: ScoredBoard) -> dict[str, Any]:
                 item["non_offending"] = line.non_offending
             item["excluded"] = {side: [p.outcome.text for p in parts] for side, parts in line.excluded.items() if parts}
             item["expectation_rule"] = line.expectation
-        if line.artificial is not None:
-            item["artificial"] = {side: {"responsibility": line.responsibility[side],
-                                         "word": line.artificial_words[side], "label": a.label,
-                                         "rule": a.rule, "value": _ej(a.value)} for side, a in line.artificial.items()}
+        if line.kind == "artificial":
+            item["artificial"] = _artificial_json(t)
         for side in SIDES:
             s = t.side(side)
-            item[side] = {"score": f.json(s.value), "percent": f.json(s.percent), "steps": s.steps}
+            item[side] = {"score": f.json(s.value), "percent": f.json(s.percent),
+                          "steps": fieldtrace.side_steps(t, side, book)}
+        if t.trace is not None:
+            item["citations"] = fieldtrace.citations(t)
+            item["trace"] = fieldtrace.trace_json(t)
         if line.published:
             item["published"] = {side: p.text for side, p in line.published.items()}
         if line.note:
@@ -341,24 +398,25 @@ def as_dict(board: ScoredBoard) -> dict[str, Any]:
         "title": trav.title, "source": trav.source, "file": trav.file,
         "date": trav.date.isoformat() if trav.date else None,
         "board": {"number": trav.board_number, "vulnerability": trav.vulnerability},
-        "scoring": trav.scoring, "unit": board.unit,
-        "rulebook": trav.book.identity,
-        "parameters": {name: {"value": str(v), "from": source} for name, (v, source) in board.parameters.items()},
-        "tables_count": len(board.tables), "results": board.results, "expected_results": board.expected,
+        "scoring": board.method, "unit": board.unit,
+        "rulebook": book.identity,
+        "parameters": {name: {"value": value, "from": origin} for name, value, origin
+                       in fieldtrace.parameter_rows(board.session.trace)},
+        "tables_count": len(board.lines), "results": board.results, "expected_results": board.expected,
         "top": _ej(board.top), "factored": board.factored, "balanced": board.balanced,
         "frequencies": {side: [{"score": s, "frequency": exact_json(f)} for s, f in board.frequencies[side]]
                         for side in SIDES},
     }
-    if trav.scoring == "butler":
+    if board.method == "butler":
         data["datum"] = {side: _ej(board.datum.get(side)) for side in SIDES}
         data["dropped"] = board.dropped
-    if trav.scoring == "cross-imps":
+    if board.method == "cross-imps":
         data["divisor"] = board.divisor
     data["tables"] = tables
     data["published"] = [{"table": c.table, "side": c.side, "published": c.published.text,
                           "computed": _ej(c.computed), "agrees": c.agrees, "why": c.why}
-                         for c in published_checks(board)]
-    data["warnings"] = board.warnings
+                         for c in board.checks()]
+    data["warnings"] = _warnings(board)
     return data
 
 
@@ -388,9 +446,9 @@ def as_csv(board: ScoredBoard) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEADER)
     f = _Formats(board)
-    for t in board.tables:
+    for t in board.lines:
         line = t.line
-        row = [line.table, line.ns_pair or "", line.ew_pair or "", line.kind,
+        row = [line.table, line.ns or "", line.ew or "", line.kind,
                line.result.text if line.result is not None else "", "" if line.points is None else line.points,
                board.unit]
         for side in SIDES:
@@ -411,8 +469,8 @@ def pbn_output(board: ScoredBoard) -> str:
     trav = board.traveller
     table = trav.game.score_table
     prefix = "MP" if board.unit == "MP" else "IMP"
-    by_table = {t.line.table: t for t in board.tables}
-    lines = [t.line for t in board.tables]
+    by_table = {t.line.table: t for t in board.lines}
+    lines = [t.line for t in board.lines]
     values: dict[str, list[str]] = {f"{prefix}_{side}": [] for side in SIDES}
     has_pct = {side: table.index(f"Percentage_{side}") is not None for side in SIDES} if board.unit == "MP" else {}
     for side in SIDES:

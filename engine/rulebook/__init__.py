@@ -23,9 +23,9 @@ from .decide import Decision, resolve
 from .layers import load, proposed, with_overlay
 from .model import Dated, Paragraph, Place, Rule, Rulebook, facts_text
 from .files import available, rules_dir
-from .registry import get
+from .registry import get, siblings
 from .schema import LayerModel, RuleModel, RulebookModel
 
 __all__ = ["Decision", "Dated", "LayerModel", "Paragraph", "Place", "Rule", "RuleModel", "Rulebook",
-           "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir",
+           "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir", "siblings",
            "with_overlay"]

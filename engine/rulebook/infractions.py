@@ -18,20 +18,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.errors import did_you_mean
+from ..core.vocab import Event, Responsibility, Scoring
 
 
 class InfractionModel(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
     title: str = Field(min_length=1)
     cites: list[str] = Field(min_length=1)
-    known_as: list[str] = []          # the same law's number in the other edition
+    condition: str | None = None      # the finding the law needs before the Director may adjust, in its words
+    effect: str | None = None         # what the Director then does (awards an adjusted score, …)
+    known_as: list[str] = []          # the same law's number in another edition
     both_sides: bool = False   # non_offending: both is allowed: each side ruled from its own view (82C)
     revoke: bool = False              # Law 64: the case lists its revokes; table_result is before the transfer
     at_least: str | None = None       # a parameter the non-offending side's assigned score is at least (86B2(b): average plus)
     requires: dict[str, str] = {}     # the Director's findings the law makes a condition of adjusting: name → what it says
+    should: dict[str, str] = {}       # a finding that, when it holds, means a required one should hold too: name → why
+    events: list[Event] = []          # the events the law is for (team play: teams, knockout); none listed: any event
+    scoring: list[Scoring] = []       # the scorings it is for (e.g. at IMPs, where its at_least is in IMPs); none: any
+    artificial: dict[Literal["nos", "os"], Responsibility] | None = None   # the law's score is artificial, by responsibility
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,23 @@ class Empowerment:
     origin: str = ""
     at_least: str | None = None
     requires: tuple[tuple[str, str], ...] = ()
+    condition: str | None = None
+    effect: str | None = None
+    should: tuple[tuple[str, str], ...] = ()
+    events: tuple[str, ...] = ()
+    scoring: tuple[str, ...] = ()
+    artificial: tuple[tuple[str, str], ...] = ()     # (nos|os, responsibility)
+
+    @property
+    def finding_names(self) -> tuple[str, ...]:
+        """The findings a case may give for this law: those it requires and those it says should lead to them."""
+        return tuple(n for n, _ in self.requires) + tuple(n for n, _ in self.should)
+
+    @classmethod
+    def of(cls, law: str, m: InfractionModel, origin: str) -> "Empowerment":
+        return cls(law, m.title, tuple(m.cites), tuple(m.known_as), m.both_sides, m.revoke, origin, m.at_least,
+                   tuple(m.requires.items()), m.condition, m.effect, tuple(m.should.items()), tuple(m.events),
+                   tuple(m.scoring), tuple((m.artificial or {}).items()))
 
 
 class UnknownLaw(LookupError):

@@ -15,7 +15,7 @@ from . import parameters as params
 from . import sources
 from .adapter import stage_problem
 from ..core.errors import BridgelawError, did_you_mean, quoted
-from .stages import PARAMETER, STAGES, Stage
+from .stages import DECLARED, PARAMETER, STAGES, Stage
 from ..core.yamlio import Document, load_yaml
 from .files import available, rules_dir
 from .model import TEMPLATE, Bound, Dated, Paragraph, Place, Rule, Rulebook, _hash
@@ -57,7 +57,7 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
         source=model.source, notes=model.notes, scope=model.scope, bounds=dict(base.bounds) if base else {},
         effective_source=model.effective.source,
         documents=dict(base.documents) if base else {}, parameter_sources=dict(base.parameter_sources) if base else {},
-        infractions=dict(base.infractions) if base else {},
+        infractions=dict(base.infractions) if base else {}, words=dict(base.words) if base else {},
     )
     shared = [_shared(doc, path, name, i) for i, name in enumerate(model.include)]
     if shared:
@@ -112,7 +112,7 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
                                 suggestion=did_you_mean(p.source.document, documents))
             citation = sources.Citation(documents[p.source.document], p.source.section, p.source.url)
             text = citation.text
-        paragraphs[ref] = Paragraph(ref, p.text.strip(), text, p.confirmed, origin, citation, p.modelling)
+        paragraphs[ref] = Paragraph(ref, p.text.strip(), text, p.confirmed, origin, citation, p.modelling, p.tried)
     parameter_sources = dict(book.parameter_sources)
     for name, ps in model.parameter_sources.items():
         where = ["parameter_sources", name]
@@ -130,8 +130,14 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
         if im.at_least is not None and im.at_least not in params.PARAMETERS:
             raise doc.error(["infractions", law, "at_least"], f"infraction {law}: unknown parameter '{im.at_least}'",
                             suggestion=did_you_mean(im.at_least, params.PARAMETERS))
-        empowering[law] = infr.Empowerment(law, im.title, tuple(im.cites), tuple(im.known_as),
-                                           im.both_sides, im.revoke, origin, im.at_least, tuple(im.requires.items()))
+        if im.artificial is not None and set(im.artificial) != {"nos", "os"}:
+            raise doc.error(["infractions", law, "artificial"], f"infraction {law}: artificial gives the "
+                            "responsibility of both sides", expected="artificial: {nos: <responsibility>, os: <responsibility>}")
+        for name in im.should:
+            if name in im.requires:
+                raise doc.error(["infractions", law, "should", name], f"infraction {law}: '{name}' is both a "
+                                "finding the law requires and one that says another should hold", key=True)
+        empowering[law] = infr.Empowerment.of(law, im, origin)
     dated = dict(book.dated)
     bounds = dict(book.bounds)
     declared: dict[str, Bound] = {}
@@ -165,9 +171,23 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
                             suggestion=did_you_mean(rm.rule, [r.id for r in rules]))
         _check_cites(doc, here, f"removal of {rm.rule}", rm.cites, paragraphs)
         rules = [r for r in rules if r.id != rm.rule]
+    words = {fact: dict(meanings) for fact, meanings in book.words.items()}
+    nameable = sorted({f for st in STAGES.values() for f, k in st.facts.items() if k == DECLARED} |
+                      {n for n, (kind, _) in params.PARAMETERS.items() if isinstance(kind, tuple)})
+    for fact, meanings in model.words.items():
+        if fact not in nameable:
+            raise doc.error(["words", fact], f"words: '{fact}' is neither a fact whose words a rulebook declares nor "
+                            "a parameter whose value is a word", key=True, expected="one of " + ", ".join(nameable),
+                            suggestion=did_you_mean(fact, nameable))
+        kind = params.PARAMETERS[fact][0] if fact in params.PARAMETERS else None
+        for word in meanings:
+            if isinstance(kind, tuple) and word not in kind:
+                raise doc.error(["words", fact, word], f"words: {fact} has no value '{word}'", key=True,
+                                expected="one of " + ", ".join(kind), suggestion=did_you_mean(word, kind))
+        words.setdefault(fact, {}).update(meanings)
     view = dataclasses.replace(book, paragraphs=paragraphs, dated=dated, bounds=bounds, all_rules=[], _evaluators={}, _views={},
                                rules=[], parameters={}, documents=documents, parameter_sources=parameter_sources,
-                               infractions=empowering)
+                               infractions=empowering, words=words)
     ids = {r.id for r in rules}
     for sdoc, smodel in shared:
         for i, rm in enumerate(smodel.rules):

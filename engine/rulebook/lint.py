@@ -95,8 +95,10 @@ def inputs(stage: Stage, book: Rulebook) -> Iterator[dict[str, Any]]:
         return
     numbers = _numbers(stage, book)
     optional = _optional(stage, book)
+    vocab = book.vocabulary(stage)                  # a DECLARED fact: the words the rulebook declares
     names, choices = [], []
-    for name, kind in stage.facts.items():
+    for name in stage.facts:
+        kind = vocab[name]
         if kind == "bool":
             values: list[Any] = [True, False]
         elif isinstance(kind, tuple):

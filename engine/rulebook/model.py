@@ -19,7 +19,7 @@ from . import sources
 from .adapter import StageEvaluator
 from ..core.errors import BridgelawError, RulingError, did_you_mean
 from ..core.exact import format_mixed
-from .stages import STAGES, Stage
+from .stages import DECLARED, STAGES, Stage
 from ..core.yamlio import Document
 from .decide import Decision, closure, resolve
 
@@ -36,6 +36,7 @@ class Paragraph:
     origin: str = ""                      # the rulebook that defines it
     citation: sources.Citation | None = None
     modelling: str | None = None
+    tried: str | None = None              # an unconfirmed text: where its words were looked for
 
     @property
     def kind(self) -> str:
@@ -177,6 +178,7 @@ class Rulebook:
     documents: dict[str, sources.Document] = field(default_factory=dict)
     parameter_sources: dict[str, sources.ParameterSource] = field(default_factory=dict)
     infractions: dict[str, infr.Empowerment] = field(default_factory=dict)
+    words: dict[str, dict[str, str]] = field(default_factory=dict)   # a DECLARED fact → {word: meaning}
     rules: list[Rule] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)
     _evaluators: dict = field(default_factory=dict, repr=False)
@@ -225,6 +227,16 @@ class Rulebook:
             return self.effective_until
         return day
 
+    @property
+    def period(self) -> str:
+        """``from 2008-09-08 to 2017-09-24`` (or ``from 2017-03-01`` while in force)."""
+        end = f" to {self.effective_until.isoformat()}" if self.effective_until else ""
+        return f"from {self.effective_from.isoformat()}{end}"
+
+    def covers(self, day: dt.date) -> bool:
+        """Whether `day` is within the rulebook's period."""
+        return self.effective_from <= day and (self.effective_until is None or day <= self.effective_until)
+
     def in_force(self, name: str) -> Dated | None:
         """The dated value of parameter `name` in force on this rulebook's date."""
         return next((d for d in self.dated.get(name, ()) if d.covers(self.as_of)), None)
@@ -253,7 +265,8 @@ class Rulebook:
                              suggestion=did_you_mean(rule_id, [r.id for r in self.all_rules]))
 
     def vocabulary(self, stage: Stage) -> conditions.Vocabulary:
-        vocab = dict(stage.facts)
+        vocab = {name: tuple(self.words.get(name, ())) if kind == DECLARED else kind
+                 for name, kind in stage.facts.items()}
         vocab.update({name: params.vocabulary_kind(name) for name in self.dated})
         return vocab
 

@@ -20,13 +20,13 @@ from ..core.rounding import MODES
 Kind = Union[str, tuple[str, ...]]
 
 PARAMETERS: dict[str, tuple[Kind, str]] = {
-    # 12C2(a)/(b): artificial adjusted scores
-    "artificial.pairs.avg_plus": ("percent", "average plus at pairs, share of the top (12C2(a): at least 60%)"),
-    "artificial.pairs.average": ("percent", "average at pairs (12C2(a): 50%)"),
-    "artificial.pairs.avg_minus": ("percent", "average minus at pairs (12C2(a): at most 40%)"),
-    "artificial.imps.avg_plus": ("number", "average plus at IMPs (12C2(b): +3)"),
-    "artificial.imps.average": ("number", "average at IMPs (0)"),
-    "artificial.imps.avg_minus": ("number", "average minus at IMPs (12C2(b): -3)"),
+    # artificial adjusted scores (a Laws edition bounds them: at_least/at_most with the paragraph)
+    "artificial.pairs.avg_plus": ("percent", "average plus at pairs, a share of the top"),
+    "artificial.pairs.average": ("percent", "average at pairs, a share of the top"),
+    "artificial.pairs.avg_minus": ("percent", "average minus at pairs, a share of the top"),
+    "artificial.imps.avg_plus": ("number", "average plus at IMPs"),
+    "artificial.imps.average": ("number", "average at IMPs"),
+    "artificial.imps.avg_minus": ("number", "average minus at IMPs"),
     # 12C2(c): session-score modification
     "session.pairs.nos_above": ("percent", "a non-offending contestant whose session score exceeds this gets it"),
     "session.pairs.os_below": ("percent", "an offending contestant whose session score is below this gets it"),
@@ -36,35 +36,36 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "multiple_boards.limit": ("count", "boards per session on which a contestant may receive average plus"),
     "multiple_boards.replacement": (("average", "not-scored"), "what a further board without a result scores"),
     # 12C1(c) and the commentary's benefit of doubt: weights from a poll
-    "poll.minimum": ("count", "fewest players a poll should have (commentary: five)"),
+    "poll.minimum": ("count", "fewest players a poll should have"),
     "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS is raised, unless "
                               "the case's poll gives the TD's own factor"),
-    "poll.benefit_of_doubt_ceiling": ("number", "the largest factor a TD may use (WBF Laws Committee: never deviate "
-                                      "by more than 0.2 from the poll, i.e. 1.2)"),
+    "poll.benefit_of_doubt_ceiling": ("number", "the largest factor a TD may use"),
     # 2007 12C1(e), where a Regulating Authority elects it instead of weighting
     "likely.threshold": ("number", "a result is 'likely' once the outcomes at least as favourable to the "
-                         "non-offending side reach this probability (ACBL: 1/3)"),
+                         "non-offending side reach this probability"),
     "probable.threshold": ("number", "a result is 'at all probable' once the outcomes at least as unfavourable "
-                           "to the offending side reach this probability (ACBL: 1/6)"),
+                           "to the offending side reach this probability"),
     # weighted scores at IMPs
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
     "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
     # teams scored in victory points
-    "vp.scale": (("wbf-2013",), "the victory-point scale (wbf-2013: the WBF continuous 20-VP scale)"),
+    "vp.scale": (("wbf-2013",), "the victory-point scale (its name: the rulebook's words: vp.scale:)"),
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
     "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
     # Law 92B: the players' right to appeal a ruling
     "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
-                                  "may be appealed (Law 92B: 30 unless the regulating authority sets another)"),
+                                  "may be appealed"),
     # Law 78: scoring a whole traveller (the Laws leave the method to the Regulating Authority)
-    "fieldscore.neuberg.form": (("ebu", "ties", "none"), "factoring up a board with missing or artificial results: "
-                                "ebu = (M + 1) × E / A − 1 (Neuberg); ties = M + (E − A), each missing result a tie "
-                                "with every table; none = no factoring"),
+    "fieldscore.neuberg.form": (("neuberg", "ties", "none"), "factoring up a board with missing or artificial "
+                                "results: neuberg = (M + 1) × E / A − 1 (Neuberg's formula); ties = M + (E − A), each "
+                                "missing result a tie with every table; none = no factoring"),
     "fieldscore.neuberg.expected": (("board", "session"), "E, the results a board of an event is factored up to: "
                                     "its own lines (board), or the most results any board of the session has (session)"),
     "fieldscore.neuberg.round_to": ("number", "round factored matchpoints to this step (0: keep exact)"),
+    "fieldscore.neuberg.round_mode": (MODES, "where factored matchpoints exactly halfway between two steps go: "
+                                      "toward-average (toward half the top), half-up (away from zero) or half-even"),
     "fieldscore.cross_imps.divisor": (("none", "comparisons", "results"), "what a cross-IMP total is divided by"),
     "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
                                          "the line's score as it is (flat), or counted once per comparison and "
@@ -78,7 +79,13 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
     "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
-                                     "the even step (ACBL) or away from zero (Compscore)"),
+                                     "the even step or away from zero"),
+}
+
+
+# Words a parameter once took, still read (rule files, overlays, --set) as the word that replaced them.
+FORMER_WORDS: dict[str, dict[str, str]] = {
+    "fieldscore.neuberg.form": {"ebu": "neuberg"},      # the formula's name, not a body that uses it
 }
 
 
@@ -112,9 +119,11 @@ RANGES: dict[str, tuple[Fraction, Fraction, str]] = {
 
 
 def check(name: str, value: Any) -> Any:
-    """The value of parameter `name` in its kind; ValueError (a sentence) when it is not."""
+    """The value of parameter `name` in its kind; ValueError (a sentence) when it is not. A word the
+    parameter once took (:data:`FORMER_WORDS`) is read as the word that replaced it."""
     kind = PARAMETERS[name][0]
     if isinstance(kind, tuple):
+        value = FORMER_WORDS.get(name, {}).get(value, value) if isinstance(value, str) else value
         if value not in kind:
             raise ValueError(f"expected one of {', '.join(kind)}, got {value!r}")
         return value

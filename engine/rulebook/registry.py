@@ -38,3 +38,14 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
         _cache[key] = load(path)
     return _cache[key]
 
+
+def siblings(book: Rulebook) -> list[Rulebook]:
+    """The rulebooks in `book`'s folder (itself included) that load, each once per process: what a
+    ruling under one may say of the others (the findings they ask for, which is in force on a day)."""
+    out = []
+    for name in available(book.path.parent):
+        try:
+            out.append(get(name, book.path.parent))
+        except BridgelawError:
+            continue
+    return out

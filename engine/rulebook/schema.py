@@ -21,7 +21,15 @@ class ParagraphModel(_Strict):
     text: str
     source: str | sources.SourceModel | None = None    # a document and section (sources.py), or free text
     modelling: str | None = None                        # why this is a modelling choice, when no document says it
-    confirmed: bool = True
+    confirmed: bool = True       # the text is the source's own words, read in an English text of it
+    tried: str | None = None     # for a text not confirmed: where the words were looked for, and what was found
+
+    @model_validator(mode="after")
+    def _tried_is_for_unconfirmed(self) -> "ParagraphModel":
+        if self.confirmed and self.tried:
+            raise ValueError("tried: says where an unconfirmed text was looked for; this one is confirmed: "
+                             "remove tried, or say confirmed: false")
+        return self
 
 
 class EffectiveModel(_Strict):
@@ -66,6 +74,8 @@ class LayerModel(_Strict):
     documents: dict[str, sources.DocumentModel] = {}
     parameter_sources: dict[str, sources.ParameterSourceModel] = {}
     infractions: dict[str, infr.InfractionModel] = {}
+    words: dict[str, dict[str, str]] = {}   # a stage fact of kind DECLARED, or a parameter whose value is a
+                                             # word → {word: what it means} (the name a ruling shows for it)
 
 
 class RulebookModel(LayerModel):

@@ -95,6 +95,7 @@ class Report:
     paragraphs_sourced: int = 0
     parameters: int = 0
     parameters_sourced: int = 0
+    texts_confirmed: int = 0                            # texts read in an English text of their source
     by_kind: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)   # "paragraph X: …", "parameter Y: …"
 
@@ -107,11 +108,13 @@ class Report:
         done, total = self.share
         pct = f"{100 * done // total}%" if total else "—"
         return (f"sourced {pct}: {self.paragraphs_sourced}/{self.paragraphs} paragraphs, "
-                f"{self.parameters_sourced}/{self.parameters} parameters")
+                f"{self.parameters_sourced}/{self.parameters} parameters; "
+                f"{self.texts_confirmed}/{self.paragraphs} texts confirmed from an English source")
 
     def as_dict(self) -> dict[str, Any]:
         return {"paragraphs": [self.paragraphs_sourced, self.paragraphs],
                 "parameters": [self.parameters_sourced, self.parameters],
+                "confirmed": [self.texts_confirmed, self.paragraphs],
                 "by_kind": dict(sorted(self.by_kind.items())), "unsourced": list(self.problems)}
 
 
@@ -125,6 +128,7 @@ def report(book: Any) -> Report:
         if p.citation is not None:
             sourced.add(ref)
             r.paragraphs_sourced += 1
+            r.texts_confirmed += p.confirmed
             r.by_kind[p.citation.document.kind] = r.by_kind.get(p.citation.document.kind, 0) + 1
         elif p.modelling:
             sourced.add(ref)

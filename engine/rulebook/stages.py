@@ -24,6 +24,17 @@ Stages, in the order a ruling runs them:
 7. ``penalty``        (optional) who bears a procedural penalty: 12C3 in individual events; a
                       penalty in an event no rule covers is an error
 
+and, for a case whose infraction lists established revokes (Law 64), before ``damage``:
+
+- ``revoke``          (once per revoke) how many tricks it transfers, from the facts of the revoke
+                      (the trick, who won it, the offending side's later tricks, an exception the
+                      case names, whether both sides revoked on the board)
+- ``revoke-equity``   (once per board) whether the transfer leaves the non-offending side short of
+                      the tricks it would have had without the revoke(s), and what follows
+
+A fact whose kind is ``DECLARED`` takes the words the rulebook declares for it under ``words:``
+(e.g. ``exception``: the exceptions to the trick transfer an edition lists, with what each means).
+
 An ``apply`` value is one of a stage's words, or — where the stage says ``PARAMETER`` — the
 name of a rulebook parameter whose value the method uses (e.g. ``favour: poll.benefit_of_doubt``);
 keys listed in ``apply_defaults`` may be left out.
@@ -37,6 +48,7 @@ from .conditions import Vocabulary
 from ..core.vocab import EVENTS, RESPONSIBILITY, SCORING
 
 PARAMETER = "<parameter>"          # an apply value naming a rulebook parameter
+DECLARED = "<declared>"            # a fact whose words the rulebook declares (its words: block)
 
 DAMAGE_OUTCOMES = ("no-damage", "all-self-inflicted", "none-self-inflicted", "split", "assigned")
 ARTIFICIAL_OUTCOMES = ("avg-plus", "average", "avg-minus", "session-score", "not-scored")
@@ -139,4 +151,23 @@ PENALTY = Stage(
     apply_options={"to": ("offender", "offender-and-partner")},
 )
 
-STAGES: dict[str, Stage] = {s.id: s for s in (KIND, EXPECTATION, SERIOUS_ERROR, DAMAGE, ARTIFICIAL, EVENT, PENALTY)}
+REVOKE = Stage(
+    id="revoke",
+    summary="the tricks one established revoke transfers to the non-offending side",
+    facts={"exception": DECLARED, "trick": "number", "offender_won": "bool", "side_won": "bool",
+           "later_tricks": "number", "both_sides": "bool"},
+    produces="award",
+    award_keys=("tricks",),
+    formula_names=frozenset({"later_tricks", "trick"}),
+)
+
+REVOKE_EQUITY = Stage(
+    id="revoke-equity",
+    summary="whether the trick transfer compensates the non-offending side, and what follows when not",
+    facts={"exception": DECLARED, "both_sides": "bool", "tricks_after": "number", "tricks_without": "number"},
+    produces="apply",
+    apply_options={"adjust": ("no", "if-damaged", "as-if-no-revoke")},
+)
+
+STAGES: dict[str, Stage] = {s.id: s for s in (KIND, EXPECTATION, SERIOUS_ERROR, DAMAGE, ARTIFICIAL, EVENT, PENALTY,
+                                              REVOKE, REVOKE_EQUITY)}

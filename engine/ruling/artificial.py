@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..rulebook import Rule, Rulebook
-from .trace import Record, Trace
+from .trace import Entry, Trace
 from ..core.vocab import SIDES
 
 
@@ -20,7 +20,7 @@ class ArtificialScore:
     label: str                    # the rule's outcome: avg-plus, average, avg-minus, session-score, not-scored
     rule_id: str
     formula: str                  # what the rule awards, e.g. artificial.pairs.avg_plus
-    records: tuple[Record, ...] = field(default=(), repr=False)   # this side's part of the trace
+    entries: tuple[Entry, ...] = field(default=(), repr=False)   # this side's part of the trace
     book: Rulebook | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -44,19 +44,19 @@ def artificial_scores(book: Rulebook, *, scoring: str, responsibility: dict[str,
                                  "scoring": scoring, "session": session.get(side),
                                  "boards": Fraction(boards[side]) if boards.get(side) else None}
         t = trace if trace is not None else Trace(book)
-        start = len(t.records)
+        start = len(t.entries)
         rule = t.decide("artificial", facts, side=side, scoring=scoring)
         if rules is not None and rule not in rules:
             rules.append(rule)
         if rule.outcome == "not-scored":
             t.add("not-scored", side=side)
             out[side] = ArtificialScore(side, responsibility[side], None, rule.outcome, rule.id, "not scored",
-                                        tuple(t.records[start:]), book)
+                                        tuple(t.entries[start:]), book)
             continue
         f = rule.award["score"]
         value = f.evaluate({**book.parameters, "session": session.get(side)})
         t.add("artificial", side=side, formula=f, value=value, scoring=scoring)
         out[side] = ArtificialScore(side, responsibility[side], value, rule.outcome, rule.id, f.text,
-                                    tuple(t.records[start:]), book)
+                                    tuple(t.entries[start:]), book)
     return out
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from ..core.errors import BridgelawError
 from ..core.vocab import SIDES
-from ..rulebook import Rulebook
+from ..rulebook import Rulebook, siblings
 from .case import Case
 from .damage import assigned_adjusted
 from .draft import Draft
@@ -34,7 +35,7 @@ def build(d: Draft) -> Ruling:
           day=asked, clamped=asked > book.as_of)
     d.add("basis", scorer=d.scorer)
     d.empowered = empowerment(d)
-    facts = {"artificial": m.artificial is not None, "possibilities_numerous": m.possibilities == "numerous",
+    facts = {"artificial": m.artificial is not None or bool(d.empowered and d.empowered.artificial), "possibilities_numerous": m.possibilities == "numerous",
              "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
     kind_rule = d.trace.decide("kind", facts, not_scheduled=m.not_scheduled)
     kind = kind_rule.apply["kind"]
@@ -59,7 +60,27 @@ def build(d: Draft) -> Ruling:
 
 
 def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Ruling:
-    """The ruling on `case` under `book` as in force on `as_of` (default: the case's date, else today)."""
-    d = Draft(case, book.at(as_of or case.model.date))
+    """The ruling on `case` under `book` as in force on `as_of` (default: the case's date, else today).
+
+    A date given (`as_of`, or the case's date) outside the rulebook's period is an error: a ruling is
+    not given under rules not in force that day. Without a date, a rulebook that has ended is read
+    as it stood on its last day, and the ruling says so."""
+    day = as_of or case.model.date
+    if day is not None and not book.covers(day):
+        where = "earlier" if day < book.effective_from else "later"
+        message = (f"rulebook {book.id} is in force {book.period}; {day.isoformat()} is {where}"
+                   + ("" if as_of else " (the case's date)"))
+        expected = f"a date {book.period}, or a rulebook in force on {day.isoformat()}"
+        others = in_force_on(day, book)
+        suggestion = f"in force on {day.isoformat()}: {', '.join(others)}" if others else None
+        if as_of is None:
+            raise case.doc.error(["date"], message, expected=expected, suggestion=suggestion)
+        raise BridgelawError(message, expected=expected, suggestion=suggestion)
+    d = Draft(case, book.at(day))
     d.asked = as_of
     return build(d)
+
+
+def in_force_on(day: dt.date, book: Rulebook) -> list[str]:
+    """The rulebooks beside `book` whose period covers `day` (for the error's suggestion)."""
+    return [b.id for b in siblings(book) if b.covers(day)]

@@ -255,14 +255,14 @@ class Penalty(_Strict):
 
 
 class RevokeFacts(_Strict):
-    """One established revoke (Law 64): see engine/ruling/revoke.py."""
+    """One established revoke (Law 64): see engine/ruling/revoke.py and the rulebook's revoke stage."""
     trick: int = Field(ge=1, le=13)
     offender: Direction
     offender_won: bool                  # the offending player won the revoke trick (dummy's trick is not declarer's)
     side_won: bool                      # the offending side won the revoke trick
     later_tricks: int = Field(ge=0, le=12)   # tricks the offending side won after the revoke trick
-    exception: Literal["subsequent-same-suit", "faced-card", "after-next-deal-call", "after-round",
-                       "both-sides"] | None = None
+    exception: str | None = Field(default=None, min_length=1, max_length=60)   # a word the rulebook lists
+                                        # (words: exception:), checked when the case is ruled under it
 
 
 class Infraction(_Strict):
@@ -489,9 +489,9 @@ def check_case(doc: Document, m: CaseModel) -> Case:
         for key in ("table_result", "serious_error"):
             if getattr(m, key) is not None:
                 raise doc.error([key], f"{key} does not go with non_offending: both: each side is assigned the "
-                                "score it would have had (Law 82C: the result obtained after the error is void)", key=True)
+                                "score it would have had (the result obtained at the table is void)", key=True)
     if m.infraction is not None and m.infraction.revokes is not None and not isinstance(m.table_result, bridge.PlayedResult):
-        raise doc.error(["infraction", "revokes"], "revokes need the table_result as played (before the Law 64A "
+        raise doc.error(["infraction", "revokes"], "revokes need the table_result as played (before the trick "
                         "transfer)", expected="table_result: <contract, result and declarer>, e.g. 4S= S")
     if (m.without_infraction is None) == (m.poll is None):
         err = doc.error(["poll"] if m.poll is not None else [],

@@ -1,14 +1,13 @@
 """The assigned adjusted score: A (the table result), B and B' (the expectation), C (without the
 non-offending side's serious error or gambling action), and the damage stage's award for each
-side; Law 82C's both-sides-non-offending form; no adjustment when the empowering law's condition
-fails; a floor the empowering law names (2017 86B2(b))."""
+side; both sides non-offending (a law whose infraction entry says both_sides); no adjustment when
+the empowering law's condition fails; a floor the empowering law names (its at_least)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
 
-from ..core.errors import BridgelawError
 from ..core.exact import format_mixed
 from ..core.vocab import Side
 from ..rulebook.infractions import Empowerment
@@ -26,7 +25,10 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     d.add("sides", nos=nos, os=os)
     env: dict[str, Fraction] = {}
     table_result = after_revokes(d) if m.table_result is not None else None
-    if table_result is not None:
+    if table_result is None and m.table_result is not None:        # the revoke-equity stage voids it
+        d.add("law", text="The table result is not used: the score is the result had no revoke occurred.")
+        d.add("table", scored=None)
+    elif table_result is not None:
         a = scorer.score(table_result, nos)
         q["A"], env["A'"] = a.value, scorer.complement(a.value)
         d.add("table", scored=a)
@@ -71,7 +73,7 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
 
 
 def both_non_offending(d: Draft) -> tuple[str, dict[Side, SideScore]]:
-    """Neither side treated as offending (Law 82C; 86B1): each side's assigned score is formed from
+    """Neither side treated as offending (the empowering law says both_sides): each side's assigned score is formed from
     its own view — its own weighting, the benefit of doubt its own — and the two need not balance."""
     case, q = d.case, d.quantities
     d.add("law", text="Neither side is treated as offending (non_offending: both): each side's assigned score "
@@ -104,11 +106,9 @@ def no_adjustment(d: Draft, env: dict[str, Fraction]) -> tuple[str, dict[Side, S
 
 
 def at_least(d: Draft, b: Fraction, e: Empowerment) -> Fraction:
-    """The non-offending side's assigned score, raised to the parameter the empowering law names when
-    that is more favourable (2017 Law 86B2(b): average plus or the assigned score, whichever is more)."""
+    """The non-offending side's assigned score, raised to the parameter the empowering law names
+    when that is more favourable (the law's `at_least`; the law's scope says where it applies)."""
     floor = d.trace.parameter(e.at_least)
-    if d.scorer.unit != "IMP":
-        raise BridgelawError(f"{d.case.file}: Law {e.law} ({e.title}) is for team play at IMPs")
     better = max(b, floor)
     d.add("law", cites=list(e.cites), text=f"Law {e.law}: the non-offending side gets the more favourable of "
           f"the assigned score ({format_mixed(b)}) and {e.at_least} ({format_mixed(floor)}): B = {format_mixed(better)}; "

@@ -33,6 +33,15 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
         d.warnings.append(
             f"outcomes marked legal: false are included: rule {rule.id} of {d.book.id} does not exclude them")
     if option("favour") is not None:
+        dated = d.book.in_force(option("favour"))
+        if (d.m.poll is None or d.m.poll.benefit_of_doubt is None) and (dated is None or not dated.cites):
+            # no figure from the case, and none from a text (the rulebook's value is a modelling choice)
+            warning = (f"no benefit of doubt given: rule {rule.id} ({', '.join(rule.cites)}) has the Director rule any "
+                       f"doubtful point in favour of the non-offending side, and the rulebook gives no figure; the "
+                       f"poll's weights are used as they are ({option('favour')}); give the factor the Director "
+                       f"used as poll: {{benefit_of_doubt: …}}")
+            if warning not in d.warnings:
+                d.warnings.append(warning)
         used = favour(d, used, side, option("favour"), option("minimum_polled"))
     if option("method") == "threshold":
         return threshold(d, used, side, name, option(f"{role}_threshold"), option(f"{role}_from")), rule

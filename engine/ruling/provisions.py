@@ -12,14 +12,21 @@ from ..core.vocab import PARTNER, SIDE_OF, SIDES, Side
 from .artificial import artificial_scores
 from .draft import Draft
 from .result import SideScore
-from .trace import Record
+from .trace import Entry
 
 
 def artificial_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     m, case = d.m, d.case
     counts = m.artificial_boards_this_session
+    if m.artificial is not None:
+        responsibility = {side: getattr(m.artificial, side) for side in SIDES}
+    else:                               # the empowering law's score is artificial, by responsibility
+        by_role = dict(d.empowered.artificial)
+        responsibility = {side: by_role["nos" if side == case.nos else "os"] for side in SIDES}
+        d.add("law", cites=list(d.empowered.cites), text=f"Law {d.empowered.law} ({d.empowered.title}): the score is "
+              "artificial, by responsibility: " + ", ".join(f"{s} {responsibility[s]}" for s in SIDES) + ".")
     awarded = artificial_scores(d.book, scoring=m.scoring,
-                                responsibility={side: getattr(m.artificial, side) for side in SIDES},
+                                responsibility=responsibility,
                                 session=case.session, trace=d.trace,
                                 boards={side: getattr(counts, side) for side in SIDES if counts and getattr(counts, side)})
     scores = {}
@@ -28,8 +35,8 @@ def artificial_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
         value = a.value
         if value is not None and m.scoring == "matchpoints":
             value = a.value * d.scorer.top
-            at = next(i for i, r in enumerate(d.trace.records) if r is a.records[-1]) + 1
-            d.trace.records.insert(at, Record("share", dict(side=side, share=a.value, top=d.scorer.top,
+            at = next(i for i, r in enumerate(d.trace.entries) if r is a.entries[-1]) + 1
+            d.trace.entries.insert(at, Entry("share", dict(side=side, share=a.value, top=d.scorer.top,
                                                             value=value, unit=d.scorer.unit)))
         scores[side] = SideScore(side, value, a.formula, role, a.label)
     return "artificial", scores
@@ -65,7 +72,7 @@ def players(d: Draft, scores: dict[Side, SideScore]) -> dict[str, Fraction | Non
     if rule is None:
         raise d.case.doc.error(["penalty"], f"rulebook {d.book.id} has no rule for a procedural penalty in a "
                                f"{d.case.event} event (stage penalty)", key=True,
-                                  expected="an event its penalty rules cover (12C3: event: individual)")
+                                  expected="an event its penalty rules cover (e.g. event: individual)")
     bearers = [p.player] + ([PARTNER[p.player]] if rule.apply["to"] == "offender-and-partner" else [])
     for d in bearers:
         if players[d] is not None:

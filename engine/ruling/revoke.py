@@ -1,43 +1,36 @@
-"""Law 64: the trick transfer after an established revoke, and whether equity needs more (64C).
+"""Trick transfers after established revokes: the arithmetic, with the law in the rulebook.
 
 A revoke case gives the contract as played, the tricks declarer won at the table, and each
 established revoke: who revoked, on which trick, whether the offending *player* won that trick
 (a trick won by dummy is not won by declarer), whether the offending *side* did, how many later
-tricks the offending side won, and any 64B exception. :func:`transfer` says how many tricks go to
-the non-offending side and which paragraph says so; :func:`rectify` gives the result after every
-transfer; :func:`equity` compares it with what the non-offending side would have made without the
-revoke (Law 64C): when the transfer leaves it short, the Director assigns an adjusted score.
+tricks the offending side won, and any exception the rulebook lists (its ``words: exception:``).
 
-    64A1  revoke trick won by the offending player: that trick, plus one later trick won by the
-          offending side, if any — two tricks at most
-    64A2  revoke trick not won by the offending player: one trick, if the offending side won the
-          revoke trick or any later trick
-    64B1  no transfer when the offending side won neither the revoke trick nor a later trick
-    64B2–B7  no transfer: a subsequent revoke in the same suit by the same player (B2), a failure to
-          play a card faced on the table (B3), attention drawn only after a call on the next deal (B4)
-          or after the round (B5), a revoke on the twelfth trick (B6), both sides revoked (B7)
-    64C   (2007) / 64C1 (2017): the Director restores equity when the non-offending side is
-          insufficiently compensated; 2017 adds 64C2(a) for a subsequent revoke in the same suit.
+What the law says is the rulebook's: its ``revoke`` stage decides, for each revoke, how many
+tricks go to the non-offending side (a formula over the facts, e.g. ``1 + min(later_tricks, 1)``)
+and which paragraph says so; its ``revoke-equity`` stage decides, once for the board, whether the
+transfer leaves the non-offending side short of the tricks it would have had without the revoke
+and what follows (``adjust: no | if-damaged | as-if-no-revoke``). What is left here is arithmetic:
 
-The two editions transfer the same tricks; they differ in the paragraph that restores equity after
-a subsequent revoke in the same suit (2007: 64C; 2017: 64C2(a)). Pure arithmetic: no I/O.
+- :func:`facts` — the facts of one revoke as a stage sees them;
+- :func:`rectify` — the result after every transfer: tricks move from the offending side to the
+  other, never more than the offending side won from the first revoke on;
+- :func:`tricks_for` — a side's tricks in a result.
+
+Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 from ..core import bridge
+from ..core.errors import did_you_mean
+from ..rulebook import Rule, Rulebook
+from ..rulebook import conditions as c
 
-# 64B exceptions a case may name; the twelfth trick (64B6) and 64B1 follow from the facts.
-EXCEPTIONS: dict[str, str] = {
-    "subsequent-same-suit": "64B2",
-    "faced-card": "64B3",
-    "after-next-deal-call": "64B4",
-    "after-round": "64B5",
-    "both-sides": "64B7",
-}
-EDITIONS = ("2007", "2017")
+NONE = "none"                      # the word for "no exception named" (a rulebook declares it with its meaning)
 
 
 class RevokeError(ValueError):
@@ -53,7 +46,7 @@ class Revoke:
     offender_won: bool               # the offending player won the revoke trick
     side_won: bool                   # the offending side won the revoke trick
     later_tricks: int                # tricks the offending side won after the revoke trick
-    exception: str | None = None     # one of EXCEPTIONS, or None
+    exception: str | None = None     # a word the rulebook declares for the exception, or None
 
     def __post_init__(self) -> None:
         if isinstance(self.trick, bool) or not isinstance(self.trick, int) or not 1 <= self.trick <= 13:
@@ -67,95 +60,146 @@ class Revoke:
                               f"{self.trick}: only {13 - self.trick} remain")
         if self.offender_won and not self.side_won:
             raise RevokeError("the offending player won the revoke trick, so the offending side won it too")
-        if self.exception is not None and self.exception not in EXCEPTIONS:
-            raise RevokeError(f"unknown 64B exception '{self.exception}' (one of {', '.join(EXCEPTIONS)})")
 
 
 @dataclass(frozen=True)
 class Transfer:
     tricks: int
-    paragraph: str                   # 64A1, 64A2, 64B1 … 64B7
-    reason: str
+    rule: Rule                       # the rule of the revoke stage that applied
+    paragraph: str                   # the first paragraph it cites
+
+    @property
+    def reason(self) -> str:
+        return self.rule.explain
 
 
-def transfer(revoke: Revoke) -> Transfer:
-    """The tricks Law 64 transfers for one established revoke, and the paragraph that says so."""
-    if revoke.exception is not None:
-        ref = EXCEPTIONS[revoke.exception]
-        return Transfer(0, ref, f"no transfer: {revoke.exception.replace('-', ' ')} ({ref})")
-    if revoke.trick == 12:
-        return Transfer(0, "64B6", "no transfer: a revoke on the twelfth trick (64B6)")
-    if not revoke.side_won and revoke.later_tricks == 0:
-        return Transfer(0, "64B1", "no transfer: the offending side won neither the revoke trick nor a later trick (64B1)")
-    if revoke.offender_won:
-        tricks = 1 + (1 if revoke.later_tricks else 0)
-        later = "plus one later trick won by the offending side" if revoke.later_tricks else \
-            "and the offending side won no later trick"
-        return Transfer(tricks, "64A1", f"the offending player won the revoke trick: it is transferred, {later} (64A1)")
-    return Transfer(1, "64A2", "the offending player did not win the revoke trick, but the offending side won "
-                    "that or a later trick: one trick is transferred (64A2)")
+def both_sides(revokes: list[Revoke]) -> bool:
+    """Both sides revoked on the board."""
+    return len({bridge.side_of(r.offender) for r in revokes}) > 1
+
+
+def facts(revoke: Revoke, *, on_board: list[Revoke] | None = None) -> dict[str, Any]:
+    """The facts of one revoke as the rulebook's ``revoke`` stage sees them."""
+    return {"exception": revoke.exception or NONE, "trick": Fraction(revoke.trick),
+            "offender_won": revoke.offender_won, "side_won": revoke.side_won,
+            "later_tricks": Fraction(revoke.later_tricks), "both_sides": both_sides(on_board or [revoke])}
+
+
+def check_exception(book: Rulebook, revoke: Revoke) -> None:
+    """A named exception must be one the rulebook declares."""
+    words = book.words.get("exception", {})
+    if revoke.exception is not None and (revoke.exception == NONE or revoke.exception not in words):
+        known = [w for w in words if w != NONE]
+        raise RevokeError(f"'{revoke.exception}' is not an exception {book.id} lists for a revoke (one of "
+                          f"{', '.join(known) or '(none)'})" + _suggest(revoke.exception, known))
+
+
+def _suggest(word: str, known: list[str]) -> str:
+    hint = did_you_mean(word, known)
+    return f"; {hint}" if hint else ""
+
+
+def _mentioned(book: Rulebook, stage: str, fact: str) -> set[str]:
+    """The words of `fact` that the conditions of `stage`'s rules in force mention."""
+    out: set[str] = set()
+    for rule in book.rules_for(stage):
+        for leaf in c.leaves(rule.condition):
+            if isinstance(leaf, c.Compare) and c.Name(fact) in (leaf.left, leaf.right):
+                out |= {t.word for t in (leaf.left, leaf.right) if isinstance(t, c.Word)}
+            elif isinstance(leaf, c.In) and leaf.name == fact:
+                out |= set(leaf.words)
+    return out
+
+
+def transfer(book: Rulebook, revoke: Revoke, *, on_board: list[Revoke] | None = None, trace: Any = None,
+             **subject: Any) -> Transfer:
+    """The tricks the rulebook's ``revoke`` stage transfers for one revoke (recorded in `trace`
+    when given)."""
+    check_exception(book, revoke)
+    f = facts(revoke, on_board=on_board)
+    rule = trace.decide("revoke", f, **subject) if trace is not None else book.decide("revoke", f)
+    value = rule.award["tricks"].evaluate({**book.parameters, **f})
+    if value.denominator != 1 or value < 0:
+        raise RevokeError(f"rule {rule.id} of {book.id} transfers {value} tricks: a whole number of tricks, "
+                          "0 or more, was expected")
+    return Transfer(int(value), rule, rule.cites[0])
 
 
 def _declaring(direction: str, declarer: str) -> bool:
     return bridge.side_of(direction) == bridge.side_of(declarer)
 
 
-def rectify(result: bridge.PlayedResult, revokes: list[Revoke]) -> tuple[bridge.PlayedResult, list[Transfer]]:
-    """The result after every revoke's transfer (each revoke counted separately, Law 64A).
+def rectify(result: bridge.PlayedResult, revokes: list[Revoke],
+            transfers: list[Transfer]) -> bridge.PlayedResult:
+    """The result after every revoke's transfer (each revoke counted separately).
 
     Tricks move from the offending side to the other; a transfer can never take more tricks than
-    the offending side won from the first revoke on (the revoke trick, if it won it, and the later ones).
+    the offending side won from the first revoke on (the revoke trick, if it won it, and the later
+    ones). With both sides revoking, each side's transfers go the other way.
     """
     if result.contract is None or result.declarer is None:
         raise RevokeError("a revoke needs a contract that was played (not PASS)")
     if not revokes:
         raise RevokeError("give at least one established revoke")
-    sides = {bridge.side_of(r.offender) for r in revokes}
-    if len(sides) > 1 and any(r.exception != "both-sides" for r in revokes):
-        raise RevokeError("both sides revoked on this board: mark each revoke exception: both-sides (64B7)")
-    transfers = [transfer(r) for r in revokes]
-    first = min(revokes, key=lambda r: r.trick)
-    available = (1 if first.side_won else 0) + first.later_tricks
-    total = min(sum(t.tricks for t in transfers), available)
-    offender = revokes[0].offender
-    won_by_offenders = result.tricks if _declaring(offender, result.declarer) else 13 - result.tricks
-    if available > won_by_offenders:
-        raise RevokeError(f"the offending side won {available} tricks from the revoke on, but only "
-                          f"{won_by_offenders} in all ({result.text})")
-    tricks = result.tricks - total if _declaring(offender, result.declarer) else result.tricks + total
-    return bridge.PlayedResult(result.contract, result.declarer, tricks), transfers
+    tricks = result.tricks
+    for side in dict.fromkeys(bridge.side_of(r.offender) for r in revokes):
+        mine = [(r, t) for r, t in zip(revokes, transfers) if bridge.side_of(r.offender) == side]
+        first = min((r for r, _ in mine), key=lambda r: r.trick)
+        available = (1 if first.side_won else 0) + first.later_tricks
+        won = result.tricks if _declaring(first.offender, result.declarer) else 13 - result.tricks
+        if available > won:
+            raise RevokeError(f"the offending side won {available} tricks from the revoke on, but only "
+                              f"{won} in all ({result.text})")
+        total = min(sum(t.tricks for _, t in mine), available)
+        tricks += -total if _declaring(first.offender, result.declarer) else total
+    return bridge.PlayedResult(result.contract, result.declarer, tricks)
+
+
+def tricks_for(result: bridge.PlayedResult, offender: str) -> int:
+    """The tricks of the side that did not revoke (the non-offending side) in `result`."""
+    return 13 - result.tricks if _declaring(offender, result.declarer) else result.tricks
+
+
+def same_contract(a: bridge.PlayedResult, b: bridge.PlayedResult) -> None:
+    """A revoke happens in the play: the result without it is in the same contract."""
+    if a.contract is None or b.contract is None or a.declarer is None or b.declarer is None:
+        raise RevokeError("equity compares two played results")
+    if (a.contract, a.declarer) != (b.contract, b.declarer):
+        raise RevokeError(f"a revoke happens in the play: the result without it is in the same contract "
+                          f"({a.contract} by {a.declarer}), got {b.text}")
 
 
 @dataclass(frozen=True)
 class Equity:
-    after: bridge.PlayedResult       # the result after the transfer (the score Law 64A gives)
-    without: bridge.PlayedResult     # the result had the revoke not occurred
+    after: bridge.PlayedResult       # the result after the transfer
+    without: bridge.PlayedResult     # the result had the revoke(s) not occurred
     nos_tricks_after: int
     nos_tricks_without: int
-    adjust: bool                     # the transfer leaves the non-offending side short: adjust (64C)
-    paragraph: str                   # 64C (2007), 64C1 or 64C2(a) (2017)
+    rule: Rule                       # the rule of the revoke-equity stage that applied
+
+    @property
+    def adjust(self) -> str:         # no | if-damaged | as-if-no-revoke
+        return self.rule.apply["adjust"]
+
+    @property
+    def paragraph(self) -> str:
+        return self.rule.cites[0]
 
 
-def equity(after: bridge.PlayedResult, without: bridge.PlayedResult, offender: str, *,
-           edition: str, subsequent_same_suit: bool = False) -> Equity:
-    """Law 64C: whether the non-offending side is insufficiently compensated by the transfer.
+def equity(book: Rulebook, after: bridge.PlayedResult, without: bridge.PlayedResult, revokes: list[Revoke], *,
+           trace: Any = None) -> Equity:
+    """The rulebook's ``revoke-equity`` stage on the board: the non-offending side's tricks after
+    the transfer and without the revoke(s), compared as its rules say.
 
-    `without` is the result had the revoke (for 64C2(a): the subsequent revokes) not occurred. The
-    comparison is in tricks for the non-offending side; a transfer that gives it *more* than it
-    would have made stands (Law 12B2: no adjustment because a rectification is advantageous).
+    The exception the stage sees is the latest one a revoke names that some rule of the stage
+    mentions (e.g. a subsequent revoke in the same suit), else none.
     """
-    if edition not in EDITIONS:
-        raise RevokeError(f"edition is 2007 or 2017, got {edition!r}")
-    if after.contract is None or without.contract is None or after.declarer is None or without.declarer is None:
-        raise RevokeError("equity compares two played results")
-    if (after.contract, after.declarer) != (without.contract, without.declarer):
-        raise RevokeError(f"a revoke happens in the play: the result without it is in the same contract "
-                          f"({after.contract} by {after.declarer}), got {without.text}")
-    def nos_tricks(r: bridge.PlayedResult) -> int:
-        return 13 - r.tricks if _declaring(offender, r.declarer) else r.tricks
-    a, w = nos_tricks(after), nos_tricks(without)
-    if edition == "2007":
-        ref = "64C"
-    else:
-        ref = "64C2(a)" if subsequent_same_suit else "64C1"
-    return Equity(after, without, a, w, w > a, ref)
+    same_contract(after, without)
+    offender = revokes[0].offender
+    a, w = tricks_for(after, offender), tricks_for(without, offender)
+    mentioned = _mentioned(book, "revoke-equity", "exception")
+    named = [r.exception for r in sorted(revokes, key=lambda r: r.trick) if r.exception in mentioned]
+    f = {"exception": named[-1] if named else NONE, "both_sides": both_sides(revokes),
+         "tricks_after": Fraction(a), "tricks_without": Fraction(w)}
+    rule = trace.decide("revoke-equity", f) if trace is not None else book.decide("revoke-equity", f)
+    return Equity(after, without, a, w, rule)

@@ -1,6 +1,6 @@
 """The trace of a ruling (its provenance), recorded while computing and rendered only when shown.
 
-Each stage records what it saw and did as plain records — no English is built while computing:
+Each stage records what it saw and did as plain entries — no English is built while computing:
 
 ``decision``   a stage's facts, every rule whose condition held, those overridden and by which
                rule, and the rule chosen (with the subject: which quantity or side it was for)
@@ -9,8 +9,8 @@ Each stage records what it saw and did as plain records — no English is built 
 ``weighted``, ``award``, ``rounded``, …  the arithmetic, with the values it used
 
 The ruling's citations are collected from the trace (every chosen rule's cites, every parameter
-read's cites), never added by hand. Text, Markdown and JSON (``engine/render.py``) and the web
-page render the records; as OpenFisca's tracer records every parameter read, so does this one.
+read's cites), never added by hand. Text, Markdown and JSON (``engine/render/ruling.py``) and the web
+page render the entries; as OpenFisca's tracer records every parameter read, so does this one.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from typing import Any
 from ..rulebook import Decision, Rule, Rulebook
 
 
-class Record:
-    """One thing a ruling did: a kind and its data (values, not text)."""
+class Entry:
+    """One thing a ruling did: a kind and its data (values, not text). (A case's *record* — who, where,
+    when — is another thing: ruling.case.Record, rendered by render/record.py.)"""
 
     __slots__ = ("kind", "data")
 
@@ -29,16 +30,16 @@ class Record:
         self.kind, self.data = kind, data
 
     def __repr__(self) -> str:
-        return f"Record({self.kind!r}, {self.data!r})"
+        return f"Entry({self.kind!r}, {self.data!r})"
 
 
 class Trace:
     def __init__(self, book: Rulebook) -> None:
         self.book = book
-        self.records: list[Record] = []
+        self.entries: list[Entry] = []
 
     def add(self, kind: str, /, **data: Any) -> None:
-        self.records.append(Record(kind, data))
+        self.entries.append(Entry(kind, data))
 
     def decide(self, stage: str, facts: dict[str, Any], **subject: Any) -> Rule | None:
         """Ask the rulebook's `stage` about `facts`; record the decision and the parameters the
@@ -61,7 +62,7 @@ class Trace:
     # --- what the trace shows ------------------------------------------------------------------
 
     def decisions(self) -> list[Decision]:
-        return [r.data["decision"] for r in self.records if r.kind == "decision"]
+        return [r.data["decision"] for r in self.entries if r.kind == "decision"]
 
     def rules(self) -> list[Rule]:
         out: list[Rule] = []
@@ -70,10 +71,10 @@ class Trace:
                 out.append(d.rule)
         return out
 
-    def parameters(self) -> dict[str, Record]:
+    def parameters(self) -> dict[str, Entry]:
         """Each parameter read, once (the first read), in the order read."""
-        out: dict[str, Record] = {}
-        for r in self.records:
+        out: dict[str, Entry] = {}
+        for r in self.entries:
             if r.kind == "parameter" and r.data["name"] not in out:
                 out[r.data["name"]] = r
         return out
@@ -82,7 +83,7 @@ class Trace:
         """The paragraphs cited, in the order the ruling met them: every chosen rule's cites and
         every parameter read's cites."""
         refs: list[str] = []
-        for r in self.records:
+        for r in self.entries:
             if r.kind == "decision":
                 rule = r.data["decision"].rule
                 cites = rule.cites if rule is not None else ()

@@ -18,7 +18,7 @@ from starlette.responses import Response
 
 from ..core.errors import BridgelawError
 from ..render import event as report
-from ..field.events.run import load_event, outputs, run
+from ..field.run import load_event, outputs, run
 from ..core.exact import format_decimal
 from ..core.yamlio import load_yaml
 from .service import safe_name
@@ -39,7 +39,7 @@ def view(scored: list) -> list[dict]:
                  "adjusted": ", ".join(st.adjusted)} for st in ss.standings]
         lines = [{"label": sl.line.label, "ns": sl.line.ns, "ew": sl.line.ew, "what": report._what(sl.line),
                   "NS": _d(sl.NS.value), "EW": _d(sl.EW.value), "note": (sl.line.ruling or {}).get("note"),
-                  "steps": sl.NS.steps + sl.EW.steps, "rules": sl.rules}
+                  "steps": report.steps(sl, book=ss.book), "rules": report.rules(sl), "citations": sl.citations}
                  for _, sl in report.adjusted_lines(ss)]
         checks = ss.checks()
         out.append({"name": ss.session.name, "scoring": ss.session.scoring, "unit": ss.unit,

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping
 
 from ..ruling.case import CaseModel
 
 SCORINGS = {"imps": "Teams (IMPs)", "matchpoints": "Pairs (matchpoints)"}
 EVENTS = {"": "as the scoring says (teams at IMPs, pairs at matchpoints)", "pairs": "pairs",
-          "teams": "teams", "individual": "individual", "knockout": "knockout (12C4)"}
+          "teams": "teams", "individual": "individual", "knockout": "knockout"}
 VULNERABILITIES = {"None": "None (love all)", "NS": "North-South", "EW": "East-West", "All": "Both (game all)"}
 RESPONSIBILITIES = {"in-no-way-at-fault": "in no way at fault (average plus)",
                     "partly-at-fault": "partly at fault (average)",
                     "directly-at-fault": "directly at fault (average minus)"}
 SERIOUS = {"": "no", "serious-error": "extremely serious error", "gambling": "gambling action"}
-KINDS = {"assigned": "Assigned adjusted score (12C1: a result could be obtained)",
-         "artificial": "Artificial adjusted score (12C2: no result could be obtained)",
+KINDS = {"assigned": "Assigned adjusted score (a result could be obtained)",
+         "artificial": "Artificial adjusted score (no result could be obtained)",
          "not-scheduled": "Board not scheduled for a contestant (bye or sit-out: not scored)"}
 B_MODES = {"one": "One result", "weighted": "A weighted list of results", "split": "A different weighting for each side",
            "poll": "From a poll of players"}
@@ -28,14 +29,46 @@ DECISIONS = {"": "no appeal", "pending": "lodged, not yet heard", "upheld": "uph
              "changed": "changed: the committee changed the ruling", "withdrawn": "withdrawn"}
 DEPOSITS = {"": "—", "returned": "returned", "forfeited": "forfeited"}
 NON_OFFENDING = {"NS": "North-South", "EW": "East-West",
-                 "both": "Both (a Director's error, 82C; the other table's result, 86B1)"}
+                 "both": "Both (each side ruled from its own view: a Director's error, the other table's result)"}
 SEATS = {"": "—", "N": "North", "E": "East", "S": "South", "W": "West"}
 FINDING_CHOICES = {"": "not given", "yes": "yes, it holds", "no": "no, it does not hold"}
-EXCEPTIONS = {"": "none", "subsequent-same-suit": "64B2: a later revoke in the same suit by the same player",
-              "faced-card": "64B3: failure to play a card faced on the table",
-              "after-next-deal-call": "64B4: attention drawn after a call on the next deal",
-              "after-round": "64B5: attention drawn after the round ended",
-              "both-sides": "64B7: both sides revoked on the same board"}
+
+
+class _Exceptions(Mapping[str, str]):
+    """The exceptions to a revoke's trick transfer a case may name: the words the shipped rulebooks
+    declare (``words: exception:``), each with what it means (per rulebook where they differ), read
+    once when first asked; "" is none."""
+
+    def __init__(self) -> None:
+        self._choices: dict[str, str] | None = None
+
+    def _load(self) -> dict[str, str]:
+        if self._choices is None:
+            from .. import rulebook as rulebooks
+            meanings: dict[str, dict[str, list[str]]] = {}
+            for name in rulebooks.available():
+                for word, meaning in rulebooks.get(name).words.get("exception", {}).items():
+                    meanings.setdefault(word, {}).setdefault(meaning, []).append(name)
+            choices = {"": "none"}
+            for word, by_meaning in meanings.items():
+                if word == "none":
+                    continue
+                choices[word] = next(iter(by_meaning)) if len(by_meaning) == 1 else "; ".join(
+                    f"{', '.join(books)}: {meaning}" for meaning, books in by_meaning.items())
+            self._choices = choices
+        return self._choices
+
+    def __getitem__(self, key: str) -> str:
+        return self._load()[key]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+EXCEPTIONS = _Exceptions()
 
 # the record: form field → key in record:
 RECORD_FIELDS = {"rec_event": "event", "rec_session": "session", "rec_time": "time", "rec_table": "table",
@@ -136,7 +169,8 @@ LABELS = {
 }
 _LIST_LABEL = re.compile(r"^(wi|ew|poll)_(result|weight|illegal|action|votes)_(\d+)$")
 _REVOKE_LABEL = {"trick": "trick", "offender": "offender", "owon": "won by the offender",
-                 "swon": "won by the offending side", "later": "later tricks", "exception": "64B exception"}
+                 "swon": "won by the offending side", "later": "later tricks",
+                 "exception": "exception to the trick transfer"}
 
 
 def label(name: str) -> str:

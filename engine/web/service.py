@@ -135,7 +135,7 @@ class Books:
         for b in sorted(self.all(), key=lambda b: (b.id != default, b.id)):     # the current edition's words first
             for law, e in b.infractions.items():
                 laws.setdefault(law, e.title)
-                for name, what in e.requires:
+                for name, what in (*e.requires, *e.should):
                     entry = findings.setdefault(name, {"text": what, "laws": []})
                     if law not in entry["laws"]:
                         entry["laws"].append(law)

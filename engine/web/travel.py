@@ -1,5 +1,6 @@
 """The traveller page and ``POST /api/score``: one board's traveller (YAML, or PBN with an
-adjustments YAML) rescored with :mod:`bridgelaw.field.traveller`, shown as ``bridgelaw score`` shows it.
+adjustments YAML) rescored with :mod:`bridgelaw.field.traveller` and :mod:`bridgelaw.field.score`, shown as
+``bridgelaw score`` shows it (each adjusted table's steps and laws from its trace).
 
 Safety: a traveller from a request never makes the server read a file. A ``pbn:`` key (which
 names a PBN file on disk) is refused — the PBN is pasted or uploaded instead; a ``rulebook:`` or
@@ -27,13 +28,14 @@ from . import forms
 from .service import safe_name
 
 try:
+    from ..core.vocab import METHODS as SCORINGS
+    from ..field.traveller import load_results_traveller, load_traveller, score_traveller
     from ..render import traveller as traveller_cli
-    from ..field.traveller import SCORINGS, load_pbn_traveller, load_traveller, score_traveller
 except ImportError:                           # the traveller scorer is not in this installation
     traveller_cli = None                      # type: ignore[assignment]
     SCORINGS = ()
 
-SCORING_WORDS = {"": "as the traveller says", "matchpoints": "matchpoints (Law 78A)", "cross-imps": "cross-IMPs",
+SCORING_WORDS = {"": "as the traveller says", "matchpoints": "matchpoints", "cross-imps": "cross-IMPs",
                  "butler": "butler IMPs"}
 MAX_TEXT = 200 * 1024
 
@@ -158,9 +160,9 @@ def score(f: TravellerForm, books: Any):
         tree = _checked_yaml(f.adjustments, f.adjustments_name, books, "adjustments", pbn_allowed=True)
     rulebook = _rulebook_path(books, f.rulebook, tree)
     # Parsed from the posted text in memory: a name from the request never becomes a path.
-    trav = load_pbn_traveller(f.name, text=f.traveller, board=board, rulebook=rulebook, scoring=scoring,
-                              adjustments=f.adjustments_name if tree is not None else None,
-                              adjustments_text=f.adjustments if tree is not None else None)
+    trav = load_results_traveller(f.name, text=f.traveller, board=board, rulebook=rulebook, scoring=scoring,
+                                  adjustments=f.adjustments_name if tree is not None else None,
+                                  adjustments_text=f.adjustments if tree is not None else None)
     return score_traveller(trav)
 
 
@@ -210,7 +212,9 @@ def view(board: Any) -> dict[str, Any]:
         rows.append({"table": t["table"], "ns_pair": t["ns_pair"], "ew_pair": t["ew_pair"], "what": what,
                      "ns_points": t["ns_points"], "NS": cells["NS"], "EW": cells["EW"],
                      "adjusted": t["kind"] != "result",
-                     "steps": t["NS"]["steps"] + t["EW"]["steps"] if t["kind"] != "result" else []})
+                     "steps": (t["NS"]["steps"] + t["EW"]["steps"]
+                               + ([f"Law: {', '.join(t['citations'])}"] if t.get("citations") else []))
+                     if t["kind"] != "result" else []})
     return {"title": data["title"], "board": data["board"], "scoring": data["scoring"], "unit": unit,
             "top": _exact(data["top"], "MP") if data["top"] else None, "rulebook": data["rulebook"],
             "rows": rows, "warnings": data["warnings"], "published": data["published"],

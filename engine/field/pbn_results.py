@@ -1,13 +1,13 @@
-"""Reading a whole PBN results file into the event model.
-
-Every game with a ``ScoreTable`` is a board of the one session the file holds. Columns read
+"""A PBN results file as the field model: every game with a ``ScoreTable`` is a board of the one
+session the file holds (``bridgelaw event``), and one of them a traveller (``bridgelaw score``).
+Columns read
 (case-insensitive; any order; unknown columns are kept for writing back):
 
 * ``Section``, ``Table``, ``Round``, ``PairId_NS``, ``PairId_EW`` — who played where; a table
   number repeats across sections, never within one;
 * ``Contract``, ``Declarer``, ``Result`` (tricks) and/or ``Score_NS``, ``Score_EW``, ``Score``
   (``NS 420``) — the result; a score cell may hold ``PASS`` or an artificial code (``A+``,
-  ``A=``, ``A-``, ``A60``, ``A6040``, ``%60``, ``Bye``, ``NP``: see :func:`model.parse_code`);
+  ``A=``, ``A-``, ``A60``, ``A6040``, ``%60``, ``Bye``, ``NP``: see :func:`.cells.parse_code`);
 * ``MP_NS``/``MP_EW``, ``IMP_NS``/``IMP_EW``, ``Percentage_NS``/``Percentage_EW`` — published
   figures, compared at their printed precision;
 * ``Adjustment`` — written by ``bridgelaw event``: the adjusted score a ruling gave this line,
@@ -15,6 +15,10 @@ Every game with a ``ScoreTable`` is a board of the one session the file holds. C
 
 A ``TotalScoreTable`` (``PairId``, ``Direction``, ``TotalScoreMP``/``TotalScoreIMP``,
 ``TotalPercentage``, ``Names``) gives the contestants and their published totals.
+
+A row with no result (an empty score) is read as a line without one, which a ruling (a rulings or
+an adjustments file) must give a score: :func:`.model.require_results` reports any left.
+Every cell's number or code is read by :mod:`.cells`.
 """
 
 from __future__ import annotations
@@ -24,16 +28,14 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...core import bridge
-from ...core.errors import BridgelawError
-from ..pbn import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
+from ..core import bridge
+from ..core.errors import BridgelawError
+from ..core.vocab import vulnerability as vulnerability_word
 from . import adjustment_cell
-from .model import (MAX_BOARD, MAX_TABLE, SIDES, Board, Contestant, Event, Line, Session, Where,
-                    contestant_key, guess_pair_numbers, identifier, parse_code, published, read_codes,
-                    played_on, raw_score, side_keys, whole_number)
-
-VULNERABLE = {"none": "None", "love": "None", "-": "None", "ns": "NS", "ew": "EW", "all": "All", "both": "All",
-              "n-s": "NS", "e-w": "EW"}
+from .cells import (MAX_BOARD, MAX_TABLE, Where, identifier, parse_code, published, raw_score, read_codes, tricks,
+                    whole_number)
+from .model import Board, Contestant, Event, Line, Session, check_board, contestant_key, guess_pair_numbers, played_on
+from .pbn_file import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
 
 
 def scoring_from_tag(text: str) -> str | None:
@@ -59,7 +61,9 @@ def load_event_pbn(path: str | Path, *, text: str | None = None, data: bytes | N
     return read_pbn(pbn, scoring=scoring)
 
 
-def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
+def read_pbn(pbn: PbnFile, *, scoring: str | None = None, default: str | None = None) -> Event:
+    """The file's one session: scored by `scoring` (``--scoring``), else as its Scoring tag or its
+    columns say, else by `default` (a traveller's: matchpoints), else it is an error."""
     games = [g for g in pbn.games if g.score_table is not None]
     if not games:
         raise BridgelawError("the PBN file has no ScoreTable (no results to read)", file=pbn.file,
@@ -75,7 +79,7 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
         s = g.tag("Scoring")
         if s is not None and s.value.strip() not in ("", "#") and tag_scoring is None:
             tag_scoring = scoring_from_tag(s.value)
-            # PBN 2.1: MP1 = 2 matchpoints per result beaten (Law 78A), MP2 = 1 per result beaten
+            # PBN 2.1: MP1 = 2 matchpoints per result beaten, MP2 = 1 per result beaten
             if "mp2" in s.value.lower().replace(" ", ""):
                 session.mp_unit = Fraction(1, 2)
     title = event_tag or Path(pbn.file).stem
@@ -90,7 +94,7 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
                                     expected="one game per board in a session")
         session.boards[board.number] = board
     if session.scoring is None:
-        session.scoring = tag_scoring or _scoring_from_columns(games)
+        session.scoring = tag_scoring or _scoring_from_columns(games) or default
     if session.scoring is None:
         raise BridgelawError("the file does not say how it is scored", file=pbn.file, line=games[0].first_line,
                              expected="[Scoring \"MatchPoints\"] (or Butler, Cross-IMPs) in the file, or --scoring")
@@ -101,8 +105,14 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None) -> Event:
     for c in contestants.values():
         c.key = contestant_key(c.section, c.direction, c.number, session.pair_numbers)
         session.contestants[c.key] = c
-    _check_pairs(session)
+    for board in session.boards.values():
+        check_board(board, session, _cell, f"board {board.number}: ")
     return Event(title=title, file=pbn.file, format="pbn", sessions=[session], source=pbn)
+
+
+def _cell(line: Line, key: str) -> Where:
+    """The place of a line's cell (table, ns, ew, or a seat at an individual event)."""
+    return line.extra.get("cells", {}).get(key, line.where)
 
 
 def _tag_text(game: Game, name: str) -> str | None:
@@ -130,12 +140,12 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
         value = vul_tag.value.strip()
         if value == "#":
             value = previous.get("Vulnerable", "")
-        vul = VULNERABLE.get(value.lower())
+        vul = vulnerability_word(value)
         if vul is None:
             raise pbn.error(vul_tag, f"Vulnerable \"{vul_tag.value}\" is not a vulnerability",
                             expected="None, NS, EW or All (also Love, -, Both)")
         previous["Vulnerable"] = value
-    board = Board(number, vul, [], where, {"game": g})
+    board = Board(number, vul, [], where, extra={"game": g})
     _check_columns(pbn, table)
     for row in table.rows:
         check_row(pbn, table, row)
@@ -192,6 +202,11 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
         raise pbn.error(multiplicity, "rows standing for several tables (Multiplicity) are not supported",
                         expected="one row per table (Multiplicity 1 or -)")
     line = Line(board.number, section, number, ns, ew, _where(pbn, first), extra={"row": row}, players=players)
+    cells = {key: _where(pbn, tok) for key, tok in (("table", table_tok), ("ns", ns_tok), ("ew", ew_tok)) if tok}
+    if players:
+        cells.update({seat: _where(pbn, get(col)) for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"),
+                                                                   ("E", "PlayerId_East"), ("W", "PlayerId_West"))})
+    line.extra["cells"] = cells
     for name, key in (("MP_NS", "NS"), ("MP_EW", "EW"), ("IMP_NS", "NS"), ("IMP_EW", "EW"),
                       ("Percentage_NS", "NS%"), ("Percentage_EW", "EW%")):
         token = get(name)
@@ -237,7 +252,7 @@ class RowResult:
 def read_row_result(pbn: PbnFile, get) -> RowResult:
     """The result cells of one ScoreTable row, each error at its cell."""
     out = RowResult()
-    contract, declarer, tricks = get("Contract"), get("Declarer"), get("Result")
+    contract, declarer, result = get("Contract"), get("Declarer"), get("Result")
     if contract is not None:
         text = contract.value.strip()
         code = parse_code(text)
@@ -248,19 +263,17 @@ def read_row_result(pbn: PbnFile, get) -> RowResult:
                 out.contract_code = (text, contract, code.kind)
                 return out
         else:
-            if declarer is None or tricks is None:
+            if declarer is None or result is None:
                 missing = "Declarer" if declarer is None else "Result"
                 raise pbn.error(contract, f"contract {text} has no {missing}",
                                 expected="a declarer (N, E, S, W) and the tricks taken by declarer")
-            t = tricks.value.strip()
-            if not (t.isascii() and t.isdigit() and len(t) <= 2 and int(t) <= 13):
-                raise pbn.error(tricks, f"Result '{t[:20]}' is not a number of tricks", expected="0 to 13")
+            taken = tricks(result.value, _where(pbn, result), "Result")
             try:
                 c = _contract(text, declarer.value.strip().upper())
-                out.played = bridge.PlayedResult(c.contract, c.declarer, int(t))
+                out.played = bridge.PlayedResult(c.contract, c.declarer, taken)
             except bridge.NotationError as exc:
                 token = contract if "declarer" not in exc.message else declarer
-                raise pbn.error(token, f"'{text[:20]}' by '{declarer.value[:5]}' making {t}: {exc.message}",
+                raise pbn.error(token, f"'{text[:20]}' by '{declarer.value[:5]}' making {taken}: {exc.message}",
                                 expected="a contract such as 4SX and a declarer N, E, S or W") from None
     for name, side in (("Score_NS", "NS"), ("Score_EW", "EW"), ("Score", None)):
         token = get(name)
@@ -294,6 +307,7 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
     r = read_row_result(pbn, get)
     if r.contract_code is not None and r.contract_code[2] == "not-played":
         line.kind, line.code = "not-played", r.contract_code[0]      # e.g. Bye in the Contract column
+        line.extra["code_where"] = _where(pbn, r.contract_code[1])
         return
     if r.codes:
         _codes(line, r.codes)
@@ -309,8 +323,7 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
     if r.score is not None:
         line.kind, line.result, line.points = "result", bridge.Score(r.score), r.score
         return
-    raise line.where.error(f"{line.label} has no result", expected="a contract and result, a score, or an artificial "
-                           "code such as A+ or NP", suggestion="give it a ruling in the rulings file")
+    line.kind = "none"                  # a ruling must give it a score (model.require_results)
 
 
 _CONTRACTS: dict[tuple[str, str], Any] = {}
@@ -330,6 +343,7 @@ def _contract(text: str, declarer: str) -> Any:
 def _codes(line: Line, codes: dict[str, Any]) -> None:
     r = read_codes(codes)
     line.kind, line.code = r.kind, r.text
+    line.extra["code_where"] = next(iter(codes.values()))[1]
     if r.kind == "artificial":
         line.artificial, line.mirrored = r.values, r.mirrored
 
@@ -380,25 +394,3 @@ def _mitchell(table: ScoreTable) -> bool:
         if len(row.tokens) > max(k, d):
             seen.setdefault(row.tokens[k].value, set()).add(row.tokens[d].value)
     return any(len(v) > 1 for v in seen.values()) or len(seen) < len(table.rows)
-
-
-def _check_pairs(session: Session) -> None:
-    """Each contestant once on each board; each table once per section."""
-    for board in session.boards.values():
-        tables: dict[tuple[str, int], Line] = {}
-        pairs: dict[str, Line] = {}
-        for line in board.lines:
-            if line.table is not None:
-                key = (line.section, line.table)
-                if key in tables:
-                    raise line.where.error(f"board {board.number}: table {line.section}{line.table} appears twice "
-                                           f"(first at line {tables[key].where.line})", expected="each table once per section")
-                tables[key] = line
-            for side in SIDES:
-                for key in side_keys(line, side, session):
-                    if key in pairs:
-                        what = "player" if session.individual else "pair"
-                        raise line.where.error(f"board {board.number}: {what} {key} plays at two tables (lines "
-                                               f"{pairs[key].where.line} and {line.where.line})",
-                                               expected=f"each {what} once on a board")
-                    pairs[key] = line

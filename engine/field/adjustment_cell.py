@@ -7,10 +7,12 @@ re-reading the file scores the line the same way without the rulings file.
     split NS: 4S= N @1/2; 4S-1 N @1/2 | EW: 4S= N @1/3; 4S-1 N @2/3
     np                                not played (not scheduled, or no score for either side)
     … & pen EW=1/4                    a procedural penalty as well (fraction of a top, or IMPs)
-    … & ppen 3a=1/4                   an individual: a procedural penalty on a player (12C3)
-    art NS=… EW=… & own 21b=3/5       an individual: a player's own artificial score (12C2(c))
+    … & ppen 3a=1/4                   an individual: a procedural penalty on a player
+    art NS=… EW=… & own 21b=3/5       an individual: a player's own artificial score (its own session facts)
 
-The same text is the USEBIO writer's comment on an adjusted line.
+The same text is the USEBIO writer's comment on an adjusted line. A line read back is scored
+as the cell says: an adjusted score is ruled again (its assigned outcomes are its own weighted
+average), an artificial one and a penalty are taken as given.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from ...core import bridge
-from ...ruling.case import Component, parse_outcome
-from ...core.errors import BridgelawError
-from ...core.exact import NumberError, parse_exact
-from .model import SIDES, Line, Where
+from ..core import bridge
+from ..core.errors import BridgelawError
+from ..core.exact import NumberError, parse_exact
+from ..core.vocab import SIDES
+from ..ruling.case import Component, parse_outcome
+from .cells import Where
+from .model import Line
 
 _VALUE = re.compile(r"^(NS|EW)=([+-]?[0-9]{1,6}(?:/[0-9]{1,6})?)$")
 _PLAYER_VALUE = re.compile(r"^([^\s=]{1,24})=([+-]?[0-9]{1,9}(?:/[0-9]{1,9})?)$")
@@ -82,14 +86,14 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
             line.kind, line.artificial = "artificial", values
         elif word == "adj":
             parts = _parts(rest, where, vulnerability)
-            line.kind, line.parts = "adjusted", {"NS": parts, "EW": parts}
+            line.kind, line.written = "adjusted", {"NS": parts, "EW": parts}
         elif word == "split":
             ns, sep, ew = rest.partition("|")
             if not sep or not ns.strip().startswith("NS:") or not ew.strip().startswith("EW:"):
                 raise where.error("Adjustment split needs 'NS: … | EW: …'", expected=HINT)
             line.kind = "split"
-            line.parts = {"NS": _parts(ns.strip()[3:], where, vulnerability),
-                          "EW": _parts(ew.strip()[3:], where, vulnerability)}
+            line.written = {"NS": _parts(ns.strip()[3:], where, vulnerability),
+                            "EW": _parts(ew.strip()[3:], where, vulnerability)}
         elif word == "pen":
             line.penalty = _values(rest, where)
         elif word in ("ppen", "own"):
@@ -102,7 +106,7 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
                 raise where.error(f"Adjustment '{word}': player {unknown[0]} does not play on this line",
                                   expected="one of " + ", ".join(line.players.values()))
             if word == "ppen":
-                line.player_penalty = values
+                line.player_penalty_given = values
             else:
                 line.extra["own_given"] = values
         else:
@@ -116,9 +120,10 @@ def _parts_text(parts: list[Component]) -> str:
     return "; ".join(f"{p.outcome.text} @{p.weight}" for p in parts)
 
 
-def write(line: Line, values: dict[str, Any] | None = None) -> str | None:
-    """The Adjustment cell for a line a ruling changed (None for a line left as played).
-    `values`: the artificial values actually awarded (after the rulebook's artificial stage)."""
+def write(sl: Any) -> str | None:
+    """The Adjustment cell for a scored line (score.ScoredLine) a ruling changed (None for a line left
+    as played): the artificial values awarded, the outcomes assigned, the penalties each bears."""
+    line, values = sl.line, sl.awarded
     clauses = []
     if line.ruling is None and not line.extra.get("adjustment"):
         return None
@@ -136,6 +141,19 @@ def write(line: Line, values: dict[str, Any] | None = None) -> str | None:
         clauses.append("own " + " ".join(f"{p}={v}" for p, v in own.items()))
     if line.penalty:
         clauses.append("pen " + " ".join(f"{s}={v}" for s, v in line.penalty.items()))
-    if line.player_penalty:
-        clauses.append("ppen " + " ".join(f"{p}={v}" for p, v in line.player_penalty.items()))
+    borne = player_penalties(sl)
+    if borne:
+        clauses.append("ppen " + " ".join(f"{p}={v}" for p, v in borne.items()))
     return " & ".join(clauses) if clauses else None
+
+
+def player_penalties(sl: Any) -> dict[str, Fraction]:
+    """The procedural penalty each player of an individual's line bears (a share of a top, or IMPs):
+    as the penalty stage decided it (the line's trace), or as a file read back gives it."""
+    if sl.line.player_penalty_given:
+        return dict(sl.line.player_penalty_given)
+    out: dict[str, Fraction] = {}
+    for e in (sl.trace.entries if sl.trace is not None else ()):
+        if e.kind == "player-penalty":
+            out[e.data["player"]] = e.data["share"]
+    return out

@@ -1,5 +1,5 @@
-"""USEBIO 1.2 (the EBU's XML results format: EBUScore, ScoreBridge, Compscore, RealBridge):
-reading into the event model, and writing a scored session back.
+"""A USEBIO 1.2 results file (the XML results format of EBUScore, ScoreBridge, Compscore,
+RealBridge) as the field model, and a scored session written back as USEBIO.
 
 Read: ``EVENT`` (its ``EVENT_TYPE``: MP_PAIRS → matchpoints, CROSS_IMP → cross-IMPs,
 BUTLER_PAIRS → butler), optional ``SESSION``/``SECTION`` levels, ``PARTICIPANTS/PAIR``
@@ -21,14 +21,15 @@ from fractions import Fraction
 from pathlib import Path
 from xml.parsers import expat
 
-from ...core import bridge
-from ...core.errors import BridgelawError
-from ...core.exact import format_fixed
-from ...core.limits import MAX_RESULTS_BYTES, read_bytes
+from ..core import bridge
+from ..core.errors import BridgelawError
+from ..core.exact import format_fixed
+from ..core.limits import MAX_RESULTS_BYTES, read_bytes
+from ..core.vocab import SIDES
 from . import adjustment_cell
-from .model import (MAX_BOARD, SIDES, Board, Contestant, Event, Line, Session, Where, contestant_key,
-                    guess_pair_numbers, identifier, mirror, parse_code, played_on, published, raw_score, whole_number)
-from .pbn_in import _check_pairs
+from .cells import (MAX_BOARD, MAX_TABLE, Where, identifier, mirror, parse_code, published, raw_score, tricks,
+                    whole_number)
+from .model import Board, Contestant, Event, Line, Session, check_board, contestant_key, guess_pair_numbers, played_on
 
 EVENT_TYPES = {"MP_PAIRS": "matchpoints", "CROSS_IMP": "cross-imps", "CROSS_IMPS": "cross-imps",
                "BUTLER_PAIRS": "butler", "BUTLER_IMPS": "butler", "SWISS_PAIRS": None}
@@ -108,19 +109,21 @@ def parse_xml(data: bytes, file: str) -> Node:
     return root[0]
 
 
-def load_event_usebio(path: str | Path, *, data: bytes | None = None, scoring: str | None = None) -> Event:
+def load_event_usebio(path: str | Path, *, data: bytes | None = None, scoring: str | None = None,
+                      default: str | None = None) -> Event:
     name = str(path)
     if data is None:
         data = read_bytes(path, what="USEBIO file", limit=MAX_RESULTS_BYTES)   # docs/limits.md
     root = parse_xml(data, name)
-    return read_usebio(root, name, scoring=scoring, data=data)
+    return read_usebio(root, name, scoring=scoring, data=data, default=default)
 
 
 def _where(file: str, node: Node) -> Where:
     return Where(file, node.line, node.column)
 
 
-def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: bytes | None = None) -> Event:
+def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: bytes | None = None,
+                default: str | None = None) -> Event:
     event = root.find("EVENT")
     if event is None:
         raise BridgelawError("the file has no <EVENT>", file=file, line=root.line, column=root.column)
@@ -129,7 +132,7 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
     chosen = scoring or EVENT_TYPES.get(etype.upper())
     if chosen is None:
         method = (event.value("SCORING_METHOD") or "").upper()
-        chosen = "matchpoints" if method in ("MATCHPOINTS", "MATCH_POINTS", "MP") else None
+        chosen = "matchpoints" if method in ("MATCHPOINTS", "MATCH_POINTS", "MP") else default
     if chosen is None:
         raise BridgelawError(f"EVENT_TYPE '{etype}' is not a scoring method bridgelaw reads", file=file, line=event.line,
                              column=event.column, expected="MP_PAIRS, CROSS_IMP or BUTLER_PAIRS, or --scoring")
@@ -154,7 +157,9 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
             c.key = contestant_key(c.section, c.direction, c.number, session.pair_numbers)
             rekey[c.key] = c
         session.contestants = rekey
-        _check_pairs(session)
+        for board in session.boards.values():
+            check_board(board, session, lambda line, key: line.extra.get("cells", {}).get(key, line.where),
+                        f"board {board.number}: ")
         sessions.append(session)
     return Event(title=title, file=file, format="usebio", sessions=sessions, source=root,
                  extra={"crlf": data is not None and b"\r\n" in data[:4096]})
@@ -185,7 +190,7 @@ def _board(file: str, node: Node, section: str, session: Session) -> None:
     number = whole_number(node.value("BOARD_NUMBER") or "", where, "BOARD_NUMBER", MAX_BOARD)
     board = session.boards.get(number)
     if board is None:
-        board = session.boards[number] = Board(number, bridge_vulnerability(number), [], where, {"node": node})
+        board = session.boards[number] = Board(number, bridge_vulnerability(number), [], where, extra={"node": node})
     for tl in node.all("TRAVELLER_LINE"):
         board.lines.append(_line(file, tl, section, board, session.scoring))
 
@@ -206,9 +211,11 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line
     ns, wns = get("NS_PAIR_NUMBER")
     ew, wew = get("EW_PAIR_NUMBER")
     table_text, wt = get("TABLE_NUMBER")
-    line = Line(board.number, section, whole_number(table_text, wt, "TABLE_NUMBER", 99_999) if table_text else None,
+    line = Line(board.number, section, whole_number(table_text, wt, "TABLE_NUMBER", MAX_TABLE) if table_text else None,
                 identifier(ns, wns, "NS_PAIR_NUMBER") if ns else None,
                 identifier(ew, wew, "EW_PAIR_NUMBER") if ew else None, where, extra={"node": tl})
+    line.extra["cells"] = {key: w for key, text, w in (("table", table_text, wt), ("ns", ns, wns), ("ew", ew, wew))
+                           if text}
     tag = POINTS[scoring]
     for side in SIDES:
         text, w = get(f"{side}_{tag}")
@@ -225,29 +232,31 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line
                 return line
     contract, wc = get("CONTRACT")
     declarer, wd = get("PLAYED_BY")
-    tricks, wtr = get("TRICKS")
+    taken_text, wtr = get("TRICKS")
     score, wsc = get("SCORE")
     code = parse_code(score) if score else None
     if code is not None and code.kind == "not-played":
         line.kind, line.code = "not-played", score
+        line.extra["code_where"] = wsc
         return line
     if code is not None and code.kind == "artificial":
         values = {"NS": code.NS, "EW": code.EW} if code.two_sided else {"NS": code.NS, "EW": mirror(code.NS)}
         line.kind, line.artificial, line.code = "artificial", values, score
+        line.mirrored = None if code.two_sided else "EW"
+        line.extra["code_where"] = wsc
         return line
     played = None
     if contract and contract.upper() in ("PASS", "PASSED", "P", "AP"):
         played = bridge.PlayedResult(None, None, 0)
     elif contract:
-        if not declarer or not tricks:
+        if not declarer or not taken_text:
             raise wc.error(f"contract {contract[:10]} has no {'PLAYED_BY' if not declarer else 'TRICKS'}")
-        if not (tricks.isascii() and tricks.isdigit() and len(tricks) <= 2 and int(tricks) <= 13):
-            raise wtr.error(f"TRICKS '{tricks[:10]}' is not a number of tricks", expected="0 to 13")
+        taken = tricks(taken_text, wtr, "TRICKS")
         try:
             c = bridge.parse_result(f"{contract}= {declarer.upper()}")
         except bridge.NotationError as exc:
             raise wc.error(f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}") from None
-        played = bridge.PlayedResult(c.contract, c.declarer, int(tricks))
+        played = bridge.PlayedResult(c.contract, c.declarer, taken)
     value = None
     if score is not None and (code is None or code.kind != "pass"):
         value = raw_score(score, wsc, "SCORE")
@@ -261,8 +270,7 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line
         v = value or 0
         line.kind, line.result, line.points = "result", bridge.Score(v), v
     else:
-        raise where.error(f"{line.label} has no result", expected="CONTRACT, PLAYED_BY, TRICKS and SCORE, or an "
-                          "artificial SCORE such as A6040")
+        line.kind = "none"              # a ruling must give it a score (model.require_results)
     return line
 
 
@@ -325,7 +333,7 @@ def write(scored_sessions: list, event: Event) -> str:
             for sl in sb.lines:
                 line = sl.line
                 out.append(f"{indent}  <TRAVELLER_LINE>")
-                cell = adjustment_cell.write(line, sl.awarded)
+                cell = adjustment_cell.write(sl)
                 if cell:
                     out.append(f"{indent}    <!-- bridgelaw: {cell.replace('--', '- -')} -->")
                 if line.table is not None:

@@ -1,34 +1,44 @@
 """A whole results file: read it, apply the TD's rulings, score every session, build the outputs
-(what ``bridgelaw event`` and the web event page do, without their options or pages)."""
+(what ``bridgelaw event`` and the web event page do, without their options or pages). A YAML
+traveller (or adjustments file) is an event of one board: read with its own rulebook and rulings."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
 
-from ...core.errors import BridgelawError
-from ...rulebook import proposed
-from ..traveller.common import bulk
-from .model import Event
-from .pbn_in import load_event_pbn
+from ..core.errors import BridgelawError
+from ..rulebook import proposed
+from .model import Event, require_results
+from .pbn_results import load_event_pbn
 from .rulings import apply, book_for, in_force, load_rulings
 from .score import ScoredSession, score_session
+from .traveller import bulk, load_traveller
 from .usebio import load_event_usebio
 from .writers import encode_check, pbn_fresh, pbn_text, usebio_text
 
 
-def load_event(path: str, scoring: str | None = None, text: bytes | None = None) -> Event:
+def load_event(path: str, scoring: str | None = None, text: bytes | None = None, *, rulebook: str | None = None,
+               as_of: dt.date | None = None, what_if=None) -> Event:
+    """A results file (.pbn, .xml) or a YAML traveller (.yaml: read with its rulebook, or `rulebook`,
+    with the what-if change and as of `as_of`: its adjusted tables are ruled as it is read)."""
     with bulk():
-        return _load_event(path, scoring, text)
+        return _load_event(path, scoring, text, rulebook, as_of, what_if)
 
 
-def _load_event(path: str, scoring: str | None = None, text: bytes | None = None) -> Event:
+def _load_event(path: str, scoring: str | None, text: bytes | None, rulebook: str | None, as_of: dt.date | None,
+                what_if) -> Event:
     suffix = Path(path).suffix.lower()
     if suffix == ".xml":
         return load_event_usebio(path, data=text, scoring=scoring)
     if suffix == ".pbn":
         return load_event_pbn(path, scoring=scoring, data=text)
-    raise BridgelawError(f"{path}: not a .pbn or .xml file", expected="a PBN (.pbn) or USEBIO (.xml) results file")
+    if suffix in (".yaml", ".yml"):
+        trav = load_traveller(path, rulebook=rulebook, scoring=scoring, as_of=as_of, what_if=what_if,
+                              text=text.decode("utf-8") if isinstance(text, bytes) else text)
+        return trav.event
+    raise BridgelawError(f"{path}: not a .pbn or .xml file (nor a .yaml traveller)",
+                         expected="a PBN (.pbn) or USEBIO (.xml) results file, or a YAML traveller of one board")
 
 
 def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
@@ -44,12 +54,18 @@ def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: 
 def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
          rulings_text: str | None, progress, overlay: str | None, as_of: dt.date | None) -> list[ScoredSession]:
     rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
-    book = proposed(book_for(rulings, rulebook, event), overlay, settings)
+    own = event.extra.get("book")          # a traveller's: read (and its tables ruled) with it
+    if own is not None and rulebook is None and (rulings is None or rulings.model.rulebook is None):
+        book = own
+    else:
+        book = proposed(book_for(rulings, rulebook, event), overlay, settings)
     if rulings is not None:
         if rulings.model.scoring:
             for s in event.sessions:
                 s.scoring = rulings.model.scoring
         apply(event, rulings, book, as_of)
+    for s in event.sessions:
+        require_results(s, "give it a ruling in the rulings file")
     scored = []
     for k, s in enumerate(event.sessions, 1):
         what = f"session {k} of {len(event.sessions)}"

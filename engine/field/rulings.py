@@ -6,10 +6,10 @@
       - board: 5
         table: 3                      # or ns: 4 / ew: 11 (the pairs); section: A when tables repeat
         adjusted: 4S= N               # one outcome, a weighted list, or {NS: [...], EW: [...]}
-        note: hesitation before 4S; 12C1(c) weighting
+        note: hesitation before 4S; a weighted score
       - board: 9
         ns: 4
-        artificial: {NS: avg-plus, EW: avg-minus}     # by responsibility: 12C2 through the rulebook
+        artificial: {NS: avg-plus, EW: avg-minus}     # by responsibility: the rulebook's artificial stage
       - board: 12
         table: 7
         not_played: true              # no score for either side; the board is not counted
@@ -33,14 +33,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from ... import rulebook as rulebooks
-from ...ruling.case import Board as CaseBoard, Possibilities
-from ...core.errors import BridgelawError, InvalidValue, did_you_mean
-from ...core.exact import NumberError, format_mixed, parse_exact
-from ..traveller.adjust import TableReader
-from ..traveller.model import TableLine
-from ...core.yamlio import Document, load_yaml
-from .model import PARTNER, SIDES, Event, Line, Session
+from .. import rulebook as rulebooks
+from ..core.errors import BridgelawError, InvalidValue, did_you_mean
+from ..core.exact import NumberError, format_mixed, parse_exact
+from ..core.vocab import SIDES, Method
+from ..core.yamlio import Document, load_yaml
+from ..ruling.case import Possibilities, SplitWeighting, weighted_components
+from .adjust import Ruler
+from .cells import Where
+from .model import Board, Event, Line, Session
 
 def _pen(value: Any) -> tuple[Fraction, bool]:
     if isinstance(value, bool):
@@ -75,7 +76,7 @@ class PenaltyModel(_Strict):
     NS: PenaltyValue | None = None
     EW: PenaltyValue | None = None
     # an individual event: the offending player's seat, the amount, and whether the partner is in no
-    # way to blame; the rulebook's penalty stage (12C3) decides who bears it
+    # way to blame; the rulebook's penalty stage decides who bears it
     player: Literal["N", "E", "S", "W"] | None = None
     amount: PenaltyValue | None = None
     partner_blameless: bool | None = None
@@ -100,7 +101,7 @@ class RulingsModel(_Strict):
     title: str | None = None
     event: str | None = None
     rulebook: str | None = None
-    scoring: Literal["matchpoints", "cross-imps", "butler"] | None = None
+    scoring: Method | None = None
     pair_numbers: Literal["by-direction", "unique"] | None = None
     rulings: list[RulingModel] = Field(default_factory=list, max_length=100_000)
     notes: str | None = None
@@ -190,7 +191,8 @@ def in_force(book: rulebooks.Rulebook, session: Session, as_of: dt.date | None =
 
 def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook, as_of: dt.date | None = None) -> None:
     """Change the event's lines as the rulings say (validated first: nothing changes when a
-    ruling is wrong), each session under `book` as in force on its day (:func:`in_force`)."""
+    ruling is wrong), each session under `book` as in force on its day (:func:`in_force`); then
+    rule each adjusted line through the case ruling path (its equivalent case: :mod:`.adjust`)."""
     doc, m = rulings.doc, rulings.model
     if m.pair_numbers:
         for s in event.sessions:
@@ -214,38 +216,55 @@ def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook, as_of: dt.da
         if not given and r.penalty is None:
             raise doc.error(path, "the ruling changes nothing", expected="adjusted, artificial, not_played or penalty")
         plan.append((r, line, given[0] if given else None, path, session))
-    changes = [(line, _change(r, line, kind, path, doc, in_force(book, session, as_of), session))
+    books = {id(s): in_force(book, s, as_of) for s in event.sessions}
+    changes = [(line, _change(r, line, kind, path, doc, books[id(session)], session))
                for r, line, kind, path, session in plan]
     for (r, line, kind, path, session), (_, change) in zip(plan, changes):
         for attr, value in change.items():
             setattr(line, attr, value)
         line.ruling = {"entry": path[1] + 1, "file": doc.file, "line": doc.position(path)[0], "note": r.note}
+    # the adjusted lines, once every line has its kind: each ruled with the board's other results
+    rulers: dict[int, Ruler] = {}
+    for r, line, kind, path, session in plan:
+        if kind != "adjusted":
+            continue
+        board = session.boards[line.board]
+        ruler = rulers.get(id(board))
+        if ruler is None:
+            ruler = rulers[id(board)] = Ruler(books[id(session)], session.scoring, board, books[id(session)].as_of,
+                                              session.warnings, doc.error, doc)
+        ruler.rule(line, path + ["adjusted"], session.individual)
 
 
 def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Document, book, session: Session) -> dict:
-    """What the ruling changes on the line: an adjusted score ruled by the traveller's
-    TableReader (rule_case: the rulebook's expectation stage decides which outcomes count and
-    how), an artificial score's responsibilities (scored later, with the session's facts), not
-    played, a penalty."""
+    """What the ruling changes on the line: an adjusted score's outcomes as written (ruled once every
+    line has its kind), an artificial score's responsibilities (scored later, with the session's
+    facts), not played, a penalty."""
     change: dict[str, Any] = {}
-    reader = _reader(doc, book, session, line, per_board=kind == "adjusted")
     if kind == "not_played":
-        change.update(kind="not-played", parts=None, artificial=None)
+        change.update(kind="not-played", written=None, parts=None, ruled=None, artificial=None)
     elif kind == "artificial":
         try:
-            responsibility, words = reader.responsibilities({"NS": r.artificial.NS, "EW": r.artificial.EW})
+            responsibility, words = _words(book, session).responsibilities({"NS": r.artificial.NS,
+                                                                            "EW": r.artificial.EW})
         except BridgelawError as exc:
             raise doc.error(path + ["artificial"], exc.message, expected=exc.expected,
                             suggestion=exc.suggestion) from None
-        change.update(kind="artificial", artificial=dict(responsibility), parts=None, mirrored=None)
+        change.update(kind="artificial", artificial=dict(responsibility), artificial_words=dict(words),
+                      written=None, parts=None, ruled=None, mirrored=None)
     elif kind == "adjusted":
-        tl = TableLine(line.table or 0, line.ns, line.ew, "adjusted")
-        reader.adjusted(tl, r.adjusted, r.non_offending, path + ["adjusted"])
-        change.update(kind=tl.kind, parts=tl.parts, artificial=None)
-        line.extra["expectation"] = dict(tl.expectation)
-        line.extra["excluded"] = {s: [c.outcome.text for c in cs] for s, cs in tl.excluded.items() if cs}
+        value = r.adjusted
+        split = isinstance(value, SplitWeighting)
+        where = path + ["adjusted"]
+        if split:
+            written = {s: weighted_components(doc, getattr(value, s), where + [s]) for s in SIDES}
+        else:
+            comps = weighted_components(doc, value, where)
+            written = {"NS": comps, "EW": comps}
+        change.update(kind="split" if split else "adjusted", written=written, non_offending=r.non_offending,
+                      artificial=None, parts=None, ruled=None)
     if r.penalty is not None and r.penalty.player is not None:
-        change["player_penalty"] = _player_penalty(r, line, path, doc, book, session)
+        change["player_penalty"] = _player_penalty(r, line, path, doc, session)
     elif r.penalty is not None and (r.penalty.amount is not None or r.penalty.partner_blameless is not None):
         raise doc.error(path + ["penalty"], "amount and partner_blameless go with player:", key=True,
                         expected="penalty: {player: N, amount: 25%, partner_blameless: true} (an individual event), "
@@ -265,9 +284,9 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
     return change
 
 
-def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, book, session: Session) -> dict:
-    """A procedural penalty on one player of an individual event: the rulebook's penalty stage
-    (12C3) decides whether the partner bears it too."""
+def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, session: Session) -> dict:
+    """A procedural penalty on one player of an individual event, as the TD gives it: the rulebook's
+    penalty stage decides, when the line is scored, whether the partner bears it too."""
     pen = r.penalty
     if line.players is None:
         raise doc.error(path + ["penalty", "player"], "a penalty on one player needs an individual event "
@@ -283,23 +302,16 @@ def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, book,
     if session.scoring == "matchpoints" and not percent and amount > 1:
         raise doc.error(path + ["penalty", "amount"], f"a penalty of {format_mixed(amount)} at matchpoints",
                         expected="a share of a top: 25% or 1/4")
-    rule = book.decide("penalty", {"event": "individual", "partner_blameless": pen.partner_blameless})
-    if rule is None:
-        raise doc.error(path + ["penalty"], f"rulebook {book.id} has no rule for a procedural penalty in an "
-                        "individual event (stage penalty)", expected="a rulebook whose penalty stage covers 12C3")
-    seats = [pen.player] + ([PARTNER[pen.player]] if rule.apply["to"] == "offender-and-partner" else [])
-    line.extra["penalty_rule"] = f"{rule.id} ({', '.join(rule.cites)})"
-    return {line.players[s]: amount for s in seats}
+    return {"player": pen.player, "amount": amount, "percent": percent, "partner_blameless": pen.partner_blameless,
+            "where": Where(doc.file, *doc.position(path + ["penalty"]))}
 
 
-def _reader(doc: Document, book, session: Session, line: Line, per_board: bool) -> TableReader:
-    """The traveller's TableReader for the line's board (one per board and rulebook; artificial
-    words do not depend on the board, so they share one reader and its cache)."""
-    key = (id(book), line.board if per_board else None)
-    cache = session.__dict__.setdefault("_readers", {})
-    reader = cache.get(key)
-    if reader is None:
-        vul = session.boards[line.board].vulnerability or "None"
-        reader = cache[key] = TableReader(doc, book, session.scoring, CaseBoard(number=line.board, vulnerability=vul),
-                                          book.as_of, session.__dict__.setdefault("warnings", []))
-    return reader
+def _words(book, session: Session) -> Ruler:
+    """The reader of artificial words under `book` (one per book and session: its cache is kept)."""
+    cache = session.__dict__.setdefault("_words", {})
+    ruler = cache.get(id(book))
+    if ruler is None:
+        board = Board(None, "None")
+        ruler = cache[id(book)] = Ruler(book, session.scoring, board, book.as_of, session.warnings,
+                                        lambda path, message, **kw: BridgelawError(message, **kw))
+    return ruler

@@ -5,11 +5,13 @@ and the line endings kept) and USEBIO 1.2. Writes are atomic."""
 from __future__ import annotations
 
 
-from ...core.errors import BridgelawError
-from ..pbn import rewrite_tables
-from ...core.exact import format_fixed as fixed
+from ..core import bridge
+from ..core.errors import BridgelawError
+from ..core.exact import format_fixed as fixed
+from ..core.vocab import SIDES
 from . import adjustment_cell, usebio
-from .model import SIDES, Event
+from .model import Event
+from .pbn_file import rewrite_tables
 from .score import ScoredSession
 
 
@@ -25,7 +27,7 @@ def pbn_text(event: Event, scored: list[ScoredSession]) -> str:
     pbn = event.source
     ss = scored[0]
     changes = []
-    adjusted_anywhere = any(adjustment_cell.write(sl.line, sl.awarded) for sb in ss.boards.values() for sl in sb.lines)
+    adjusted_anywhere = any(adjustment_cell.write(sl) for sb in ss.boards.values() for sl in sb.lines)
     for number, sb in ss.boards.items():
         table = sb.board.extra["game"].score_table
         lines = [sl.line for sl in sb.lines]
@@ -42,7 +44,7 @@ def pbn_text(event: Event, scored: list[ScoredSession]) -> str:
                 places = _places(lines, side, 2)
                 values[f"IMP_{side}"] = [fixed(sl.side(side).value, places) for sl in sb.lines]
         if adjusted_anywhere or table.index("Adjustment") is not None:
-            values["Adjustment"] = [adjustment_cell.write(sl.line, sl.awarded) or "-" for sl in sb.lines]
+            values["Adjustment"] = [adjustment_cell.write(sl) or "-" for sl in sb.lines]
         changes.append((table, values))
     for game in pbn.games:
         for name, table in game.tables.items():
@@ -100,7 +102,6 @@ def encode_check(text: str, encoding: str, file: str) -> None:
 def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
     """A PBN file for an event read from elsewhere (USEBIO): one game per board with its
     ScoreTable (results, scores, Adjustment cells) and, in the first game, a TotalScoreTable."""
-    from ...core import bridge
     if len(scored) > 1:
         raise BridgelawError(f"{event.file} has {len(scored)} sessions; a PBN file holds one",
                              expected="--output FILE.xml (USEBIO keeps every session)")
@@ -150,7 +151,7 @@ def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
                 sns = line.code.split("/")[0]
             elif line.kind == "not-played":
                 sns = "NP"
-            adj = adjustment_cell.write(line, sl.awarded) or "-"
+            adj = adjustment_cell.write(sl) or "-"
             cells = [line.section or "-", str(line.table) if line.table is not None else "-", line.ns or "-",
                      line.ew or "-", contract, declarer, tricks, sns, sew]
             if unit == "MP":

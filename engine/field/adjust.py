@@ -1,0 +1,251 @@
+"""The adjusted, artificial and penalised lines of a field, ruled by the case ruling path
+(:func:`bridgelaw.ruling.build.rule_case`, the stages of ``bridgelaw rule``): each line's ruling
+is a :class:`~bridgelaw.ruling.result.Ruling` with its trace, which the field keeps and the
+renderers show.
+
+An assigned adjusted score is ruled as its *equivalent case* — the case a TD would write for that
+table: its possible outcomes (``without_infraction``, ``legal:`` flags kept), its non-offending
+side, the board, and the table's field as a case gives it: at matchpoints the results of the
+other tables (``field:``), at IMPs the one other table (``other_table:``). The ruling's
+``assigned`` outcomes, per side, are what the line adds to that side's field. The other adjusted
+tables of the board are not in a table's case (their scores are being decided too), so that no
+ruling waits for another. When a case cannot give the field (IMPs against several tables:
+cross-IMPs, butler), the outcomes stand in the case as their rank by NS points — the order every
+scoring method keeps — and the ruling decides from that order alone.
+
+An artificial adjusted score is ruled as an artificial case (``artificial:`` responsibilities,
+the session facts the artificial stage asks for, the board's top) once the session's other boards are scored
+(:mod:`.score`). A procedural penalty goes through the ruling path's penalty stage
+(:func:`bridgelaw.ruling.provisions.players`).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import itertools
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..core import bridge
+from ..core.errors import BridgelawError
+from ..core.vocab import RESPONSIBILITY, SIDES, Side, unit_scoring
+from ..rulebook import Rulebook
+from ..ruling import provisions
+from ..ruling.build import rule_case
+from ..ruling.case import (Artificial, Board as CaseBoard, BoardCount, Case, CaseModel, Component, Penalty,
+                           UnitScore, assigned_case)
+from ..ruling.draft import Draft
+from ..ruling.result import Ruling, SideScore
+from ..ruling.scorer import basis
+from ..ruling.trace import Trace
+from .model import Board, Line
+
+__all__ = ["Ruler", "at", "artificial_ruling", "penalty_ruling"]
+
+Raise = Callable[..., BridgelawError]          # (path, message, **kw) → the error at that place
+
+
+@dataclass(frozen=True)
+class Ruled:
+    """A table's ruling and, per side, the (weight, (side, index)) of each outcome its score is
+    formed from: the index into that side's written list."""
+
+    ruling: Ruling
+    assigned: dict[Side, list[tuple[Fraction, tuple[Side, int]]]]
+
+
+def at(where: Any) -> Raise:
+    """Errors made at one place (a line of a results file), whatever the path."""
+    return lambda path, message, **kw: where.error(message, **{k: v for k, v in kw.items() if k != "key"})
+
+
+class Ruler:
+    """Rules the adjusted lines of one board, and reads artificial words, under `book` as in force
+    on `as_of`; `method` is the board's scoring (matchpoints, cross-imps, butler); errors are made
+    by `error(path, message, **kw)` (a place in a traveller, an adjustments or a rulings file). A
+    Ruler is made for a board whose lines have their kinds: each adjusted line's case has the
+    board's other results as its field."""
+
+    def __init__(self, book: Rulebook, method: str, board: Board, as_of: dt.date | None, warnings: list[str],
+                 error: Raise, doc: Any = None) -> None:
+        self.book, self.method, self.board, self.as_of = book, method, board, as_of
+        self.dated = book.at(as_of)
+        self.scoring = unit_scoring(method)
+        self.warnings, self.error, self.doc = warnings, error, doc
+        self.case_board = CaseBoard.model_construct(number=board.number, vulnerability=board.vulnerability or "None")
+        self._rulings: dict[tuple, Ruled] = {}
+        self._field: list[Any] | None = None    # the board's results, and a case's scoring against them,
+        self._basis: Any = None                 # worked out once
+        self._words: dict[tuple, tuple[dict[Side, str], dict[Side, str]]] = {}
+
+    # --- assigned adjusted scores ------------------------------------------------------------------
+
+    def rule(self, line: Line, path: list, individual: bool = False) -> None:
+        """Rule `line`'s written outcomes (set line.ruled and line.parts). Without a non-offending side
+        the table is ruled both ways, and must come out the same (a single outcome each way can only
+        be assigned as itself, so once is enough)."""
+        raw, nos = line.written, line.non_offending
+        single = all(len(raw[side]) == 1 for side in SIDES)
+        rulings = {n: self._ruled(line, n, path, individual)
+                   for n in ((nos,) if nos else ("NS",) if single else SIDES)}
+        ruled = rulings[nos or "NS"]
+        if len(rulings) == 2 and rulings["NS"].assigned != rulings["EW"].assigned:
+            rule = next(r for r in ruled.ruling.rules if r.stage == "expectation")
+            raise self.error(path, f"which side is non-offending decides this adjusted score under rule {rule.id} "
+                             f"({self.book.id})", expected="non_offending: NS or EW on the table",
+                             suggestion=f"e.g. {{table: {line.table}, non_offending: NS, adjusted: …}}")
+        line.ruled = ruled.ruling
+        line.parts = {side: [Component(raw[s][k].outcome, weight, raw[s][k].legal, raw[s][k].path)
+                             for weight, (s, k) in ruled.assigned[side]] for side in SIDES}
+        self.warnings.extend(f"{line.label}: {w}" for w in ruled.ruling.warnings)
+
+    def field_of(self, line: Line) -> list[Any]:
+        """The results of the board's other tables, as the line's case gives its field (the same for
+        every adjusted line: none of them is a result)."""
+        if self._field is None:
+            self._field = [other.result for other in self.board.lines if other.kind == "result"]
+        return self._field
+
+    def _ruled(self, line: Line, nos: Side, path: list, individual: bool) -> Ruled:
+        raw, split = line.written, line.split
+        field = self.field_of(line)
+        ranked = self.scoring == "imps" and len(field) != 1
+        points = {id(c): bridge.ns_score(c.outcome, self.board.vulnerability or "None")
+                  for side in SIDES for c in raw[side]}
+        if ranked:      # what the stages choose depends only on the order, the weights and the legal: flags
+            rank = {p: k for k, p in enumerate(sorted(set(points.values())))}
+            shape = tuple(tuple((rank[points[id(c)]], c.weight, c.legal) for c in raw[side]) for side in SIDES)
+        else:           # the board's other results are the same for each of its adjusted tables
+            shape = tuple(tuple((c.outcome, c.weight, c.legal) for c in raw[side]) for side in SIDES)
+        key = (nos, split, individual, ranked, shape)
+        hit = self._rulings.get(key)
+        if hit is None:
+            hit = self._rulings[key] = self._rule(line, nos, path, field, ranked, points, individual)
+        return hit
+
+    def _rule(self, line: Line, nos: Side, path: list, field: list, ranked: bool, points: dict[int, int],
+              individual: bool) -> Ruled:
+        raw = line.written
+        position: dict[int, tuple[Side, int]] = {}      # id of an outcome in the case → (side, index) in raw
+        lists: dict[int, list[Component]] = {}
+        rank = {p: k for k, p in enumerate(sorted(set(points.values())))}
+        for side in SIDES:
+            if id(raw[side]) not in lists:
+                made = []
+                for k, c in enumerate(raw[side]):
+                    # a fresh outcome object for each written one, so that the ruling's assigned
+                    # outcomes point back to the written component (two may be the same result)
+                    outcome = UnitScore(Fraction(rank[points[id(c)]]), "IMP") if ranked else copy.copy(c.outcome)
+                    position[id(outcome)] = (side, k)
+                    made.append(Component(outcome, c.weight, c.legal, c.path))
+                lists[id(raw[side])] = made
+        without = {side: lists[id(raw[side])] for side in SIDES}
+        kw: dict[str, Any] = {}
+        if not ranked:
+            kw = {"field": field} if self.scoring == "matchpoints" else {"other_table": field[0]}
+        case = assigned_case(self.doc, title=f"{line.label}", scoring=self.scoring, board=self.case_board,
+                             non_offending=nos, without=without, split=line.split, **kw)
+        if not ranked:                  # every adjusted table of the board has the same field
+            self._basis = case.scoring_basis = self._basis or basis(case)
+        if individual:
+            case.model.event = "individual"
+        try:
+            ruling = rule_case(case, self.book, self.as_of)
+        except BridgelawError as exc:
+            if exc.line is not None:
+                raise
+            message = exc.message.removeprefix(f"{getattr(self.doc, 'file', None)}: ")
+            raise self.error(path, message, expected=exc.expected, suggestion=exc.suggestion) from None
+        return Ruled(ruling, {side: [(w, position[id(o)]) for w, o in ruling.assigned[side]] for side in SIDES})
+
+    # --- artificial adjusted scores: the words --------------------------------------------------------
+
+    def responsibilities(self, written: dict[Side, str]) -> tuple[dict[Side, str], dict[Side, str]]:
+        """Each side's responsibility, and the rulebook's outcome word for it: a responsibility word
+        is taken as written; an outcome word (avg-plus, average, avg-minus) stands for the
+        responsibility whose artificial rule gives that outcome (the other side's as written)."""
+        key = (written["NS"], written["EW"])
+        hit = self._words.get(key)
+        if hit is not None:
+            return hit
+        options = [[w] if w in RESPONSIBILITY else list(RESPONSIBILITY) for w in key]
+        found = []
+        for ns, ew in itertools.product(*options):
+            given = {"NS": ns, "EW": ew}
+            words = {side: self.word(given, side) for side in SIDES}
+            if all(written[s] in (given[s], words[s]) for s in SIDES):
+                found.append((given, words))
+        if len(found) != 1:
+            said = f"NS {written['NS']}, EW {written['EW']}"
+            if not found:
+                message = f"no responsibilities give {said} in {self.book.id}"
+            else:
+                message = f"{said} is ambiguous in {self.book.id}: " + " or ".join(
+                    f"NS {given['NS']}, EW {given['EW']}" for given, _ in found)
+            raise BridgelawError(message, expected="the responsibility of each side: in-no-way-at-fault, "
+                                 "partly-at-fault or directly-at-fault")
+        self._words[key] = found[0]
+        return found[0]
+
+    def word(self, responsibility: dict[Side, str], side: Side) -> str:
+        """The rulebook's outcome word (avg-plus …) for a side's responsibility, before any session
+        facts: how the input's words are read, not a ruling (the line is ruled when it is scored)."""
+        other = "EW" if side == "NS" else "NS"
+        rule = self.dated.decide("artificial", {"responsibility": responsibility[side],
+                                                "other_responsibility": responsibility[other],
+                                                "scoring": self.scoring, "session": None, "boards": None})
+        return rule.outcome
+
+
+# --- artificial scores and penalties at scoring time ---------------------------------------------
+
+def artificial_ruling(book: Rulebook, *, method: str, board: Board, responsibility: dict[Side, str],
+                      session: dict[Side, Fraction], boards: dict[Side, int], top: Fraction | None,
+                      event: str, title: str) -> Ruling:
+    """The ruling on an artificial adjusted score, as a case: the responsibilities, the contestants'
+    session scores and their boards without a result this session, and at matchpoints the board's top (results_on_board:
+    the results its top stands for), so that each side's score is in the board's matchpoints."""
+    scoring = unit_scoring(method)
+    counts = BoardCount.model_construct(**{s: boards.get(s) for s in SIDES}) if boards else None
+    results = int(top / 2) + 1 if scoring == "matchpoints" and top is not None else None
+    m = CaseModel.model_construct(
+        title=title, scoring=scoring, event=event,
+        board=CaseBoard.model_construct(number=board.number, vulnerability=board.vulnerability or "None"),
+        artificial=Artificial.model_construct(NS=responsibility["NS"], EW=responsibility["EW"]),
+        artificial_boards_this_session=counts, results_on_board=results)
+    case = Case(model=m, doc=None, without=None, split=False, instead=None, session=dict(session))
+    return rule_case(case, book, book.as_of)
+
+
+def penalty_ruling(book: Rulebook, *, method: str, scores: dict[Side, Fraction | None], top: Fraction | None,
+                   player: str, amount: Fraction, partner_blameless: bool, where: Any,
+                   trace: Trace) -> dict[str, Fraction | None]:
+    """A procedural penalty on one player of an individual event (`amount`: a share of a top at
+    matchpoints, IMPs at IMPs), by the ruling path's penalty stage — who bears it — recorded
+    in `trace`: each seat's score on the line after it. An error is reported at `where`."""
+    scoring = unit_scoring(method)
+    unit = "MP" if scoring == "matchpoints" else "IMP"
+    given = UnitScore(amount * 100, "%") if scoring == "matchpoints" else UnitScore(amount, "IMP")
+    m = CaseModel.model_construct(title="penalty", scoring=scoring, event="individual",
+                                  board=CaseBoard.model_construct(number=None, vulnerability="None"),
+                                  penalty=Penalty.model_construct(player=player, amount=given,
+                                                                  partner_blameless=partner_blameless))
+    case = Case(model=m, doc=_At(where), without=None, split=False, instead=None, session={})
+    case.scoring_basis = (unit, None, None, top if scoring == "matchpoints" else None)
+    d = Draft(case, book)
+    d.trace, d.add = trace, trace.add
+    return provisions.players(d, {s: SideScore(s, v, s) for s, v in scores.items()})
+
+
+class _At:
+    """A case's document for a case the field makes: an error anywhere in it is at one place."""
+
+    def __init__(self, where: Any) -> None:
+        self.where, self.file = where, where.file
+
+    def error(self, path: list, message: str, **kw: Any) -> BridgelawError:
+        kw.pop("key", None)
+        return self.where.error(message, **kw)
+

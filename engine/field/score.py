@@ -1,0 +1,647 @@
+"""Scoring a session of the field model — a whole results file's session, or a traveller (a session
+of one board): every board through :mod:`.fieldscore`, every adjusted, artificial or penalised line
+through the case ruling path (:mod:`.adjust`), and the contestants' totals and ranks.
+
+One routine for every method: :data:`PARAMETERS` says which rulebook parameters each method reads;
+the session's trace records each read (value, layer, cites) as a case's trace does. Each line a
+ruling changed keeps a trace: its ruling's entries, then what the field did with it (each outcome
+scored in the field, factoring, the share of the top, a penalty) — values, never text.
+
+* Each board is one field: every line with a result (or a weighted/split adjusted score) is
+  compared with every other; an artificial line is left out of the field but counts among the
+  results expected, so the others are factored up (``fieldscore.neuberg.*``); a line not played
+  counts nowhere.
+* A contestant's session score for an artificial line is its score on the *other* boards of the
+  session that have a result — at pairs its share of the matchpoints available there, at IMPs its
+  IMPs per board — given to the artificial stage, which decides (per edition) who gets it; each
+  contestant's boards with an artificial score by responsibility are counted across the session in
+  board order (the stage's ``boards`` fact).
+* Cross-IMPs: an artificial score in IMPs enters the total ``flat`` or once ``per-comparison``
+  (scaled by comparisons ÷ divisor), as ``fieldscore.cross_imps.artificial`` says.
+* Totals: a board with a smaller top enters a matchpoint total as scored or factored up to the
+  session's largest top by Neuberg's formula (``fieldscore.totals.factor_to_top``); a contestant who
+  played fewer boards keeps its total or has it multiplied by the session's boards over its own
+  (``fieldscore.totals.factor_boards``). Each factoring is kept in the standing's ``factored``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from ..core import bridge
+from ..core.errors import BridgelawError
+from ..core.vocab import SIDES, Side, unit_scoring
+from ..rulebook import Rulebook
+from ..ruling.result import Ruling
+from ..ruling.trace import Entry, Trace
+from . import fieldscore
+from .adjust import Ruler, artificial_ruling, at, penalty_ruling
+from .cells import Published
+from .model import Board, Contestant, Line, Session, contestant_key, side_keys
+
+TOTALS_TOP = "fieldscore.totals.factor_to_top"
+TOTALS_BOARDS = "fieldscore.totals.factor_boards"
+CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
+
+# The one table of the rulebook parameters each method reads.
+PARAMETERS: dict[str, tuple[str, ...]] = {
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode",
+                    "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS),
+    "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
+    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
+               TOTALS_BOARDS),
+}
+UNITS = {"matchpoints": "MP", "cross-imps": "IMP", "butler": "IMP"}
+
+
+@dataclass
+class SideScore:
+    value: Fraction | None
+    percent: Fraction | None = None
+
+
+@dataclass
+class ScoredLine:
+    line: Line
+    NS: SideScore
+    EW: SideScore
+    trace: Trace | None = None                  # the line's ruling(s) and what the field did: None for a plain result
+    awarded: dict[str, Any] | None = None       # artificial values awarded (share of top or IMPs)
+    contestants: dict[str, Fraction | None] = field(default_factory=dict)   # each contestant's score on the line
+    own: dict[str, Fraction | None] = field(default_factory=dict)   # individual: a player's own artificial score
+    rulings: list[Ruling] = field(default_factory=list)             # the line's rulings (an individual's: one a pairing)
+
+    def side(self, side: str) -> SideScore:
+        return self.NS if side == "NS" else self.EW
+
+    @property
+    def entries(self) -> list[Entry]:
+        return self.trace.entries if self.trace is not None else []
+
+    @property
+    def citations(self) -> list[str]:
+        return self.trace.citations() if self.trace is not None else []
+
+    @property
+    def rules(self) -> list:
+        """The rules the line's trace chose, in order."""
+        return self.trace.rules() if self.trace is not None else []
+
+
+@dataclass
+class Check:
+    """A published figure against the computed one, at its printed precision."""
+
+    line: Line | None
+    key: str                      # NS, EW, NS%, EW% (a line); total, percent (a standing)
+    what: str
+    published: Published
+    computed: Fraction | None
+    agrees: bool
+
+    @property
+    def side(self) -> str:
+        return self.key[:2]
+
+    @property
+    def table(self) -> int | None:
+        return self.line.table if self.line is not None else None
+
+    @property
+    def why(self) -> str | None:
+        return self.line.published_why if self.line is not None else None
+
+    @property
+    def where(self) -> Any:
+        return self.line.where if self.line is not None else None
+
+
+@dataclass
+class ScoredBoard:
+    board: Board
+    lines: list[ScoredLine]
+    method: str
+    unit: str                               # MP or IMP
+    top: Fraction | None
+    results: int                            # A: lines with a result (adjusted count once)
+    expected: int                           # E
+    factored: bool
+    divisor: int | None = None
+    datum: dict[Side, Fraction | None] = field(default_factory=dict)
+    mean: dict[Side, Fraction | None] = field(default_factory=dict)
+    dropped: int = 0
+    frequencies: dict[Side, list[tuple[int, Fraction]]] = field(default_factory=dict)
+    session: "ScoredSession | None" = field(default=None, repr=False)
+    traveller: Any = field(default=None, repr=False)    # the traveller it was scored as (bridgelaw score)
+
+    @property
+    def balanced(self) -> bool:
+        """Every line's two sides scored from the same outcomes (the EW field mirrors the NS field)."""
+        return all(sl.line.balanced for sl in self.lines)
+
+    def checks(self) -> list[Check]:
+        """Each published cell of the board's lines against the computed figure."""
+        out = []
+        for sl in self.lines:
+            for key, pub in sl.line.published.items():
+                s = sl.side(key[:2])
+                value = s.percent if key.endswith("%") else s.value
+                out.append(Check(sl.line, key, f"{sl.line.label} {key}", pub, value, pub.agrees(value)))
+        return out
+
+
+@dataclass
+class Standing:
+    key: str
+    contestant: Contestant | None
+    section: str
+    direction: str | None
+    total: Fraction = Fraction(0)
+    available: Fraction = Fraction(0)      # sum of the tops of the boards scored (matchpoints)
+    boards: int = 0
+    rank: int = 0
+    rank_text: str = ""
+    adjusted: list[str] = field(default_factory=list)
+    factored: list[Entry] = field(default_factory=list)   # how the total was factored (fieldscore.totals.*)
+
+    @property
+    def percent(self) -> Fraction | None:
+        return 100 * self.total / self.available if self.available else None
+
+
+@dataclass
+class ScoredSession:
+    session: Session
+    book: Rulebook
+    unit: str
+    boards: dict[int | None, ScoredBoard]
+    trace: Trace                            # the parameters the method read (value, layer, cites)
+    warnings: list[str] = field(default_factory=list)
+    keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
+
+    @cached_property
+    def standings(self) -> list[Standing]:
+        """Each contestant's total, percentage and rank (worked out when first asked for: a
+        traveller's report does not show them)."""
+        return _standings(self.session, self.boards, self.keys, self.parameters)
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        return {name: e.data["value"] for name, e in self.trace.parameters().items()}
+
+    def checks(self) -> list[Check]:
+        """Every published cell against the computed figure at its printed precision."""
+        out = [c for sb in self.boards.values() for c in sb.checks()]
+        for st in self.standings:
+            c = st.contestant
+            if c is None:
+                continue
+            for key, pub in c.published.items():
+                value = st.total if key == "total" else st.percent
+                out.append(Check(None, key, f"{st.key} {key}", pub, value, pub.agrees(value)))
+        return out
+
+
+def _params(book: Rulebook, method: str, needs_cross: bool, trace: Trace) -> dict[str, Any]:
+    names = list(PARAMETERS[method]) + ([CROSS_ARTIFICIAL] if needs_cross else [])
+    missing = [n for n in names if n not in book.parameters]
+    if missing:
+        raise BridgelawError(f"rulebook {book.id} does not set {', '.join(missing)}, which {method} needs",
+                             expected="these parameters in the rulebook, or --set NAME=VALUE")
+    return {n: trace.parameter(n) for n in names}
+
+
+def _entry(line: Line, side: str):
+    if line.kind == "result":
+        return line.points if side == "NS" else -line.points
+    if line.kind in ("adjusted", "split"):
+        return line.parts[side]                 # case.Component list; fieldscore turns outcomes into points
+    return None
+
+
+def _points(vulnerability: str | None) -> dict[str, Any]:
+    """Each direction's points for an outcome of a weighted line (once per distinct outcome)."""
+    vul = vulnerability or "None"
+    cache: dict[Any, int] = {}
+
+    def ns(outcome: Any) -> int:
+        v = cache.get(outcome)
+        if v is None:
+            v = cache[outcome] = bridge.ns_score(outcome, vul)
+        return v
+
+    return {"NS": ns, "EW": lambda outcome: -ns(outcome)}
+
+
+def _line_trace(sl: ScoredLine, book: Rulebook) -> Trace:
+    if sl.trace is None:
+        sl.trace = Trace(book)
+    return sl.trace
+
+
+def rule_adjusted(session: Session, book: Rulebook, board: Board) -> None:
+    """Rule each adjusted line of `board` that has no ruling yet (read from a file's Adjustment cell)."""
+    todo = [line for line in board.lines if line.kind in ("adjusted", "split") and line.ruled is None]
+    if not todo:
+        return
+    ruler = Ruler(book, session.scoring, board, book.as_of, session.warnings, at(todo[0].where))
+    for line in todo:
+        ruler.error = at(line.where)
+        ruler.rule(line, [], session.individual)
+
+
+def score_session(session: Session, book: Rulebook, progress: Any = None) -> ScoredSession:
+    """Score every board of `session` and total it, under `book` (as in force on the session's day).
+    `progress(done, total)` is called once a board (the CLI's progress bar)."""
+    method = session.scoring
+    scoring = unit_scoring(method)
+    unit = UNITS[method]
+    trace = Trace(book)
+    needs_cross = method == "cross-imps" and any(l.kind == "artificial" for b in session.boards.values() for l in b.lines)
+    p = _params(book, method, needs_cross, trace)
+    boards: dict[int | None, ScoredBoard] = {}
+    # E, the results a board is factored up to: as the file says, its own lines, or the session's most
+    most = max((sum(1 for l in b.lines if l.kind != "not-played") for b in session.boards.values()), default=0)
+    session_wide = method == "matchpoints" and p["fieldscore.neuberg.expected"] == "session"
+    # pass 1: every board's field
+    for done, (number, board) in enumerate(session.boards.items(), 1):
+        if progress is not None:
+            progress(done, len(session.boards))
+        rule_adjusted(session, book, board)
+        boards[number] = _score_board(board, method, unit, p, most if session_wide else None, book)
+    scored = ScoredSession(session, book, unit, boards, trace, session.warnings)
+    for sb in boards.values():
+        sb.session = scored
+    keys: dict[tuple[int, str], list[str]] = {}
+    for sb in boards.values():
+        for sl in sb.lines:
+            for side in SIDES:
+                keys[(id(sl), side)] = side_keys(sl.line, side, session)
+    _artificial(session, book, boards, keys, method, p)
+    # a file counting 1 per result beaten (PBN MP2): the same scores in half matchpoints
+    if method == "matchpoints" and session.mp_unit != 1:
+        trace.add("half-matchpoints", unit=session.mp_unit)
+        for sb in boards.values():
+            sb.top = sb.top * session.mp_unit
+            for sl in sb.lines:
+                for side in SIDES:
+                    if sl.side(side).value is not None:
+                        sl.side(side).value *= session.mp_unit
+                sl.own = {k: (v * session.mp_unit if v is not None else None) for k, v in sl.own.items()}
+            _percents(sb)
+    _penalties(session, book, boards, keys, method, unit)
+    scored.keys = keys
+    return scored
+
+
+def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], session_most: int | None,
+                 book: Rulebook) -> ScoredBoard:
+    lines = board.lines
+    scored = [ScoredLine(l, SideScore(None), SideScore(None)) for l in lines]
+    played = [k for k, l in enumerate(lines) if l.kind != "not-played"]
+    entries = {s: [_entry(lines[k], s) for k in played] for s in SIDES}
+    expected = board.expected or session_most or len(played)
+    sb = ScoredBoard(board, scored, method, unit, None, 0, expected, False)
+    points = _points(board.vulnerability)
+    fields: dict[Side, fieldscore.Field] = {}
+    for side in SIDES:
+        if method == "matchpoints":
+            r = fieldscore.matchpoints(entries[side], points=points[side], expected=expected,
+                                       form=p["fieldscore.neuberg.form"], round_to=p["fieldscore.neuberg.round_to"],
+                                       round_mode=p["fieldscore.neuberg.round_mode"])
+            values, fields[side] = r.values, r.field
+            sb.top, sb.results, sb.factored = r.top, r.results, r.factored
+        elif method == "cross-imps":
+            values, fields[side], sb.divisor = fieldscore.cross_imps(entries[side], points=points[side],
+                                                                     divisor=p["fieldscore.cross_imps.divisor"])
+            sb.results = fields[side].results
+        else:
+            r = fieldscore.butler(entries[side], points=points[side], drop=int(p["fieldscore.butler.drop"]),
+                                  round_datum_to=p["fieldscore.butler.round_datum_to"],
+                                  round_half=p["fieldscore.butler.round_half"])
+            values, fields[side], sb.results = r.values, r.field, r.field.results
+            sb.datum[side], sb.mean[side], sb.dropped = r.datum, r.mean, r.dropped
+        sb.frequencies[side] = fields[side].frequencies()
+        for k, v in zip(played, values):
+            scored[k].side(side).value = v
+    if sb.expected < sb.results:
+        sb.expected = sb.results
+    for sl in scored:
+        if sl.line.kind in ("adjusted", "split"):
+            _in_field(sl, sb, fields, book, p)
+    _percents(sb)
+    return sb
+
+
+def _in_field(sl: ScoredLine, sb: ScoredBoard, fields: dict[Side, fieldscore.Field], book: Rulebook,
+              p: dict[str, Any]) -> None:
+    """An adjusted line's trace: its ruling, then each side's outcomes scored in the field."""
+    line = sl.line
+    t = _line_trace(sl, book)
+    t.entries.extend(line.ruled.trace.entries)
+    sl.rulings.append(line.ruled)
+    for side in SIDES:
+        f = fields[side]
+        comps = line.parts[side]
+        if sb.method == "matchpoints":
+            each = fieldscore.matchpoints_as_if(f, comps)
+        elif sb.method == "cross-imps":
+            each = [x / sb.divisor for x in fieldscore.cross_imps_as_if(f, comps)]
+        else:
+            each = [Fraction(bridge.imps(f.points(c.outcome) - sb.datum[side])) for c in comps]
+        terms = [(c, f.points(c.outcome), x) for c, x in zip(comps, each)]
+        total = sum((c.weight * x for c, x in zip(comps, each)), Fraction(0))
+        t.add("in-field", side=side, method=sb.method, unit=sb.unit, terms=terms, total=total,
+              rule=line.expectation_rule(side).id, balanced=line.balanced, divisor=sb.divisor, datum=sb.datum.get(side))
+        value = sl.side(side).value
+        if sb.factored and value is not None and value != total:
+            t.add("factored", side=side, before=total, after=value, results=sb.results, expected=sb.expected,
+                  step=p.get("fieldscore.neuberg.round_to"), mode=p.get("fieldscore.neuberg.round_mode"),
+                  form=p.get("fieldscore.neuberg.form"))
+
+
+def _percents(sb: ScoredBoard) -> None:
+    top_ok = sb.unit == "MP" and sb.top is not None and sb.top > 0
+    if not top_ok:
+        return
+    cache: dict[int, Fraction] = {}          # by id: equal plain results share one Fraction object
+    for sl in sb.lines:
+        for side in SIDES:
+            s = sl.side(side)
+            if s.value is not None:
+                pc = cache.get(id(s.value))
+                if pc is None:
+                    pc = cache[id(s.value)] = 100 * s.value / sb.top
+                s.percent = pc
+
+
+def _artificial(session: Session, book: Rulebook, boards: dict[int | None, ScoredBoard], keys: dict,
+                method: str, p: dict[str, Any]) -> None:
+    """Pass 2: each artificial line ruled with its contestants' session facts (their scores on the
+    session's other boards with a result; their artificial boards so far), or as the file gives it."""
+    scoring = unit_scoring(method)
+    have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
+    for number, sb in boards.items():
+        for sl in sb.lines:
+            if sl.line.kind in ("result", "adjusted", "split"):
+                for side in SIDES:
+                    if sl.side(side).value is not None:
+                        for key in keys[(id(sl), side)]:
+                            have.setdefault(key, []).append((number, sl.side(side).value, sb.top))
+    counts: dict[str, int] = {}
+    event = "individual" if session.individual else "pairs"
+    for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
+        for sl in sb.lines:
+            line = sl.line
+            if line.kind != "artificial":
+                continue
+            t = _line_trace(sl, book)
+            if line.mirrored:
+                t.add("mirrored", side=line.mirrored, code=line.code)
+            words = {s: v for s, v in line.artificial.items() if isinstance(v, str)}
+            if words and len(words) != 2:
+                raise line.where.error(f"{line.label}: one side has an artificial score by responsibility and the other "
+                                       "an explicit percentage", expected="both sides the same kind")
+            awarded: dict[str, Any] = {}
+            own: dict[str, Any] = {}
+            if words:
+                # per contestant: at pairs one pairing (NS pair, EW pair); at an individual two (North
+                # with East, South with West), each player with its own facts
+                ns_keys, ew_keys = keys[(id(sl), "NS")], keys[(id(sl), "EW")]
+                width = max(len(ns_keys), len(ew_keys), 1)
+                pairings = [{"NS": ns_keys[k] if k < len(ns_keys) else None,
+                             "EW": ew_keys[k] if k < len(ew_keys) else None} for k in range(width)]
+                for k, pairing in enumerate(pairings):
+                    session_facts: dict[Side, Fraction] = {}
+                    board_facts: dict[Side, int] = {}
+                    for side in SIDES:
+                        given = line.given.get(side, {})
+                        key = pairing[side]
+                        if "session" in given:
+                            session_facts[side] = given["session"]
+                        elif key is not None:
+                            other = [(v, top) for n, v, top in have.get(key, []) if n != number]
+                            if other:
+                                if scoring == "matchpoints":
+                                    tops = sum((top for _, top in other if top), Fraction(0))
+                                    if tops:
+                                        session_facts[side] = sum((v for v, _ in other), Fraction(0)) / tops
+                                else:
+                                    session_facts[side] = sum((v for v, _ in other), Fraction(0)) / len(other)
+                        if key is not None:
+                            counts[key] = counts.get(key, 0) + 1
+                        if "boards" in given:
+                            board_facts[side] = given["boards"]
+                        elif key is not None:
+                            board_facts[side] = counts[key]
+                    try:
+                        ruling = artificial_ruling(book, method=method, board=sb.board, responsibility=words,
+                                                   session=session_facts, boards=board_facts, top=sb.top,
+                                                   event=event, title=line.label)
+                    except BridgelawError as exc:
+                        if exc.file is not None:
+                            raise
+                        raise line.where.error(f"{line.label}: {exc.message}", expected=exc.expected,
+                                               suggestion=exc.suggestion) from None
+                    shares = _shares(ruling)
+                    sl.rulings.append(ruling)
+                    for side in SIDES:
+                        if pairing[side] is not None:
+                            own[pairing[side]] = shares[side]
+                    if k == 0:
+                        t.entries.extend(ruling.trace.entries)
+                        awarded = shares
+                    else:
+                        for side in SIDES:
+                            key = pairing[side]
+                            if key is not None and shares[side] != awarded[side]:
+                                label = ruling.scores[side].label
+                                rule = next(r.data["decision"].rule for r in ruling.trace.entries
+                                            if r.kind == "decision" and r.data.get("side") == side
+                                            and r.data["decision"].stage == "artificial")
+                                t.add("own-facts", side=side, contestant=key.split(":")[-1], label=label, rule=rule)
+            else:
+                for pid, share in line.extra.get("own_given", {}).items():     # an individual's, as the file gives it
+                    own[contestant_key(line.section, None, pid, "unique")] = share
+                for side in SIDES:
+                    awarded[side] = line.artificial[side]
+                    t.add("as-given", side=side, value=line.artificial[side], scoring=scoring, code=line.code)
+            sl.awarded = awarded
+            for side in SIDES:
+                for key in keys[(id(sl), side)]:
+                    if key in own and own[key] != awarded[side]:
+                        sl.own[key] = _value(own[key], method, sb, p)
+            if words and line.players is not None:
+                line.extra["own_awarded"] = {k.split(":")[-1]: own[k] for k in sl.own}
+            for side in SIDES:
+                a = awarded[side]
+                s = sl.side(side)
+                if a is None:
+                    s.value = None
+                elif method == "matchpoints":
+                    s.value = a * sb.top
+                    if not words:
+                        t.add("share", side=side, share=a, top=sb.top, value=s.value, unit="MP")
+                elif method == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
+                    comparisons = max(sb.results, 1)
+                    s.value = a * comparisons / sb.divisor
+                    t.add("per-comparison", side=side, imps=a, comparisons=comparisons, divisor=sb.divisor,
+                          value=s.value, parameter=CROSS_ARTIFICIAL)
+                else:
+                    s.value = Fraction(a)
+        _percents(sb)
+
+
+def _shares(ruling: Ruling) -> dict[str, Any]:
+    """Each side's artificial value as the artificial stage gave it: a share of the top at
+    matchpoints, IMPs at IMPs; None when not scored."""
+    out: dict[str, Any] = {side: None for side in SIDES}
+    for e in ruling.trace.entries:
+        if e.kind == "artificial":
+            out[e.data["side"]] = e.data["value"]
+    return out
+
+
+def _value(a: Any, method: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction | None:
+    """An artificial value (share of the top, or IMPs) as the line's score on this board."""
+    if a is None:
+        return None
+    if method == "matchpoints":
+        return a * sb.top
+    if method == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
+        return a * max(sb.results, 1) / sb.divisor
+    return Fraction(a)
+
+
+def _penalties(session: Session, book: Rulebook, boards: dict[int | None, ScoredBoard], keys: dict,
+               method: str, unit: str) -> None:
+    """Procedural penalties: a side's (a share of a top, or IMPs) off the line's score; a player's
+    (an individual event) through the ruling path's penalty stage. Then each contestant's score."""
+    for sb in boards.values():
+        for sl in sb.lines:
+            line = sl.line
+            for side in SIDES:
+                s = sl.side(side)
+                pen = line.penalty.get(side)
+                if pen and s.value is not None:
+                    amount = pen * sb.top if method == "matchpoints" else pen
+                    before = s.value
+                    s.value = before - amount
+                    if method == "matchpoints" and sb.top:
+                        s.percent = 100 * s.value / sb.top
+                    _line_trace(sl, book).add("penalty", side=side, amount=amount, before=before, value=s.value,
+                                              unit=unit)
+            for side in SIDES:
+                s = sl.side(side)
+                pen = line.penalty.get(side)
+                for key in keys[(id(sl), side)]:
+                    v = sl.own.get(key, s.value) if key in sl.own else s.value
+                    if key in sl.own and pen and v is not None:
+                        v -= pen * sb.top if method == "matchpoints" else pen
+                    sl.contestants[key] = v
+            if line.player_penalty or line.player_penalty_given:
+                _player_penalty(sl, sb, book, method, unit)
+
+
+def _player_penalty(sl: ScoredLine, sb: ScoredBoard, book: Rulebook, method: str, unit: str) -> None:
+    """A procedural penalty on one player of an individual event: the ruling path's penalty stage
+    says who bears it, recorded in the line's trace; read back from a file, as it gives it."""
+    line = sl.line
+    t = _line_trace(sl, book)
+    seat_of = {pid: seat for seat, pid in line.players.items()}
+    if line.player_penalty_given:
+        borne = {pid: (share, None) for pid, share in line.player_penalty_given.items()}
+    else:
+        pp = line.player_penalty
+        before = len(t.entries)
+        after = penalty_ruling(book, method=method, scores={s: sl.side(s).value for s in SIDES}, top=sb.top,
+                               player=pp["player"], amount=pp["amount"], partner_blameless=pp["partner_blameless"],
+                               where=pp.get("where", line.where), trace=t)
+        rule = next((e.data["decision"].rule for e in t.entries[before:] if e.kind == "decision"), None)
+        borne = {}
+        for seat in "NESW":
+            base = sl.side("NS" if seat in "NS" else "EW").value
+            if after[seat] is not None and base is not None and after[seat] != base:
+                borne[line.players[seat]] = (pp["amount"], rule)
+    for pid, (share, rule) in borne.items():
+        key = contestant_key(line.section, None, pid, "unique")
+        amount = share * sb.top if method == "matchpoints" else share
+        v = sl.contestants.get(key)
+        v = v - amount if v is not None else None
+        t.add("player-penalty", side="NS" if seat_of[pid] in "NS" else "EW", player=pid, share=share,
+              amount=amount, value=v, unit=unit, rule=rule)
+        sl.contestants[key] = v
+
+
+def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fraction) -> Fraction:
+    """Neuberg's formula from a board's top to the session's: (M + 1) × E / A − 1 with M in
+    matchpoints of two per result beaten (a file counting one per result is converted there and
+    back), A the results the board's top stands for (top ÷ 2 + 1) and E the session's."""
+    m, a, e = value / unit, top / unit / 2 + 1, session_top / unit / 2 + 1
+    return ((m + 1) * e / a - 1) * unit
+
+
+def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: dict,
+               p: dict[str, Any]) -> list[Standing]:
+    table: dict[str, Standing] = {}
+    tops = [sb.top for sb in boards.values() if sb.top]
+    session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
+    for key, c in session.contestants.items():
+        table[key] = Standing(key, c, c.section, c.direction)
+    for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
+        for sl in sb.lines:
+            for side in SIDES:
+                for key in keys[(id(sl), side)]:
+                    st = table.get(key)
+                    if st is None:
+                        st = table[key] = Standing(key, None, sl.line.section,
+                                                   side if session.pair_numbers == "by-direction" else None)
+                    v = sl.contestants.get(key)
+                    if v is None:
+                        continue
+                    top = sb.top
+                    if session_top is not None and top and top < session_top:
+                        f = _to_top(v, top, session_top, session.mp_unit)
+                        st.factored.append(Entry("to-top", {"board": number, "before": v, "top": top, "after": f,
+                                                            "session_top": session_top, "parameter": TOTALS_TOP}))
+                        v, top = f, session_top
+                    st.total += v
+                    st.boards += 1
+                    if top:
+                        st.available += top
+                    if sl.line.kind != "result" or sl.line.penalty or (
+                            sl.line.player_penalty and key in sl.contestants and sl.trace is not None and any(
+                                e.kind == "player-penalty" and e.data["player"] == key.split(":")[-1]
+                                for e in sl.trace.entries)):
+                        st.adjusted.append(f"board {number}")
+    groups: dict[tuple, list[Standing]] = {}
+    for st in table.values():
+        groups.setdefault((st.section, st.direction), []).append(st)
+    if p.get(TOTALS_BOARDS) == "session-boards":
+        most = max((st.boards for st in table.values()), default=0)
+        for st in table.values():
+            if 0 < st.boards < most:
+                before = st.total
+                st.total = st.total * most / st.boards
+                st.available = st.available * most / st.boards
+                st.factored.append(Entry("to-boards", {"before": before, "most": most, "played": st.boards,
+                                                       "after": st.total, "parameter": TOTALS_BOARDS}))
+    out = []
+    for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
+        group = groups[group_key]
+        group.sort(key=lambda s: (-(s.percent if s.percent is not None else s.total), s.key))
+        previous, rank = None, 0
+        for i, st in enumerate(group, 1):
+            metric = st.percent if st.percent is not None else st.total
+            if metric != previous:
+                rank, previous = i, metric
+            st.rank = rank
+        tied = Counter(st.rank for st in group)
+        for st in group:
+            st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
+        out.extend(group)
+    return out
