@@ -39,9 +39,18 @@ METHODS = ("matchpoints", "cross-imps", "butler")
 Method = Literal["matchpoints", "cross-imps", "butler"]
 
 
+# how a board of a teams match is scored, comparing its two rooms: IMPs, a point a board (2 to the
+# team with the better aggregate, 1 each on a tie: matchpoints against the one other room), or the
+# aggregate of the two rooms' points
+TEAM_METHODS = ("team-imps", "point-a-board", "aggregate")
+# how a teams match is scored: victory points by the rulebook's scale, its IMPs, or its board points
+MATCH_SCORING = ("vps", "imps", "points")
+
+
 def unit_scoring(method: str) -> Scoring:
-    """The scoring a ruling of one table of a field uses: matchpoints, or IMPs (cross-IMPs, butler)."""
-    return "matchpoints" if method == "matchpoints" else "imps"
+    """The scoring a ruling of one table of a field uses: matchpoints (and a point a board, which is
+    matchpoints against the other room), or IMPs (cross-IMPs, butler, IMPs and aggregate at teams)."""
+    return "matchpoints" if method in ("matchpoints", "point-a-board") else "imps"
 
 # vulnerability, and the spellings accepted for it (PBN and case files)
 VULNERABILITY_WORDS = {

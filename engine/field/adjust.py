@@ -103,7 +103,9 @@ class Ruler:
 
     def field_of(self, line: Line) -> list[Any]:
         """The results of the board's other tables, as the line's case gives its field (the same for
-        every adjusted line: none of them is a result)."""
+        every adjusted line: none of them is a result); at teams, the other room of its match."""
+        if line.match is not None:
+            return [o.result for o in line.match.lines.get(line.board, []) if o is not line and o.kind == "result"]
         if self._field is None:
             self._field = [other.result for other in self.board.lines if other.kind == "result"]
         return self._field
@@ -111,7 +113,8 @@ class Ruler:
     def _ruled(self, line: Line, nos: Side, path: list, individual: bool) -> Ruled:
         raw, split = line.written, line.split
         field = self.field_of(line)
-        ranked = self.scoring == "imps" and len(field) != 1
+        # IMPs against several tables (or, at teams, a room whose other room is not a result): by rank
+        ranked = (self.scoring == "imps" or line.match is not None) and len(field) != 1
         points = {id(c): bridge.ns_score(c.outcome, self.board.vulnerability or "None")
                   for side in SIDES for c in raw[side]}
         if ranked:      # what the stages choose depends only on the order, the weights and the legal: flags
@@ -119,7 +122,7 @@ class Ruler:
             shape = tuple(tuple((rank[points[id(c)]], c.weight, c.legal) for c in raw[side]) for side in SIDES)
         else:           # the board's other results are the same for each of its adjusted tables
             shape = tuple(tuple((c.outcome, c.weight, c.legal) for c in raw[side]) for side in SIDES)
-        key = (nos, split, individual, ranked, shape)
+        key = (nos, split, individual, ranked, shape, id(line.match), id(line.infraction))
         hit = self._rulings.get(key)
         if hit is None:
             hit = self._rulings[key] = self._rule(line, nos, path, field, ranked, points, individual)
@@ -145,9 +148,15 @@ class Ruler:
         kw: dict[str, Any] = {}
         if not ranked:
             kw = {"field": field} if self.scoring == "matchpoints" else {"other_table": field[0]}
-        case = assigned_case(self.doc, title=f"{line.label}", scoring=self.scoring, board=self.case_board,
-                             non_offending=nos, without=without, split=line.split, **kw)
-        if not ranked:                  # every adjusted table of the board has the same field
+        doc = self.doc if line.infraction is None or self.doc is None else _Under(self.doc, path[:-1])
+        case = assigned_case(doc, title=f"{line.label}", scoring="imps" if ranked else self.scoring,
+                             board=self.case_board, non_offending=nos, without=without, split=line.split, **kw)
+        if line.match is not None:      # a teams match: the other room is this line's own field
+            case.model.event = "teams"
+            case.model.infraction = line.infraction
+            if not ranked:
+                case.scoring_basis = basis(case)
+        elif not ranked:                # every adjusted table of the board has the same field
             self._basis = case.scoring_basis = self._basis or basis(case)
         if individual:
             case.model.event = "individual"
@@ -237,6 +246,17 @@ def penalty_ruling(book: Rulebook, *, method: str, scores: dict[Side, Fraction |
     d = Draft(case, book)
     d.trace, d.add = trace, trace.add
     return provisions.players(d, {s: SideScore(s, v, s) for s, v in scores.items()})
+
+
+class _Under:
+    """A case's document for a ruling of a rulings file: a path in the case is a path under the
+    ruling's entry (its infraction's law, its findings)."""
+
+    def __init__(self, doc: Any, prefix: list) -> None:
+        self.doc, self.prefix, self.file = doc, list(prefix), getattr(doc, "file", None)
+
+    def error(self, path: list, message: str, **kw: Any) -> BridgelawError:
+        return self.doc.error(self.prefix + list(path), message, **kw)
 
 
 class _At:

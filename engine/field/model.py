@@ -28,7 +28,7 @@ from typing import Any
 from ..core.vocab import SEATS, SIDES, Side
 from .cells import ArtValue, Published, Where
 
-__all__ = ["Line", "Board", "Contestant", "Session", "Event", "played_on", "contestant_key", "side_keys",
+__all__ = ["Line", "Board", "Match", "Contestant", "Session", "Event", "played_on", "contestant_key", "side_keys",
            "guess_pair_numbers", "KINDS"]
 
 KINDS = ("result", "adjusted", "split", "artificial", "not-played")
@@ -67,6 +67,9 @@ class Line:
     code: str | None = None          # the artificial code as the file wrote it
     ruling: Any = None               # the rulings-file entry that changed this line (file, line, entry, note)
     players: dict[str, str] | None = None      # an individual event: seat (N, S, E, W) → player id
+    match: Any = None                # a teams event: the Match this line is a room of
+    team: dict[str, str] | None = None         # a teams event: side (NS, EW) → the team sitting there
+    infraction: Any = None           # the law a ruling names (case.Infraction), for its equivalent case
     note: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)             # reader-specific (PBN row, …)
 
@@ -132,6 +135,33 @@ class Board:
 
 
 @dataclass
+class Match:
+    """A teams match: the home team (the file's TEAM) against the away team (OPPOSING_TEAM) on
+    its boards; each board has the match's two lines (the rooms), each line naming the team on
+    each side (:attr:`Line.team`). The file's published figures per board (``home``/``away``:
+    the IMPs or board points it printed) are in :attr:`board_published`, the match's in
+    :attr:`published` (``home``, ``away``: IMPs, VPs or points as :attr:`Session.match_scoring`
+    says). A knockout match may carry IMPs over (:attr:`carry`, each team's)."""
+
+    key: str
+    home: str
+    away: str
+    where: Where
+    round: int | None = None
+    boards: list[int] = field(default_factory=list)
+    lines: dict[int, list[Line]] = field(default_factory=dict)     # board → the match's lines of that board
+    published: dict[str, Published] = field(default_factory=dict)
+    board_published: dict[int, dict[str, Published]] = field(default_factory=dict)
+    carry: dict[str, Fraction] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        r = f"round {self.round}: " if self.round is not None else ""
+        return f"{r}team {self.home} v team {self.away}"
+
+
+@dataclass
 class Contestant:
     key: str                  # "NS 4", "EW 11" (by direction), "4" (unique), with "A:" before for a section
     section: str
@@ -154,6 +184,10 @@ class Session:
     individual: bool = False              # players, not pairs, are the contestants (Line.players)
     date: dt.date | None = None           # the day it was played, as the file says (played_on)
     warnings: list[str] = field(default_factory=list)
+    # a teams event: its matches (contestants are then teams), and how a match is scored (the file's
+    # MATCH_SCORING_METHOD: vps, imps, points — the sum of a point-a-board match's board points)
+    matches: list[Match] = field(default_factory=list)
+    match_scoring: str | None = None
 
 
 @dataclass
@@ -196,6 +230,8 @@ def contestant_key(section: str, direction: str | None, number: str, pair_number
 
 def side_keys(line: Line, side: str, session: Session) -> list[str]:
     """The contestants a side of a line scores for: its pair, or at an individual its two players."""
+    if line.team is not None:           # a teams event: the team sitting there
+        return [contestant_key(line.section, None, line.team[side], "unique")]
     members = line.members(side)
     if members is not None:
         return [contestant_key(line.section, None, m, "unique") for m in members]
@@ -225,6 +261,23 @@ def guess_pair_numbers(lines: list[Line]) -> str:
             if first != side:
                 return "unique"
     return "by-direction"
+
+
+def rank(group: list[Any], metric: Any) -> None:
+    """Rank a group of standings, best first by `metric(standing)` (then by key): equal metrics share
+    a rank (``rank``), shown ``3=`` (``rank_text``)."""
+    group.sort(key=lambda s: (-metric(s), s.key))
+    previous, place = None, 0
+    for i, st in enumerate(group, 1):
+        m = metric(st)
+        if m != previous:
+            place, previous = i, m
+        st.rank = place
+    tied: dict[int, int] = {}
+    for st in group:
+        tied[st.rank] = tied.get(st.rank, 0) + 1
+    for st in group:
+        st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
 
 
 def check_board(board: Board, session: Session, where: Any, prefix: str = "") -> None:

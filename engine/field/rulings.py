@@ -38,7 +38,8 @@ from ..core.errors import BridgelawError, InvalidValue, did_you_mean
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.vocab import SIDES, Method
 from ..core.yamlio import Document, load_yaml
-from ..ruling.case import Possibilities, SplitWeighting, weighted_components
+from ..ruling.case import Infraction, Possibilities, SplitWeighting, weighted_components
+from ..rulebook.infractions import UnknownLaw, resolve
 from .adjust import Ruler
 from .cells import Where
 from .model import Board, Event, Line, Session
@@ -94,6 +95,7 @@ class RulingModel(_Strict):
     artificial: ArtificialWords | None = None
     not_played: Literal[True] | None = None
     penalty: PenaltyModel | None = None
+    infraction: Infraction | None = None       # the law that empowers an adjusted score (a teams room's)
     note: str | None = Field(default=None, max_length=2000)
 
 
@@ -215,6 +217,9 @@ def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook, as_of: dt.da
                             expected="one of adjusted, artificial or not_played (and a penalty if any)")
         if not given and r.penalty is None:
             raise doc.error(path, "the ruling changes nothing", expected="adjusted, artificial, not_played or penalty")
+        if r.infraction is not None and given[:1] != ["adjusted"]:
+            raise doc.error(path + ["infraction"], "infraction: goes with an adjusted score (the law that empowers it)",
+                            key=True, expected="adjusted: […] with infraction: {law: …, findings: {…}}")
         plan.append((r, line, given[0] if given else None, path, session))
     books = {id(s): in_force(book, s, as_of) for s in event.sessions}
     changes = [(line, _change(r, line, kind, path, doc, books[id(session)], session))
@@ -262,7 +267,7 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
             comps = weighted_components(doc, value, where)
             written = {"NS": comps, "EW": comps}
         change.update(kind="split" if split else "adjusted", written=written, non_offending=r.non_offending,
-                      artificial=None, parts=None, ruled=None)
+                      artificial=None, parts=None, ruled=None, infraction=_infraction(r, line, path, doc, book))
     if r.penalty is not None and r.penalty.player is not None:
         change["player_penalty"] = _player_penalty(r, line, path, doc, session)
     elif r.penalty is not None and (r.penalty.amount is not None or r.penalty.partner_blameless is not None):
@@ -282,6 +287,22 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
             pens[side] = amount
         change["penalty"] = pens
     return change
+
+
+def _infraction(r: RulingModel, line: Line, path: list, doc: Document, book) -> Any:
+    """The law a teams ruling names (the rulebook's infractions: for team play), checked against the rulebook; its findings
+    are checked when the line is ruled (the case path)."""
+    if r.infraction is None:
+        return None
+    if line.match is None:
+        raise doc.error(path + ["infraction"], "infraction: is for a room of a teams match (the law that empowers "
+                        "its adjusted score)", key=True,
+                        expected="no infraction: on a pairs line (its adjusted score is ruled as given)")
+    try:
+        resolve(book.infractions, r.infraction.law, book.id)
+    except UnknownLaw as exc:
+        raise doc.error(path + ["infraction", "law"], exc.message, suggestion=exc.suggestion) from None
+    return r.infraction
 
 
 def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, session: Session) -> dict:

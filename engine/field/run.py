@@ -11,6 +11,7 @@ from ..core.errors import BridgelawError
 from ..rulebook import proposed
 from .model import Event, require_results
 from .pbn_results import load_event_pbn
+from .profiles import with_profile
 from .rulings import apply, book_for, in_force, load_rulings
 from .score import ScoredSession, score_session
 from .traveller import bulk, load_traveller
@@ -57,10 +58,13 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
     own = event.extra.get("book")          # a traveller's: read (and its tables ruled) with it
     if own is not None and rulebook is None and (rulings is None or rulings.model.rulebook is None):
         book = own
-    else:
-        book = proposed(book_for(rulings, rulebook, event), overlay, settings)
+    else:           # the program's profile (field/profiles.py), then the what-if change
+        book = proposed(with_profile(book_for(rulings, rulebook, event), event), overlay, settings)
     if rulings is not None:
         if rulings.model.scoring:
+            if any(s.matches for s in event.sessions):
+                raise rulings.doc.error(["scoring"], "scoring: a teams file says how its boards and matches are "
+                                        "scored", key=True, expected="no scoring: in the rulings of a teams event")
             for s in event.sessions:
                 s.scoring = rulings.model.scoring
         apply(event, rulings, book, as_of)

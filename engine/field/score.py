@@ -26,7 +26,6 @@ scored in the field, factoring, the share of the top, a penalty) — values, nev
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -34,14 +33,14 @@ from typing import Any
 
 from ..core import bridge
 from ..core.errors import BridgelawError
-from ..core.vocab import SIDES, Side, unit_scoring
+from ..core.vocab import SIDES, TEAM_METHODS, Side, unit_scoring
 from ..rulebook import Rulebook
 from ..ruling.result import Ruling
 from ..ruling.trace import Entry, Trace
-from . import fieldscore
+from . import fieldscore, teams
 from .adjust import Ruler, artificial_ruling, at, penalty_ruling
 from .cells import Published
-from .model import Board, Contestant, Line, Session, contestant_key, side_keys
+from .model import Board, Contestant, Line, Session, contestant_key, rank, side_keys
 
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
 TOTALS_BOARDS = "fieldscore.totals.factor_boards"
@@ -54,8 +53,12 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
     "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
                TOTALS_BOARDS),
+    # teams (field/teams.py): a board compared between the match's two rooms; the VP scale is read
+    # when the matches are scored in VPs, the cross-IMP divisor when the file publishes pairwise figures
+    **{method: () for method in TEAM_METHODS},
 }
-UNITS = {"matchpoints": "MP", "cross-imps": "IMP", "butler": "IMP"}
+UNITS = {"matchpoints": "MP", "cross-imps": "IMP", "butler": "IMP",
+         "team-imps": "IMP", "point-a-board": "MP", "aggregate": "point"}
 
 
 @dataclass
@@ -182,11 +185,14 @@ class ScoredSession:
     trace: Trace                            # the parameters the method read (value, layer, cites)
     warnings: list[str] = field(default_factory=list)
     keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
+    teams: Any = None                       # a teams session: its matches and standings (teams.TeamsResult)
 
     @cached_property
     def standings(self) -> list[Standing]:
         """Each contestant's total, percentage and rank (worked out when first asked for: a
-        traveller's report does not show them)."""
+        traveller's report does not show them); a teams session's teams by their match scores."""
+        if self.teams is not None:
+            return self.teams.standings
         return _standings(self.session, self.boards, self.keys, self.parameters)
 
     @property
@@ -203,6 +209,9 @@ class ScoredSession:
             for key, pub in c.published.items():
                 value = st.total if key == "total" else st.percent
                 out.append(Check(None, key, f"{st.key} {key}", pub, value, pub.agrees(value)))
+        if self.teams is not None:
+            out.extend(Check(line, key, what, pub, value, pub.agrees(value))
+                       for line, key, what, pub, value in self.teams.figures())
         return out
 
 
@@ -282,6 +291,8 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
             for side in SIDES:
                 keys[(id(sl), side)] = side_keys(sl.line, side, session)
     _artificial(session, book, boards, keys, method, p)
+    if session.matches:                     # a teams session: each match scored (field/teams.py)
+        scored.teams = teams.score_matches(session, book, boards, trace, lambda b: _points(b.vulnerability)["NS"])
     # a file counting 1 per result beaten (PBN MP2): the same scores in half matchpoints
     if method == "matchpoints" and session.mp_unit != 1:
         trace.add("half-matchpoints", unit=session.mp_unit)
@@ -302,6 +313,8 @@ def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], sessio
                  book: Rulebook) -> ScoredBoard:
     lines = board.lines
     scored = [ScoredLine(l, SideScore(None), SideScore(None)) for l in lines]
+    if method in TEAM_METHODS:              # each line against the other room of its match
+        return _score_teams_board(board, scored, method, unit, book)
     played = [k for k, l in enumerate(lines) if l.kind != "not-played"]
     entries = {s: [_entry(lines[k], s) for k in played] for s in SIDES}
     expected = board.expected or session_most or len(played)
@@ -333,6 +346,17 @@ def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], sessio
     for sl in scored:
         if sl.line.kind in ("adjusted", "split"):
             _in_field(sl, sb, fields, book, p)
+    _percents(sb)
+    return sb
+
+
+def _score_teams_board(board: Board, scored: list[ScoredLine], method: str, unit: str, book: Rulebook) -> ScoredBoard:
+    ns_points = _points(board.vulnerability)["NS"]
+    compared, adjusted = teams.score_board(board, scored, method, ns_points)
+    sb = ScoredBoard(board, scored, method, unit, teams.TOP.get(method), compared, compared, False)
+    for sl, how, other_room in adjusted:
+        teams.in_match(sl, how, other_room, method, ns_points, book)
+    sb.frequencies = teams.frequencies(scored, ns_points)
     _percents(sb)
     return sb
 
@@ -393,7 +417,7 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
                         for key in keys[(id(sl), side)]:
                             have.setdefault(key, []).append((number, sl.side(side).value, sb.top))
     counts: dict[str, int] = {}
-    event = "individual" if session.individual else "pairs"
+    event = "individual" if session.individual else "teams" if session.matches else "pairs"
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
         for sl in sb.lines:
             line = sl.line
@@ -482,7 +506,7 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
                 s = sl.side(side)
                 if a is None:
                     s.value = None
-                elif method == "matchpoints":
+                elif scoring == "matchpoints":
                     s.value = a * sb.top
                     if not words:
                         t.add("share", side=side, share=a, top=sb.top, value=s.value, unit="MP")
@@ -510,7 +534,7 @@ def _value(a: Any, method: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction 
     """An artificial value (share of the top, or IMPs) as the line's score on this board."""
     if a is None:
         return None
-    if method == "matchpoints":
+    if unit_scoring(method) == "matchpoints":
         return a * sb.top
     if method == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
         return a * max(sb.results, 1) / sb.divisor
@@ -521,6 +545,7 @@ def _penalties(session: Session, book: Rulebook, boards: dict[int | None, Scored
                method: str, unit: str) -> None:
     """Procedural penalties: a side's (a share of a top, or IMPs) off the line's score; a player's
     (an individual event) through the ruling path's penalty stage. Then each contestant's score."""
+    scoring = unit_scoring(method)
     for sb in boards.values():
         for sl in sb.lines:
             line = sl.line
@@ -528,10 +553,10 @@ def _penalties(session: Session, book: Rulebook, boards: dict[int | None, Scored
                 s = sl.side(side)
                 pen = line.penalty.get(side)
                 if pen and s.value is not None:
-                    amount = pen * sb.top if method == "matchpoints" else pen
+                    amount = pen * sb.top if scoring == "matchpoints" else pen
                     before = s.value
                     s.value = before - amount
-                    if method == "matchpoints" and sb.top:
+                    if scoring == "matchpoints" and sb.top:
                         s.percent = 100 * s.value / sb.top
                     _line_trace(sl, book).add("penalty", side=side, amount=amount, before=before, value=s.value,
                                               unit=unit)
@@ -541,7 +566,7 @@ def _penalties(session: Session, book: Rulebook, boards: dict[int | None, Scored
                 for key in keys[(id(sl), side)]:
                     v = sl.own.get(key, s.value) if key in sl.own else s.value
                     if key in sl.own and pen and v is not None:
-                        v -= pen * sb.top if method == "matchpoints" else pen
+                        v -= pen * sb.top if scoring == "matchpoints" else pen
                     sl.contestants[key] = v
             if line.player_penalty or line.player_penalty_given:
                 _player_penalty(sl, sb, book, method, unit)
@@ -633,15 +658,6 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
         group = groups[group_key]
-        group.sort(key=lambda s: (-(s.percent if s.percent is not None else s.total), s.key))
-        previous, rank = None, 0
-        for i, st in enumerate(group, 1):
-            metric = st.percent if st.percent is not None else st.total
-            if metric != previous:
-                rank, previous = i, metric
-            st.rank = rank
-        tied = Counter(st.rank for st in group)
-        for st in group:
-            st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
+        rank(group, lambda s: s.percent if s.percent is not None else s.total)
         out.extend(group)
     return out

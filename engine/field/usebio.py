@@ -26,7 +26,7 @@ from ..core.errors import BridgelawError
 from ..core.exact import format_fixed
 from ..core.limits import MAX_RESULTS_BYTES, read_bytes
 from ..core.vocab import SIDES
-from . import adjustment_cell
+from . import adjustment_cell, usebio_teams
 from .cells import (MAX_BOARD, MAX_TABLE, Where, identifier, mirror, parse_code, published, raw_score, tricks,
                     whole_number)
 from .model import Board, Contestant, Event, Line, Session, check_board, contestant_key, guess_pair_numbers, played_on
@@ -127,6 +127,14 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
     event = root.find("EVENT")
     if event is None:
         raise BridgelawError("the file has no <EVENT>", file=file, line=root.line, column=root.column)
+    if usebio_teams.is_teams(event):               # matches between teams: field/usebio_teams.py
+        if scoring is not None:
+            raise BridgelawError(f"--scoring {scoring}: a teams file says how its boards and matches are scored",
+                                 file=file, line=event.line, column=event.column,
+                                 expected="no --scoring for a teams file (its BOARD_SCORING_METHOD, "
+                                 "MATCH_SCORING_METHOD)")
+        return usebio_teams.read_teams(root, event, file, data=data, read_line=_line,
+                                       vulnerability=bridge_vulnerability)
     etype = event.attrs.get("EVENT_TYPE", "")
     title = event.value("EVENT_DESCRIPTION") or event.value("TITLE") or Path(file).stem
     chosen = scoring or EVENT_TYPES.get(etype.upper())

@@ -9,8 +9,9 @@ from ..core import bridge
 from ..core.errors import BridgelawError
 from ..core.exact import format_fixed as fixed
 from ..core.vocab import SIDES
-from . import adjustment_cell, usebio
+from . import adjustment_cell, usebio, usebio_teams
 from .model import Event
+from .profiles import profile_name, profile_path
 from .pbn_file import rewrite_tables
 from .score import ScoredSession
 
@@ -86,7 +87,12 @@ def _total_game(ss: ScoredSession, lines: list[str]) -> str:
 
 
 def usebio_text(event: Event, scored: list[ScoredSession]) -> str:
-    text = usebio.write(scored, event)
+    if any(ss.teams is not None for ss in scored):      # a teams event: its own USEBIO shape
+        text = usebio_teams.write(scored, event, usebio._result_xml,   # the same result cells
+                                  profile_name(event.extra.get("profile") or event.extra.get("program"))
+                                  if profile_path(event) else None)
+    else:
+        text = usebio.write(scored, event)
     if event.format == "usebio" and event.extra.get("crlf"):
         text = text.replace("\n", "\r\n")
     return text
@@ -102,6 +108,7 @@ def encode_check(text: str, encoding: str, file: str) -> None:
 def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
     """A PBN file for an event read from elsewhere (USEBIO): one game per board with its
     ScoreTable (results, scores, Adjustment cells) and, in the first game, a TotalScoreTable."""
+    usebio_teams.refuse_pbn(event)
     if len(scored) > 1:
         raise BridgelawError(f"{event.file} has {len(scored)} sessions; a PBN file holds one",
                              expected="--output FILE.xml (USEBIO keeps every session)")

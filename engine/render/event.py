@@ -16,6 +16,7 @@ from ..core.vocab import SIDES
 from ..field.cells import code_label
 from ..field.score import ScoredSession
 from . import field as fieldtrace
+from . import teams as teams_report
 
 FORMATS = ("text", "markdown", "json", "csv")
 
@@ -83,12 +84,14 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                 label = " ".join(x for x in (f"Section {st.section}" if st.section else "", st.direction or "") if x)
                 out.append("")
                 out.append(label or "Ranking")
-                who = "player" if s.individual else "pair"
+                who = "player" if s.individual else "team" if s.matches else "pair"
                 out.append(f"{'rank':>5} {who:>8} {'total':>9} {'%':>7} {'boards':>6}  names")
             names = st.contestant.names if st.contestant and st.contestant.names else ""
             mark = " *" if st.adjusted else ""
             out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {_d(st.total):>9} {_d(st.percent):>7} "
                        f"{st.boards:>6}  {names}{mark}")
+        if ss.teams is not None:                    # a teams session: its matches (render/teams.py)
+            out.extend(teams_report.text(ss))
         factored = [st for st in ss.standings if st.factored]
         if factored:
             out.append("")
@@ -137,13 +140,15 @@ def markdown(sessions: list[ScoredSession]) -> str:
         out.append("")
         out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}, as in force on {ss.book.as_of}")
         out.append("")
-        out.append("| section | rank | pair | total | % | boards | names |")
+        out.append(f"| section | rank | {'team' if s.matches else 'pair'} | total | % | boards | names |")
         out.append("|---|---:|---:|---:|---:|---:|---|")
         for st in ss.standings:
             names = st.contestant.names if st.contestant and st.contestant.names else ""
             mark = " \\*" if st.adjusted else ""
             out.append(f"| {st.section}{' ' + st.direction if st.direction else ''} | {st.rank_text} | "
                        f"{st.key.split(':')[-1]} | {_d(st.total)} | {_d(st.percent)} | {st.boards} | {names}{mark} |")
+        if ss.teams is not None:
+            out.extend(teams_report.markdown(ss))
         factored = [st for st in ss.standings if st.factored]
         if factored:
             out.append("")
@@ -198,6 +203,7 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
             "published": {"checked": len(cs), "agree": sum(c.agrees for c in cs),
                           "differ": [{"what": c.what, "published": c.published.text, "computed": ej(c.computed)}
                                      for c in cs if not c.agrees]},
+            **({"teams": teams_report.as_dict(ss)} if ss.teams is not None else {}),
         })
     return {"sessions": out}
 

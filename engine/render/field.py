@@ -14,6 +14,7 @@ from ..ruling.trace import Entry
 from . import ruling as render
 
 UNIT_WORDS = {"MP": "MP", "IMP": "IMPs"}
+MATCH_UNITS = {"team-imps": "IMPs", "point-a-board": "board points", "aggregate": "points"}
 
 
 def _paren(x: Fraction) -> str:
@@ -43,6 +44,16 @@ def _field_line(e: Entry) -> list[str] | None:
         terms = " + ".join(f"{format_mixed(c.weight)} × {_paren(x)}" for c, _, x in d["terms"])
         out.append(f"  {side} = {terms} = {format_mixed(d['total'], signed=unit == 'IMP')} {unit} ({_how(d)})")
         return out
+    if k == "in-match":
+        unit = MATCH_UNITS.get(d["method"], "")
+        teams = d["teams"]
+        scores = (f"team {teams['NS']} (North-South here) {format_mixed(d['values']['NS'], signed=unit == 'IMPs')}, "
+                  f"team {teams['EW']} {format_mixed(d['values']['EW'], signed=unit == 'IMPs')} {unit} on the board")
+        if d["how"] == "ruling":
+            return [f"In the match ({d['match']}) the other room is the case's: {d['other']}, {d['other_result']}; "
+                    f"the ruling's scores are the board's: {scores}."]
+        return [f"In the match ({d['match']}) each outcome here is scored against each of the other room's "
+                f"({d['other']}), weight times weight: {scores}."]
     if k == "factored":
         rounded = (f", rounded to {format_mixed(d['step'])} ({d['mode']})" if d["step"] else "")
         if d["form"] == "ties":

@@ -16,6 +16,7 @@ from typing import Any
 from ..rulebook import formula as formulas
 from ..rulebook import parameters as params
 from . import record
+from ..core import vp as vp_scale
 from ..core.exact import exact_json, format_decimal, format_mixed
 from ..rulebook import Decision, Dated, Rule, Rulebook
 from ..ruling.result import UNIT_NAMES, Ruling, SideScore
@@ -440,7 +441,8 @@ def _line(rec: Entry, book: Any) -> list[str]:
     if k == "match":
         m = d["match"]
         return [f"Match of {m.boards} boards, NS {format_mixed(m.imps.NS)} – EW {format_mixed(m.imps.EW)} IMPs "
-                f"on the other boards; VPs on {_word(book, 'vp.scale', d['scale'])}, method {d['method']}."]
+                f"on the other boards; VPs on {_word(book, 'vp.scale', d['scale'])}, method {d['method']} "
+                f"(rounding: {vp_scale.ROUNDING.get(d['scale'], 'as the scale gives them')})."]
     if k == "vp-weighted":
         side = d["side"]
         out = [f"  {side}: {format_mixed(w)} × VP({format_mixed(imps, signed=True)}) = {format_mixed(w)} × "

@@ -25,7 +25,9 @@ from . import field as fieldtrace
 __all__ = ["FORMATS", "RENDERERS", "text", "markdown", "as_dict", "as_json", "as_csv", "CSV_HEADER", "pbn_output"]
 
 FORMATS = ("text", "markdown", "json", "csv")
-METHOD = {"matchpoints": "matchpoints", "cross-imps": "cross-IMPs", "butler": "butler IMPs"}
+METHOD = {"matchpoints": "matchpoints", "cross-imps": "cross-IMPs", "butler": "butler IMPs",
+          "team-imps": "IMPs against the other room of each match", "point-a-board": "point-a-board (2, 1 or 0 "
+          "board points against the other room of each match)", "aggregate": "aggregate against the other room"}
 
 
 # --- numbers ----------------------------------------------------------------------------------------

@@ -458,12 +458,13 @@ def _check_apply(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
 
 # --- what-if ----------------------------------------------------------------------------------
 
-def with_overlay(book: Rulebook, path: str | Path) -> Rulebook:
-    """`book` with a what-if overlay file applied (a layer without identity)."""
+def with_overlay(book: Rulebook, path: str | Path, name: str = "overlay") -> Rulebook:
+    """`book` with a what-if overlay file applied (a layer without identity); `name` is the layer's
+    (a scoring program's profile is an overlay named for the program: rules/programs/)."""
     doc = load_yaml(path)
     model = doc.validate(LayerModel)
-    changed = _apply_layer(book, model, doc, book.id + "+overlay", require_cites=False)
-    return dataclasses.replace(changed, id=book.id + "+overlay", sha256=_hash(book.sha256, doc.text),
+    changed = _apply_layer(book, model, doc, f"{book.id}+{name}", require_cites=False)
+    return dataclasses.replace(changed, id=f"{book.id}+{name}", sha256=_hash(book.sha256, doc.text),
                                _evaluators={}, _views={}, rules=[], parameters={})
 
 

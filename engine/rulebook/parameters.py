@@ -6,7 +6,8 @@ parameter or a value of the wrong kind fails to load with file:line:column. Rule
 conditions and formulas by the same dotted names.
 
 Kinds: ``percent`` (a fraction of the top: ``60%``, read as 3/5), ``number`` (exact), ``count``
-(a whole number), or a tuple of the words allowed.
+(a whole number), ``vp-table`` (a discrete victory-point scale as text, checked by
+:func:`bridgelaw.core.vp.parse_table`), or a tuple of the words allowed.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Union
 
 from ..core.exact import NumberError, parse_exact
 from ..core.rounding import MODES
+from ..core.vp import parse_table
 
 Kind = Union[str, tuple[str, ...]]
 
@@ -49,7 +51,10 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
     "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
     # teams scored in victory points
-    "vp.scale": (("wbf-2013",), "the victory-point scale (its name: the rulebook's words: vp.scale:)"),
+    "vp.scale": (("wbf-2013", "table"), "the victory-point scale (its name: the rulebook's words: vp.scale:); "
+                 "table: the discrete scale vp.table gives"),
+    "vp.table": ("vp-table", "a discrete VP scale as data, for each match length: boards: margin=VPs … (the least "
+                 "winning margin that earns each number of VPs), e.g. '3: 0=10 1=11 2=12 3=13 5=14'"),
     "vp.method": (("weight-imps", "weight-vps"), "with a weighted score: weight the IMPs, then convert the match "
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
@@ -122,6 +127,10 @@ def check(name: str, value: Any) -> Any:
     """The value of parameter `name` in its kind; ValueError (a sentence) when it is not. A word the
     parameter once took (:data:`FORMER_WORDS`) is read as the word that replaced it."""
     kind = PARAMETERS[name][0]
+    if kind == "vp-table":
+        text = " ".join(str(value).split()) if isinstance(value, (str, int)) and not isinstance(value, bool) else value
+        parse_table(text)
+        return text
     if isinstance(kind, tuple):
         value = FORMER_WORDS.get(name, {}).get(value, value) if isinstance(value, str) else value
         if value not in kind:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..core import rounding
+from ..core.errors import BridgelawError
 from ..core import vp as vp_scale
 from ..core.vocab import PARTNER, SIDE_OF, SIDES, Side
 from .artificial import artificial_scores
@@ -85,8 +86,19 @@ def victory_points(d: Draft, scores: dict[Side, SideScore]) -> dict[Side, Fracti
     match = d.m.match
     method = d.trace.parameter("vp.method")
     scale = d.trace.parameter("vp.scale")
+    table = d.trace.parameter("vp.table") if scale == "table" else None
     lead = match.imps.NS - match.imps.EW
     d.add("match", match=match, method=method, scale=scale)
+
+    def convert(margin: Fraction) -> Fraction:
+        try:
+            return vp_scale.victory_points(margin, match.boards, scale, table)
+        except vp_scale.ScaleError as exc:
+            expected = "a VP scale for this match (the rulebook's vp.scale, vp.table)"
+            if d.case.doc is None:
+                raise BridgelawError(str(exc), expected=expected) from None
+            raise d.case.doc.error(["match"], str(exc), key=True, expected=expected) from None
+
     out: dict[Side, Fraction] = {}
     for side in SIDES:
         s = scores[side]
@@ -95,7 +107,7 @@ def victory_points(d: Draft, scores: dict[Side, SideScore]) -> dict[Side, Fracti
         before = lead if side == "NS" else -lead
         comps = d.weighting.get(side, [])
         if method == "weight-vps" and len(comps) > 1 and s.formula in ("B", "B'"):
-            terms = [(w, before + imps, vp_scale.victory_points(before + imps, match.boards)) for w, imps in comps]
+            terms = [(w, before + imps, convert(before + imps)) for w, imps in comps]
             total = sum((w * points for w, _, points in terms), Fraction(0))
             step = d.trace.parameter("vp.round_to") if "vp.round_to" in d.book.parameters else 0
             mode = d.trace.parameter("vp.round_mode") if step else None
@@ -105,7 +117,7 @@ def victory_points(d: Draft, scores: dict[Side, SideScore]) -> dict[Side, Fracti
             if method == "weight-vps" and len(comps) > 1:
                 d.warnings.append(f"{side}'s score is {s.formula}, not a weighted assigned score: its VPs come "
                                   "from its IMPs")
-            value = vp_scale.victory_points(before + s.value, match.boards)
+            value = convert(before + s.value)
             d.add("vp", side=side, before=before, imps=s.value, value=value)
         out[side] = value
     return out
