@@ -149,7 +149,7 @@ def test_14_5_case_rulebook_path_refused(tmp_path):
     path = write(tmp_path, "c.yaml", text)
     message = error("rule", path)
     assert message.startswith(f"{path}:3:11: unknown rulebook '{str(fake)[:60]}")
-    assert "' (expected one of acbl-2007, " in message
+    assert "' (expected one of acbl-1997, acbl-2007, " in message
     assert message.endswith("); a file names its rulebook by id; to try a rulebook file, pass --rulebook PATH on the "
                             "command line")
 

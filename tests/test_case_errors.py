@@ -283,18 +283,23 @@ def test_unknown_serious_error_kind(tmp_path):
 
 
 def test_missing_other_table_points_at_the_table_result(tmp_path):
-    err, path = case_error(tmp_path, variant(IMPS, "other_table: 3S+1 W\n", ""))
+    # without the other table a case is ruled in table points, unless a result must be compared with IMPs
+    text = variant(variant(IMPS, "other_table: 3S+1 W\n", ""), "without_infraction: 4H-1 N", "without_infraction: +2 IMP")
+    err, path = case_error(tmp_path, text)
     assert_error(err, path, 6, 15, message=("other_table is missing", "'5HX-2 N'"), expected=("other_table:",))
 
 
 def test_missing_other_table_points_at_without_infraction(tmp_path):
     text = variant(variant(IMPS, "other_table: 3S+1 W\n", ""), "table_result: 5HX-2 N\n", "")
+    text += "table_result: -3 IMP\n"                 # a unit score it would be compared with
     err, path = case_error(tmp_path, text)
     assert_error(err, path, 6, 21, message=("other_table is missing", "'4H-1 N'"), expected=("other_table:",))
 
 
 def test_missing_field_at_matchpoints(tmp_path):
-    err, path = case_error(tmp_path, variant(MATCHPOINTS, "field: [NS +420, NS +400, NS -50]\n", ""))
+    text = variant(variant(MATCHPOINTS, "field: [NS +420, NS +400, NS -50]\n", ""), "without_infraction: 4S= N",
+                   "without_infraction: 60%")
+    err, path = case_error(tmp_path, text)
     assert_error(err, path, 6, 15, message=("field is missing", "'4S-1 N'"), expected=("field: [",))
 
 
@@ -540,7 +545,7 @@ def test_trailing_tab_alone_is_fine(tmp_path):
 
 
 def test_short_result_texts_are_remembered_within_a_bound():
-    from bridgelaw.ruling.case import InvalidValue, _parse_short_outcome, parse_outcome
+    from bridgelaw.ruling.outcomes import InvalidValue, _parse_short_outcome, parse_outcome
     assert _parse_short_outcome.cache_info().maxsize == 4096
     assert parse_outcome("4SX-2 W") is parse_outcome("4SX-2 W")
     assert parse_outcome("4SX-2 W").text == "4SX-2 W"

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bridgelaw import rulebook as rulebooks
-from bridgelaw.ruling.case import EXPECT_KEYS, load_case
+from bridgelaw.ruling.case import load_case
+from bridgelaw.ruling.caseschema import EXPECT_KEYS
 from bridgelaw.commands.cli import compare, rule_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bridgelaw.core.errors import BridgelawError
+
 from bridgelaw.commands.cli import main
 from bridgelaw.commands.event import load_event, run
 from bridgelaw.field.model import played_on
@@ -50,7 +52,9 @@ def test_played_on_reads_each_files_way_of_writing_a_day():
     assert played_on("27/07/2022") == dt.date(2022, 7, 27)         # USEBIO: day/month/year
     assert played_on(" 2022-07-27 ") == dt.date(2022, 7, 27)
     assert played_on("2022.??.??") is None                         # PBN: day unknown
-    assert played_on("31/02/2022") is None
+    for wrong in ("31/02/2022", "2022.02.30", "0000.01.01", "9999.01.01", "1" * 5000, "2022.1.x"):
+        with pytest.raises(BridgelawError):         # issue 24: never "as in force on" today in its place
+            played_on(wrong)
     assert played_on("") is None and played_on(None) is None
 
 
@@ -109,7 +113,7 @@ def test_overlay_changes_the_event_as_set_does(tmp_path: Path, capsys):
     file, as --set, and without either (a different total for the top pair)."""
     overlay = tmp_path / "magic.yaml"
     overlay.write_text("parameters:\n  fieldscore: {neuberg: {round_to: {value: 1/10}}}\n")
-    base = ["event", str(MAGIC), "--rulebook", "wbf-2017", "--format", "json"]
+    base = ["event", str(MAGIC), "--rulebook", "wbf-2017", "--format", "json", "--profile", "none"]
 
     def first(extra):
         code, out, err = cli(base + extra, capsys)

@@ -26,7 +26,8 @@ FILE = Path(__file__).parent / "data" / "events" / "individual-derived-from-magi
 
 def ruled(rulings: str, edition: str = "wbf-2017"):
     event = load_event(str(FILE))
-    return run(event, "r.yaml", None, [], rulings_text=f"rulebook: {edition}\nrulings:\n{rulings}")[0]
+    return run(event, "r.yaml", None, [], rulings_text=f"rulebook: {edition}\nrulings:\n{rulings}",
+               profile="none")[0]             # the rulebook's arithmetic, exact (not the program's tenths)
 
 
 def line(ss, board, table):
@@ -111,19 +112,29 @@ def test_the_written_pbn_re_reads_to_every_players_score_without_the_rulings(tmp
     rulings = tmp_path / "r.yaml"
     rulings.write_text(RULINGS)
     out = tmp_path / "out.pbn"
-    assert main(["event", str(FILE), "--rulings", str(rulings), "--output", str(out)]) == 0
+    assert main(["event", str(FILE), "--rulings", str(rulings), "--output", str(out), "--profile", "none"]) == 0
     text = out.read_text("latin-1")
     assert '"ppen 3a=1/4"' in text and "& own 21b=3/5 2b=2/5" in text
     book = rulebook.get("wbf-2017")
-    a = run(load_event(str(FILE)), str(rulings), None, [])[0]
+    a = run(load_event(str(FILE)), str(rulings), None, [], profile="none")[0]
     b = score_session(load_event(str(out)).sessions[0], book)
     assert {st.key: st.total for st in a.standings} == {st.key: st.total for st in b.standings}
     assert {st.key: st.total for st in b.standings}["3a"] == F(4369, 42)
 
 
-def test_an_individual_is_not_written_as_usebio(tmp_path, capsys):
+def test_an_individual_is_written_as_usebio_and_re_reads_to_every_players_score(tmp_path, capsys):
+    """Issue 20 item 3: USEBIO's individual lines (N_/S_/E_/W_PLAYER_NUMBER, as the USEBIO 1.1
+    specification's example writes them), written and read back — every player's total kept."""
     from bridgelaw.commands.cli import main
+    rulings = tmp_path / "r.yaml"
+    rulings.write_text(RULINGS)
     out = tmp_path / "out.xml"
-    assert main(["event", str(FILE), "--rulebook", "wbf-2017", "--output", str(out)]) == 2
-    assert "an individual event is not written as USEBIO" in capsys.readouterr().err
-    assert not out.exists()
+    assert main(["event", str(FILE), "--rulings", str(rulings), "--output", str(out), "--profile", "none"]) == 0
+    text = out.read_text("utf-8")
+    assert '<EVENT EVENT_TYPE="INDIVIDUAL">' in text and "<N_PLAYER_NUMBER>3a</N_PLAYER_NUMBER>" in text
+    a = run(load_event(str(FILE)), str(rulings), None, [], profile="none")[0]
+    back = load_event(str(out))
+    assert back.sessions[0].individual and back.format == "usebio"
+    b = run(back, None, "wbf-2017", [], profile="none")[0]
+    assert {st.key: st.total for st in a.standings} == {st.key: st.total for st in b.standings}
+    assert {st.key: st.total for st in b.standings}["3a"] == F(4369, 42)

@@ -88,7 +88,7 @@ def test_12c2d_counted_across_the_session():
     ns = [line(ss, b, 2).NS for b in (1, 2, 3)]
     assert [s.percent for s in ns] == [60, 60, 50]           # limit 2 a session, then average
     assert [line(session_of(pbn(), rulings), b, 2).NS.percent for b in (1, 2, 3)] == [60, 60, 60]   # the Laws alone
-    assert "board 3 without a result this session" in steps(line(ss, 3, 2), "NS")[0]
+    assert "3 boards without a result this session, this one included" in steps(line(ss, 3, 2), "NS")[0]
     assert "further-board-average-pairs" in " ".join(rules(line(ss, 3, 2)))
 
 
@@ -125,8 +125,11 @@ def test_cross_imp_artificial_flat_or_per_comparison():
                                                   f"fieldscore.cross_imps.artificial={how}"]), 3, 1)
         return sl.NS.value, sl.EW.value
 
-    assert ns_ew("none", "flat") == (F(43, 2), F(-43, 2))
-    assert ns_ew("none", "per-comparison") == (F(129, 2), F(-129, 2))        # × 3 comparisons ÷ 1
+    # issue 20: the session score is IMPs per comparison whatever the divisor (43 IMPs over 2 boards
+    # of 3 comparisons: 43/6), so that per-comparison does not multiply it by the comparisons twice
+    # (divisor none gave 129/2, the 711.51-IMP average plus of a 40-table board)
+    assert ns_ew("none", "flat") == (F(43, 6), F(-43, 6))
+    assert ns_ew("none", "per-comparison") == (F(43, 2), F(-43, 2))          # × 3 comparisons ÷ 1
     assert ns_ew("comparisons", "flat") == (F(43, 6), F(-43, 6))             # 43/3 IMPs over 2 boards
     assert ns_ew("comparisons", "per-comparison") == (F(43, 4), F(-43, 4))   # × 3 comparisons ÷ 2
 

@@ -21,7 +21,7 @@ from bridgelaw.field.run import load_event, outputs, run
 from bridgelaw.render.event import RENDER, steps
 from usebio_teams_files import EBUSCORE, JSS, generate
 
-TABLE = "3: 0=10 1=11 2=12 3=13 5=14 7=15 9=16 11=17 14=18 17=19 20=20"      # rules/programs/teamsscorer.yaml
+TABLE = "3: 0=10 1=11 2=12 3=13 5=14 7=15 9=16 11=17 14=18 17=19 20=20"      # rules/profiles/teamsscorer.yaml
 
 
 @pytest.fixture(scope="module")
@@ -358,3 +358,26 @@ def test_a_rulings_file_does_not_rescore_a_teams_file(files):
     with pytest.raises(BridgelawError, match="a teams file says how its boards and matches are scored") as e:
         scored(files["jss"], "rulebook: wbf-2007\nscoring: matchpoints\nrulings: []\n")
     assert e.value.line == 2
+
+
+def test_the_program_profile_is_named_in_the_report_and_can_be_refused(files, tmp_path, capsys):
+    """TeamsScorer's VP table is its program's profile (rules/profiles/teamsscorer.yaml), chosen as
+    every program's is: named in the heading and in the layer of each value; --profile none leaves
+    the rulebook's scale; a written file names the profile and reads back with it."""
+    assert main(["event", str(files["jss"]), "--rulebook", "wbf-2007"]) == 0
+    out = capsys.readouterr().out
+    assert "conventions: TeamsScorer 5.1.17 — profile teamsscorer (from the file)" in out
+    assert f"; table {TABLE} (profile teamsscorer (rules/profiles/teamsscorer.yaml); cites JSS/vp-table-3)" in out
+    assert main(["event", str(files["ebuscore"]), "--rulebook", "wbf-2007"]) == 0
+    assert "conventions: EBUScoreTeams 1.1.3: no profile for this program — the rulebook's defaults" in \
+        capsys.readouterr().out
+    event = load_event(str(files["jss"]))
+    (ss,) = run(event, None, "wbf-2007", None, profile="none")
+    assert ss.book.id == "wbf-2007" and ss.parameters["vp.scale"] == "wbf-2013"
+    assert not all(c.agrees for c in ss.checks())
+    event, sessions = scored(files["jss"])
+    (path, text, encoding), = outputs(event, sessions, [str(tmp_path / "out.xml")], str(files["jss"]))
+    assert "<PROGRAM_NAME>bridgelaw</PROGRAM_NAME>" in text and "<!-- bridgelaw: profile teamsscorer -->" in text
+    path.write_text(text, encoding=encoding)
+    (again,) = run(load_event(str(path)), None, "wbf-2007", None)
+    assert again.conventions.text == "bridgelaw — profile teamsscorer (from the file)"

@@ -52,3 +52,33 @@ def test_event_page_refuses_a_rulebook_path_and_cross_site_posts():
     assert r.status_code == 403
     r = c.post("/event", files={"event_file": ("x.txt", b"hello", "text/plain")}, data={})
     assert r.status_code == 422 and "not a .pbn or .xml file" in r.text
+
+
+def test_event_page_takes_the_commands_scoring_options():
+    """Issue 20 item 7: the page offered no scoring method, --set, overlay or profile, so it could
+    not match any program's rounding. The same file scored four ways, each as the command would."""
+    c = client()
+    page = c.get("/event").text
+    assert 'name="profile"' in page and 'name="settings"' in page and 'name="overlay"' in page
+    assert 'name="scoring"' in page and "Compscore3" in page
+    xml = (DATA / "compscore-butler-howell.xml").read_bytes()
+
+    def agree(**data):
+        r = c.post("/event", files={"event_file": ("b.xml", xml, "application/xml")},
+                   data={"rulebook": "wbf-2017", **data})
+        assert r.status_code == 200, unescape(r.text)[:400]
+        text = unescape(r.text)
+        return re.search(r"Published figures: (\d+) of (\d+)", text).groups(), text
+
+    (a, n), text = agree()
+    assert (a, n) == ("296", "296") and "Conventions: Compscore3 13-Mar-26 Pianola — profile compscore" in text
+    (a, _), text = agree(profile="none")
+    assert int(a) < 296 and "Conventions: none (--profile none)" in text
+    (a, _), _ = agree(profile="none", settings="fieldscore.butler.round_datum_to=10\nfieldscore.butler.round_half=away")
+    assert a == "296"
+    overlay = "parameters:\n  fieldscore:\n    butler: {round_datum_to: {value: 0}}\n"
+    (a, _), _ = agree(overlay=overlay)
+    assert int(a) < 296
+    r = c.post("/event", files={"event_file": ("b.xml", xml, "application/xml")},
+               data={"rulebook": "wbf-2017", "settings": "fieldscore.nope=1"})
+    assert r.status_code == 422 and "unknown parameter" in unescape(r.text)

@@ -102,7 +102,7 @@ def test_the_editions_copy_no_rule():
     r07, r17 = _rules_in(REPO / "rules" / "wbf-2007.yaml"), _rules_in(REPO / "rules" / "wbf-2017.yaml")
     assert [i for i in r07 if i in r17 and r07[i] == r17[i]] == []
     shared = _rules_in(REPO / "rules" / "shared" / "wbf-law12.yaml")
-    assert len(shared) == 20 and not set(shared) & (set(r07) | set(r17))
+    assert len(shared) == 21 and not set(shared) & (set(r07) | set(r17))   # 21: Law 90 at pairs and teams (issue 22)
     for edition in ("wbf-2007", "wbf-2017"):
         book = rulebook.get(edition)
         assert set(shared) <= {r.id for r in book.all_rules}
@@ -141,4 +141,5 @@ def test_durable_rules_and_plain_evaluator_agree_on_every_lint_input(name):
                 plain = [r.id for r in rules if conditions.evaluate(r.condition, env)]
                 assert evaluator.applicable(env) == plain, (name, day, stage.id, facts)
                 checked += 1
-    assert checked > 900
+    # the 1997 Law 12 has fewer stages' rules (no session, knockout or individual provisions): fewer inputs
+    assert checked > (700 if book.chain[0] == "wbf-1997" else 900)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from bridgelaw.field import fieldscore as fs
 from bridgelaw.core.bridge import imps, matchpoint_table, top
-from bridgelaw.ruling.case import Component
+from bridgelaw.ruling.outcomes import Component
 from bridgelaw.core.bridge import imps as imps_exact
 from bridgelaw.field.fieldscore import neuberg, round_half_even, round_toward
 

@@ -357,10 +357,19 @@ def test_session_without_artificial():
     assert e.message == "session goes with an artificial adjusted score"
 
 
-def test_penalty_outside_individual_events():
-    # the gate is the rulebook's penalty stage (12C3 rules for individual events), not Python
+def test_penalty_outside_individual_events(tmp_path):
+    # the gate is the rulebook's penalty stage, not Python: a rulebook whose penalty rules are 12C3's only
+    # (the shipped ones also have Law 90's rule for pairs and teams, issue 22) refuses a penalty at teams
+    (tmp_path / "wbf-2017.yaml").write_text((rulebook.rules_dir() / "wbf-2017.yaml").read_text())
+    text = (rulebook.rules_dir() / "shared" / "wbf-law12.yaml").read_text()
+    start, end = text.index("  - id: penalty-pair-or-team"), text.index("  - id: penalty-offender-only")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "wbf-law12.yaml").write_text(text[:start] + text[end:])
+    book = rulebook.load(tmp_path / "wbf-2017.yaml")
+    case = load_case("case.yaml", text=INDIVIDUAL.replace("event: individual", "event: teams").replace(
+        ", partner_blameless: BLAMELESS", ""))
     with pytest.raises(BridgelawError) as exc:
-        rule(INDIVIDUAL.replace("event: individual", "event: teams").replace("BLAMELESS", "true"))
+        rule_case(case, book)
     e = exc.value
     assert e.message == "rulebook wbf-2017 has no rule for a procedural penalty in a teams event (stage penalty)"
     assert (e.file, e.line) == ("case.yaml", 10)

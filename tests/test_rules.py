@@ -286,7 +286,8 @@ def test_knockout_averaging_formulas(book):
 @pytest.mark.parametrize(
     ("event", "blameless", "rule_id"),
     [("individual", True, "penalty-offender-only"), ("individual", False, "penalty-both-members"),
-     ("pairs", False, None), ("teams", True, None)],
+     # Law 90 at pairs and teams: the pair or team bears it (issue 22; before, no rule applied)
+     ("pairs", False, "penalty-pair-or-team"), ("teams", True, "penalty-pair-or-team")],
 )
 def test_penalty_rule(book, event, blameless, rule_id):
     assert decided(book, "penalty", {"event": event, "partner_blameless": blameless}) == rule_id
@@ -322,6 +323,7 @@ CITES = {
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
+        "penalty-pair-or-team": ("90A",),
         "no-serious-error": ("12B1",),
         "without-serious-error": ("12C1(b)",),
     },
@@ -354,6 +356,7 @@ CITES = {
         "individual-both-members": ("12C3",),
         "penalty-offender-only": ("12C3",),
         "penalty-both-members": ("12C3",),
+        "penalty-pair-or-team": ("90A",),
         "no-serious-error": ("12B1",),
         "without-serious-error": ("12C1(e)",),
     },

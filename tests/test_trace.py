@@ -76,7 +76,7 @@ def test_decision_records_held_and_overridden_rules():
     assert d.held == ("weighted-average", "most-favourable-likely")
     assert d.overridden == {"weighted-average": "most-favourable-likely"}
     assert d.rule.id == "most-favourable-likely"
-    assert d.facts == {"weighted": True, "illegal_outcomes": False, "poll": False, "scoring": "imps"}
+    assert d.facts == {"weighted": True, "illegal_outcomes": False, "poll": False, "judged": False, "scoring": "imps"}
     # the optional event stage is recorded too: it was asked, and no rule applied
     assert [(x.stage, x.rule.id if x.rule else None) for x in decisions] == [
         ("kind", "assigned-adjustment"), ("expectation", "most-favourable-likely"),
@@ -276,8 +276,11 @@ def test_assigned_is_none_for_an_artificial_score():
     assert ruled(ARTIFICIAL_MP).assigned is None
     r = ruled(CASES / "wbf-commentary-2017" / "example-13.yaml", "wbf-2017")
     assert r.outcome == "all-self-inflicted"
-    # both sides' B and B' as formed, whichever of them the damage stage then awarded
-    assert set(r.assigned) == {"NS", "EW"} and r.assigned["NS"] == r.assigned["EW"]
+    # both sides' B and B' as formed, whichever of them the damage stage then awarded (issue 22: Ruling.formed;
+    # Ruling.assigned is now each side's award as results)
+    assert set(r.formed) == {"NS", "EW"} and r.formed["NS"] == r.formed["EW"]
+    nos, os = r.nos.side, r.os.side
+    assert r.assigned[nos] == [(F(1), r.case.model.table_result)] and r.assigned[os] == r.formed[os]
 
 
 @pytest.mark.parametrize("path", sorted((CASES / "wbf-commentary-2017").glob("*.yaml")), ids=lambda p: p.stem)

@@ -67,9 +67,9 @@ def test_rulebook_given_as_a_year_lists_the_rulebooks(capsys, tmp_path):
     path = write(tmp_path, CASE.replace("rulebook: wbf-2017", "rulebook: 2017"))
     code, out, err = run(capsys, "rule", path)
     assert (code, out) == (2, "")
-    assert err == (f"bridgelaw: error: {path}:2:11: unknown rulebook '2017' (expected one of acbl-2007, "
-                   "ebl-2008-vp-proposal, ebl-2008, ebu, wbf-2007, wbf-2017, wbf-laws-committee-2007, "
-                   "wbf-laws-committee-2017); did you mean 'wbf-2017'?\n")
+    assert err == (f"bridgelaw: error: {path}:2:11: unknown rulebook '2017' (expected one of acbl-1997, acbl-2007, "
+                   "dbf-1997, dbf-2007, ebl-2008-vp-proposal, ebl-2008, ebu, wbf-1997, wbf-2007, wbf-2017, "
+                   "wbf-laws-committee-2007, wbf-laws-committee-2017); did you mean 'wbf-2017'?\n")
 
 
 @pytest.mark.parametrize("written, canonical", [("4♠= W", "4S= W"), ("4♥X-2 N", "4HX-2 N"), ("3♦+1 E", "3D+1 E"),
@@ -134,7 +134,8 @@ def test_explain_without_a_name_does_what_its_help_says(capsys):
     code, out, err = run(capsys, "explain")
     assert code == 2
     assert err == ("bridgelaw: error: explain without NAME lists the rules and parameters of the rulebook given by "
-                   "--rulebook (expected --rulebook ID, ID one of acbl-2007, ebl-2008-vp-proposal, ebl-2008, ebu, wbf-2007, "
+                   "--rulebook (expected --rulebook ID, ID one of acbl-1997, acbl-2007, dbf-1997, dbf-2007, "
+                   "ebl-2008-vp-proposal, ebl-2008, ebu, wbf-1997, wbf-2007, "
                    "wbf-2017, wbf-laws-committee-2007, wbf-laws-committee-2017); "
                    "or name a rule or parameter: bridgelaw explain NAME\n")
     with pytest.raises(SystemExit):
@@ -239,7 +240,7 @@ def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):
     from bridgelaw.render.ruling import text
     from bridgelaw.ruling.build import rule_case
     case = load_case(write(tmp_path, CASE))
-    from bridgelaw.ruling.case import Infraction
+    from bridgelaw.ruling.caseschema import Infraction
     case.model.__dict__["infraction"] = Infraction(law="16B1", note="West chose 4S, suggested by the pause",
                                                    findings={"suggested_over_a_logical_alternative": True})
     ruling = rule_case(case, rulebook.get("wbf-2017"))

@@ -477,7 +477,8 @@ def test_form_and_cli_agree_on_every_corpus_case(client, capsys):
     ({"wi_result_0": "4H-14 N"}, "wi_result_0", "4H-14"),
     ({"wi_weight_1": "1/4"}, "wi", "The weights sum to 11/12, not 1"),
     ({"table_result": "5HX-12 N"}, "table_result", "5HX-12"),
-    ({"other_table": ""}, "table_result", "other_table is missing"),
+    # without the other table results are ruled in table points (issue 22); beside an IMP score they cannot be
+    ({"other_table": "", "se_instead": "-6 IMP"}, "table_result", "other_table is missing"),
     ({"title": ""}, "title", "This is needed here"),
     ({"board_number": "seven"}, "board_number", "Must be a whole number"),
     ({"vulnerability": "Everyone"}, "vulnerability", "'Everyone' is not allowed"),

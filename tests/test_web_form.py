@@ -160,11 +160,13 @@ def test_every_case_in_the_corpus_opens_in_the_form_and_rules_the_same(client):
         r = client.post("/upload", files={"case_file": (path.name, path.read_bytes(), "application/yaml")})
         assert r.status_code == 200, (path, field_error(r.text, "general"))
         kept = re.search(r'name="extra" value="([^"]*)"', r.text)
-        if kept:
-            assert set(eval_json(kept[1])) <= {"expect", "published"}, path
+        if kept:      # a published ruling's structured source: (body, publication, case…) is kept as given too
+            extra = eval_json(kept[1])
+            assert set(extra) <= {"expect", "published", "source"}, path
+            assert "source" not in extra or isinstance(extra["source"], dict), path
         case = load_case(path)
         ruling = rule_case(case, rulebooks.get(case.model.rulebook))
-        assert scores(r.text) == {side: render.amount(ruling, s.value) for side, s in ruling.sides.items()}, path
+        assert scores(r.text) == {side: render.amount(ruling, s.value, side) for side, s in ruling.sides.items()}, path
 
 
 def eval_json(text: str) -> dict:

@@ -137,6 +137,40 @@ def compare(ruling: Ruling, expect) -> list[str]:
         have = (ruling.players or {}).get(player)
         if want != have:
             diffs.append(f"player {player}: expected {format_mixed(want)}, got {_show(have)}")
+    if expect.assigned is not None:
+        diffs += _compare_assigned(ruling, expect.assigned)
+    if expect.penalties is not None:
+        have_p = {p.on: p.amount for p in ruling.penalties}
+        want_p = dict(expect.penalties)
+        if {k: v.text for k, v in have_p.items()} != {k: v.text for k, v in want_p.items()}:
+            diffs.append("penalties: expected " + (", ".join(f"{k} {v.text}" for k, v in want_p.items()) or "none")
+                         + ", got " + (", ".join(f"{k} {v.text}" for k, v in have_p.items()) or "none"))
+    return diffs
+
+
+def _compare_assigned(ruling: Ruling, want: Any) -> list[str]:
+    """Each side's assigned results and weights against the expectation (equal results' weights added)."""
+    from ..ruling.caseschema import SplitWeighting
+
+    def normal(parts: list) -> dict[str, Fraction]:
+        out: dict[str, Fraction] = {}
+        for weight, outcome in parts:
+            out[outcome.text] = out.get(outcome.text, Fraction(0)) + weight
+        return {k: v for k, v in out.items() if v}
+
+    def listed(value: Any) -> list:
+        if isinstance(value, list):
+            return [(item.weight if item.weight is not None else Fraction(1), item.result) for item in value]
+        return [(Fraction(1), value)]
+    wanted = ({side: listed(getattr(want, side)) for side in ("NS", "EW")} if isinstance(want, SplitWeighting)
+              else {side: listed(want) for side in ("NS", "EW")})
+    have = ruling.assigned or {}
+    diffs = []
+    for side in ("NS", "EW"):
+        w, h = normal(wanted[side]), normal(have.get(side, []))
+        if w != h:
+            show = lambda d: "; ".join(f"{t} × {format_mixed(x)}" if x != 1 else t for t, x in d.items()) or "none"
+            diffs.append(f"assigned {side}: expected {show(w)}, got {show(h)}")
     return diffs
 
 
@@ -211,6 +245,9 @@ def _check_line(r: CheckResult, several: bool) -> str:
     where = f"{r.path}" + (f"  [{r.book}]" if several and r.book else "")
     if r.status in ("pass", "unreviewed"):
         rl = r.ruling
+        if rl.unit == "points" and rl.assigned:            # table points: each side's results, as on the slip
+            sides = "  ".join(f"{s}: {render.results_text(rl, s)}" for s in rl.sides)
+            return f"{'PASS' if r.status == 'pass' else 'NEW':<5} {where}  {rl.outcome}  {sides}"
         sides = "  ".join(f"{s} {_show(v.value) if v.value is None or rl.unit != 'IMP' else format_mixed(v.value, signed=True)}"
                           for s, v in rl.sides.items())
         return f"{'PASS' if r.status == 'pass' else 'NEW':<5} {where}  {rl.outcome}  {sides} {rl.unit}"
@@ -325,7 +362,7 @@ def _engine_holds(book: rulebooks.Rulebook) -> None:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from ..ruling.case import CaseModel
+    from ..ruling.caseschema import CaseModel
     from ..rulebook import LayerModel, RulebookModel
     models: dict[str, Any] = {"case": CaseModel, "rulebook": RulebookModel, "overlay": LayerModel}
     if args.kind == "traveller":

@@ -37,6 +37,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--rulings", metavar="FILE", help="rulings for the event (YAML, see docs/events.md)")
     p.add_argument("--rulebook", metavar="ID", help="rulebook id; overrides the rulings file's rulebook:")
     _what_if_options(p, as_of_default="the day the file says each session was played")
+    p.add_argument("--profile", metavar="ID",
+                   help="the scoring program's conventions (rules/profiles): chosen from the program the file names "
+                        "unless given; 'none' for the rulebook's defaults (see docs/events.md)")
+    p.add_argument("--compare", metavar="RULEBOOK|OVERLAY",
+                   help="score the event a second time under another rulebook (an id) or with an overlay file "
+                        "(a proposed regulation), and print which contestants' scores and places change, and by "
+                        "how much (nothing is written)")
     p.add_argument("--scoring", choices=METHODS,
                    help="scoring method, when the file does not say or to override it")
     p.add_argument("--format", choices=report.FORMATS, default="text", help="report format (default text)")
@@ -88,7 +95,21 @@ def cmd_event(args: argparse.Namespace) -> int:
     event = load_event(args.event, args.scoring, rulebook=args.rulebook, as_of=as_of_option(args.as_of),
                        what_if=(lambda book: what_if(book, args)) if args.set or args.overlay else None)
     scored = run(event, args.rulings, args.rulebook, args.set, progress=progress, overlay=args.overlay,
+                 profile=args.profile,
                  as_of=as_of_option(args.as_of))
+    if args.compare:
+        if args.output:
+            raise BridgelawError("--compare prints a comparison; it writes no file", expected="no --output with it")
+        other = load_event(args.event, args.scoring)
+        proposal = Path(args.compare)
+        overlay_file = proposal.suffix.lower() in (".yaml", ".yml") and proposal.is_file()
+        compared = run(other, args.rulings, args.rulebook if overlay_file else args.compare, args.set,
+                       overlay=str(proposal) if overlay_file else args.overlay, profile=args.profile,
+                       as_of=as_of_option(args.as_of))
+        progress.done()
+        sys.stdout.write(report.comparison_json(scored, compared) if args.format == "json"
+                         else report.comparison_text(scored, compared))
+        return 0
     for target in args.output:
         if same_file(Path(args.event), Path(target)) and target != args.event:
             raise BridgelawError(f"--output {target} is the input file under another name",

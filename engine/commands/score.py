@@ -43,6 +43,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "(PBN, USEBIO .xml).",
         epilog="Exit status: 0 ok, 2 bad input (file:line:column; nothing is written). See docs/travellers.md.")
     p.add_argument("traveller", metavar="TRAVELLER", help="traveller (YAML), PBN or USEBIO file")
+    p.add_argument("--profile", metavar="ID",
+                   help="a results file's program conventions (rules/profiles): chosen from the program the file "
+                        "names unless given; 'none' for the rulebook's defaults")
     p.add_argument("--rulebook", metavar="ID",
                    help="rulebook id or path; overrides the traveller's rulebook: (required for a bare PBN file)")
     p.add_argument("--format", choices=FORMATS, default="text", help="report format (default text)")
@@ -72,7 +75,7 @@ def load(args: argparse.Namespace) -> Traveller:
                or getattr(args, "overlay", None) else None}
     if _is_results(args.traveller):
         return load_results_traveller(args.traveller, adjustments=args.adjustments, board=args.board,
-                                      rulebook=args.rulebook, scoring=args.scoring, **changes)
+                                      rulebook=args.rulebook, scoring=args.scoring, profile=args.profile, **changes)
     if args.adjustments is not None or args.board is not None:
         raise BridgelawError(f"--adjustments and --board are for a PBN or USEBIO file; {args.traveller} is YAML",
                              suggestion="a YAML adjustments file names its PBN with pbn: and its board with board:")

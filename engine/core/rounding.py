@@ -8,6 +8,9 @@ which way halves go is the regulation's choice, never Python's:
 ``half-even``       halves to the even multiple (625 → 620, 635 → 640 at a step of 10)
 ``toward-average``  halves toward a centre the caller gives (EBU: factored matchpoints round toward
                     the average of the board)
+``up``, ``down``    every value not on a step to the step above (below); ``favour-nos`` is ``up`` for a
+                    score from the non-offending side's view and ``down`` from the offending side's
+                    (Denmark: weighted IMPs "rounded in the non-offending side's favour")
 
 A step of 0 keeps the value exact (:func:`by_parameter`); :func:`nearest` needs a positive step.
 """
@@ -18,6 +21,8 @@ import math
 from fractions import Fraction
 
 MODES = ("half-up", "half-even", "toward-average")
+DIRECTED = ("up", "down")                  # not only halves: every value off a step
+SIDED = ("favour-nos",)                    # up or down by whose view the value is from (for_role)
 
 
 def nearest(x: Fraction, step: Fraction, mode: str = "half-up", centre: Fraction = Fraction(0)) -> Fraction:
@@ -29,6 +34,8 @@ def nearest(x: Fraction, step: Fraction, mode: str = "half-up", centre: Fraction
     low = math.floor(q)
     if q == low:
         return x
+    if mode in DIRECTED:
+        return (low + 1) * step if mode == "up" else low * step
     below, above = q - low, low + 1 - q
     if below != above:
         return (low if below < above else low + 1) * step
@@ -38,7 +45,19 @@ def nearest(x: Fraction, step: Fraction, mode: str = "half-up", centre: Fraction
         return (low if low % 2 == 0 else low + 1) * step
     if mode == "toward-average":
         return low * step if abs(low * step - centre) <= abs((low + 1) * step - centre) else (low + 1) * step
-    raise ValueError(f"unknown rounding mode {mode!r} (expected one of {', '.join(MODES)})")
+    raise ValueError(f"unknown rounding mode {mode!r} (expected one of {', '.join(MODES + DIRECTED)})")
+
+
+def for_role(mode: str, role: str) -> str:
+    """The mode for a value from the non-offending (``nos``) or offending (``os``) side's view."""
+    if mode == "favour-nos":
+        return "up" if role == "nos" else "down"
+    return mode
+
+
+def opposite(mode: str) -> str:
+    """The mode that rounds −x to −(x rounded by `mode`): up and down swap, the others are symmetric."""
+    return {"up": "down", "down": "up"}.get(mode, mode)
 
 
 def by_parameter(x: Fraction, step: Fraction | int, mode: str = "half-up", centre: Fraction = Fraction(0)) -> Fraction:

@@ -18,6 +18,23 @@ SIDE_OF: dict[str, Side] = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 SEATS: dict[Side, tuple[Direction, Direction]] = {"NS": ("N", "S"), "EW": ("E", "W")}
 
 
+# the spellings of a side a TD writes: NS, N-S, N/S, North-South, north south, …
+SIDE_WORDS: dict[str, Side] = {
+    spelling: side
+    for side, (short, long) in (("NS", ("n", "north")), ("EW", ("e", "east")))
+    for first, second in ((short, "s" if side == "NS" else "w"), (long, "south" if side == "NS" else "west"))
+    for spelling in (first + second, f"{first}-{second}", f"{first}/{second}", f"{first} {second}", f"{first}–{second}")
+}
+
+
+def side_word(value: object) -> object:
+    """The side a spelling stands for (``N-S``, ``North-South``, ``e/w`` …); anything else unchanged,
+    for the model to refuse with its own message."""
+    if isinstance(value, str):
+        return SIDE_WORDS.get(" ".join(value.strip().lower().split()), value)
+    return value
+
+
 def other(side: Side) -> Side:
     return "EW" if side == "NS" else "NS"
 

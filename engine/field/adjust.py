@@ -34,8 +34,9 @@ from ..core.vocab import RESPONSIBILITY, SIDES, Side, unit_scoring
 from ..rulebook import Rulebook
 from ..ruling import provisions
 from ..ruling.build import rule_case
-from ..ruling.case import (Artificial, Board as CaseBoard, BoardCount, Case, CaseModel, Component, Penalty,
-                           UnitScore, assigned_case)
+from ..ruling.case import Case, assigned_case
+from ..ruling.caseschema import Artificial, Board as CaseBoard, BoardCount, CaseModel, Penalty
+from ..ruling.outcomes import Component, UnitScore
 from ..ruling.draft import Draft
 from ..ruling.result import Ruling, SideScore
 from ..ruling.scorer import basis
@@ -167,7 +168,10 @@ class Ruler:
                 raise
             message = exc.message.removeprefix(f"{getattr(self.doc, 'file', None)}: ")
             raise self.error(path, message, expected=exc.expected, suggestion=exc.suggestion) from None
-        return Ruled(ruling, {side: [(w, position[id(o)]) for w, o in ruling.assigned[side]] for side in SIDES})
+        # the results each side's score is formed from; when the award is no weighted sum of results (an
+        # empowering law's floor such as average plus), the outcomes its B and B' were formed from
+        parts = ruling.assigned or ruling.formed
+        return Ruled(ruling, {side: [(w, position[id(o)]) for w, o in parts[side]] for side in SIDES})
 
     # --- artificial adjusted scores: the words --------------------------------------------------------
 

@@ -25,7 +25,7 @@ from ..core import bridge
 from ..core.errors import BridgelawError
 from ..core.exact import NumberError, parse_exact
 from ..core.vocab import SIDES
-from ..ruling.case import Component, parse_outcome
+from ..ruling.outcomes import Component, parse_outcome
 from .cells import Where
 from .model import Line
 

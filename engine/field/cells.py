@@ -7,8 +7,10 @@ Every reader of a number in a results file comes here, so that a reading is hard
 
 from __future__ import annotations
 
+import datetime as _dt
 import functools
 import re
+import struct
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -47,12 +49,19 @@ class Published:
     places: int
     text: str
 
-    def agrees(self, computed: Fraction | None) -> bool:
+    def agrees(self, computed: Fraction | None, figures: str = "decimal") -> bool:
+        """`computed` printed as the file prints: at the figure's decimals, or (``figures="float32"``,
+        a program printing 32-bit floats: 53.846153 for 53.8461538…) as the nearest 32-bit float."""
         if computed is None:
             return False
         if "/" in self.text:
             return computed == self.value
-        return shown(computed, self.places) == self.value
+        if shown(computed, self.places) == self.value:
+            return True
+        if figures == "float32" and self.places:
+            single = struct.unpack("<f", struct.pack("<f", float(computed)))[0]
+            return f"{single:.{self.places}f}" == self.text.lstrip("+")
+        return False
 
 
 _DECIMAL = re.compile(r"^[+-]?[0-9]{1,9}(?:\.[0-9]{1,6})?$")
@@ -164,6 +173,29 @@ def read_codes(codes: dict[str, tuple[Code, Where, str]]) -> CodeReading:
     return CodeReading("artificial", values, mirrored, joined)
 
 
+# An explicit percentage at IMP scoring (a file's A6040 on a butler or cross-IMP line): the average
+# plus, average or average minus it codes, which the rulebook's artificial stage scores in IMPs.
+PERCENT_WORDS = {Fraction(3, 5): "in-no-way-at-fault", Fraction(1, 2): "partly-at-fault",
+                 Fraction(2, 5): "directly-at-fault"}
+
+
+def imp_words(values: dict[str, ArtValue], code: str | None, where: Where) -> dict[str, str]:
+    """Each side's artificial score at IMP scoring: a responsibility as given, or the one an explicit
+    60, 50 or 40 percent codes; any other percentage is an error at the cell (IMPs have no
+    equivalent of 70%)."""
+    out = {}
+    for side, v in values.items():
+        if isinstance(v, str):
+            out[side] = v
+        elif v in PERCENT_WORDS:
+            out[side] = PERCENT_WORDS[v]
+        else:
+            raise where.error(f"'{code or v}': {format_mixed(v * 100)}% has no equivalent at IMP scoring",
+                              expected="A6040, A5050, A4060, A6060, A4040 (average plus, average, average minus), "
+                              "or A+, A=, A-")
+    return out
+
+
 def mirror(value: ArtValue) -> ArtValue:
     """The other side's artificial score when a file writes only one side's code (A+ ↔ A-,
     A60 ↔ A40): the usual reading of a single code on a traveller line, shown in its trace."""
@@ -208,6 +240,47 @@ def artificial_word(value: Any) -> str:
         raise InvalidValue(f"'{value}' is not an artificial score", expected=ARTIFICIAL_HINT,
                            suggestion=did_you_mean(str(value), [*ARTIFICIAL_WORDS, *ARTIFICIAL_SPELLINGS]))
     return word
+
+
+# --- days --------------------------------------------------------------------------------------------
+
+MIN_YEAR, MAX_YEAR = 1900, 2100        # the first Laws of duplicate bridge are of 1928
+MAX_DAY_CHARS = 40
+_DAYS = ((re.compile(r"([0-9?]{4})\.([0-9?]{1,2})\.([0-9?]{1,2})", re.ASCII), (1, 2, 3)),   # PBN [Date "2022.02.06"]
+         (re.compile(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})", re.ASCII), (3, 2, 1)),       # USEBIO 27/07/2022
+         (re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})", re.ASCII), (1, 2, 3)))       # ISO 8601
+DAY_HINT = f"a day as YYYY.MM.DD (PBN), DD/MM/YYYY (USEBIO) or YYYY-MM-DD, from {MIN_YEAR} to {MAX_YEAR}"
+
+
+def day(text: str | None, where: Where) -> _dt.date | None:
+    """The day a results file gives (``2022.02.06``, ``27/07/2022``, ``2022-07-27``); None for no
+    text or a PBN date with an unknown part (``2022.??.??``). A text longer than MAX_DAY_CHARS is
+    refused before it is read; a day the calendar has not (``2022.02.30``), a year outside
+    MIN_YEAR–MAX_YEAR, or anything else is an error at `where`."""
+    if text is None:
+        return None
+    if len(text) > MAX_DAY_CHARS:
+        raise where.error(f"the date is {len(text):,} characters long", expected=DAY_HINT)
+    t = text.strip()
+    if not t or t in ("?", "#"):
+        return None
+    for pattern, order in _DAYS:
+        m = pattern.fullmatch(t)
+        if m is None:
+            continue
+        parts = [m[k] for k in order]
+        if any("?" in p for p in parts):
+            if all(p.isdigit() or set(p) == {"?"} for p in parts):
+                return None
+            break
+        if not MIN_YEAR <= int(parts[0]) <= MAX_YEAR:
+            raise where.error(f"the date '{t}': the year {parts[0]} is outside {MIN_YEAR}–{MAX_YEAR}",
+                              expected=DAY_HINT)
+        try:
+            return _dt.date(*(int(p) for p in parts))
+        except ValueError:
+            raise where.error(f"the date '{t}' is not a day of the calendar", expected=DAY_HINT) from None
+    raise where.error(f"the date '{t}' is not a date", expected=DAY_HINT)
 
 
 # --- numbers and ids ---------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ cross-IMPs and butler, with weighted and split adjusted scores — exact, and gr
 
 Everything here works on one direction at a time. A direction's field is a list with one entry
 per table: an ``int`` (the table's result, in points from that direction's view), a list of
-:class:`bridgelaw.ruling.case.Component` whose weights sum to 1 (a weighted adjusted score: the one
+:class:`bridgelaw.ruling.outcomes.Component` whose weights sum to 1 (a weighted adjusted score: the one
 weighted-outcome type of cases, rulings and travellers; ``points`` turns a component's outcome
 into points from that direction's view, and without it the outcomes are points already), or
 ``None`` (no result: an artificial score, left out of the field). A split adjustment simply gives the two
@@ -39,7 +39,7 @@ from itertools import accumulate
 from typing import Any, Union
 
 from ..core.bridge import IMP_SCALE, imps
-from ..ruling.case import Component
+from ..ruling.outcomes import Component
 from ..core.rounding import by_parameter, round_half_away, round_half_even, round_toward
 
 __all__ = [

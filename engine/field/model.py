@@ -20,16 +20,15 @@ players (:attr:`Line.players`).
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from ..core.vocab import SEATS, SIDES, Side
-from .cells import ArtValue, Published, Where
+from .cells import ArtValue, Published, Where, day
 
-__all__ = ["Line", "Board", "Match", "Contestant", "Session", "Event", "played_on", "contestant_key", "side_keys",
-           "guess_pair_numbers", "KINDS"]
+__all__ = ["Line", "Board", "Match", "Contestant", "Session", "Event", "Program", "played_on", "contestant_key",
+           "side_keys", "guess_pair_numbers", "KINDS"]
 
 KINDS = ("result", "adjusted", "split", "artificial", "not-played")
 
@@ -188,6 +187,25 @@ class Session:
     # MATCH_SCORING_METHOD: vps, imps, points — the sum of a point-a-board match's board points)
     matches: list[Match] = field(default_factory=list)
     match_scoring: str | None = None
+    # which contestants are ranked together: None (each section and direction apart), "together"
+    # (one ranking for the session: USEBIO WINNER_TYPE 1, a barometer's ranking), "by-direction"
+    # (each direction across the sections: WINNER_TYPE 2), "by-section"
+    ranking: str | None = None
+    ranking_from_file: bool = False       # the file says who is ranked with whom (a profile does not override it)
+    figures: str = "decimal"              # how the file prints its figures: decimal, or float32 (7 digits)
+
+
+@dataclass(frozen=True)
+class Program:
+    """A scoring program as a results file names it."""
+
+    name: str
+    version: str = ""
+    where: Where | None = None
+
+    @property
+    def text(self) -> str:
+        return f"{self.name} {self.version}".strip()
 
 
 @dataclass
@@ -198,6 +216,9 @@ class Event:
     sessions: list[Session]
     source: Any = None                    # the PbnFile or the USEBIO tree
     extra: dict[str, Any] = field(default_factory=dict)
+    # the program that wrote the file, as it names itself (USEBIO PROGRAM_NAME and _VERSION, PBN
+    # Generator/Creator): its conventions are a profile (field.profiles)
+    program: "Program | None" = None
 
     def lines(self):
         for session in self.sessions:
@@ -205,22 +226,12 @@ class Event:
                 yield from board.lines
 
 
-_DAY_FORMATS = ((re.compile(r"(\d{4})\.(\d{1,2})\.(\d{1,2})"), (1, 2, 3)),     # PBN [Date "2022.02.06"]
-                (re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})"), (3, 2, 1)),       # USEBIO <DATE>27/07/2022</DATE>
-                (re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})"), (1, 2, 3)))       # ISO 8601
-
-
-def played_on(text: str | None) -> dt.date | None:
+def played_on(text: str | None, where: Where | None = None) -> dt.date | None:
     """The day a results file says a session was played: PBN's ``YYYY.MM.DD``, USEBIO's
-    ``DD/MM/YYYY`` or ISO ``YYYY-MM-DD``; None when it gives none, or only part (PBN's ``?``)."""
-    for pattern, order in _DAY_FORMATS:
-        m = pattern.fullmatch((text or "").strip())
-        if m:
-            try:
-                return dt.date(*(int(m[k]) for k in order))
-            except ValueError:
-                return None
-    return None
+    ``DD/MM/YYYY`` or ISO ``YYYY-MM-DD``; None when it gives none, or only part (PBN's ``?``).
+    A day that is not one (``2022.02.30``, year 0000, 5,000 digits) is an error at `where`
+    (:func:`.cells.day`): the session is never ruled as of today in its place."""
+    return day(text, where or Where("<date>"))
 
 
 def contestant_key(section: str, direction: str | None, number: str, pair_numbers: str) -> str:
@@ -265,7 +276,7 @@ def guess_pair_numbers(lines: list[Line]) -> str:
 
 def rank(group: list[Any], metric: Any) -> None:
     """Rank a group of standings, best first by `metric(standing)` (then by key): equal metrics share
-    a rank (``rank``), shown ``3=`` (``rank_text``)."""
+    a rank (``rank``), shown ``3=`` (``rank_text``); ``tied`` is how many share it."""
     group.sort(key=lambda s: (-metric(s), s.key))
     previous, place = None, 0
     for i, st in enumerate(group, 1):
@@ -277,6 +288,7 @@ def rank(group: list[Any], metric: Any) -> None:
     for st in group:
         tied[st.rank] = tied.get(st.rank, 0) + 1
     for st in group:
+        st.tied = tied[st.rank]
         st.rank_text = f"{st.rank}=" if tied[st.rank] > 1 else str(st.rank)
 
 

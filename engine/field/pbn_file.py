@@ -135,9 +135,18 @@ def decode_pbn(data: bytes) -> tuple[str, str]:
     return text, encoding
 
 
+MAX_LINE = 65_536          # characters in one line of a PBN file (its longest tags are a few hundred)
+MAX_ROWS = 10_000          # rows of one ScoreTable (a board's tables)
+
+
 def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFile:
     lines = text.splitlines(keepends=True)
     pbn = PbnFile(file=file, lines=lines, encoding=encoding, games=[])
+    longest = max(range(len(lines)), key=lambda k: len(lines[k]), default=None)
+    if longest is not None and len(lines[longest]) > MAX_LINE:       # refused before any tag is matched
+        raise BridgelawError(f"line {longest + 1} is {len(lines[longest]):,} characters long", file=file,
+                             line=longest + 1, column=1, expected=f"lines of at most {MAX_LINE:,} characters "
+                             "(docs/limits.md)")
     game: Game | None = None
     table: ScoreTable | None = None
     in_comment = False
@@ -181,6 +190,9 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
             raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
                             expected='[Name "value"]')
         if table is not None:
+            if len(table.rows) >= MAX_ROWS:
+                raise pbn.error(Token(line, line, n, 1), f"the table at line {table.header.line} has more than "
+                                f"{MAX_ROWS:,} rows", expected=f"at most {MAX_ROWS:,} rows (tables of one board)")
             table.rows.append(Row(i, _tokens(pbn, line, n)))
         # other section data (Auction, Play, other tables): not needed
     return pbn
@@ -306,16 +318,20 @@ def rewrite(pbn: PbnFile, game: Game, values: dict[str, list[str]]) -> str:
     return rewrite_tables(pbn, [(game.score_table, values)])
 
 
-def rewrite_tables(pbn: PbnFile, changes: list[tuple[ScoreTable, dict[str, list[str]]]]) -> str:
+def rewrite_tables(pbn: PbnFile, changes: list[tuple[ScoreTable, dict[str, list[str]]]],
+                   orders: dict[int, list[int]] | None = None) -> str:
     """The file's text with each table's columns set as in :func:`rewrite` (any number of
-    ScoreTables and TotalScoreTables in one pass); other lines kept byte for byte."""
+    ScoreTables and TotalScoreTables in one pass); other lines kept byte for byte. `orders` (by the
+    table's id): the rows in a new order, row k written where row ``order[k]``… was (a ranking
+    re-sorted), each line keeping its own line end."""
     out = list(pbn.lines)
     for table, values in changes:
-        _rewrite_table(out, pbn, table, values)
+        _rewrite_table(out, pbn, table, values, (orders or {}).get(id(table)))
     return "".join(out)
 
 
-def _rewrite_table(out: list[str], pbn: PbnFile, table: ScoreTable, values: dict[str, list[str]]) -> None:
+def _rewrite_table(out: list[str], pbn: PbnFile, table: ScoreTable, values: dict[str, list[str]],
+                   order: list[int] | None = None) -> None:
     columns = [Column(c.name, c.width, c.align) for c in table.columns]
     cells = [[t.raw for t in row.tokens] for row in table.rows]
     for name, column_values in values.items():
@@ -339,6 +355,8 @@ def _rewrite_table(out: list[str], pbn: PbnFile, table: ScoreTable, values: dict
     header = f"[{tag_name} " + _quote_tag(";".join(c.spec for c in columns)) + "]"
     indent = tag_line[:len(tag_line) - len(tag_line.lstrip())]
     out[table.tag_index] = indent + header + _line_ending(tag_line)
+    if order is not None:
+        cells = [cells[k] for k in order]
     for row, row_cells in zip(table.rows, cells):
         out[row.index] = " ".join(_cell(c, col) for c, col in zip(row_cells, columns)).rstrip() + _line_ending(pbn.lines[row.index])
 

@@ -23,6 +23,7 @@ Every cell's number or code is read by :mod:`.cells`.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from ..core.vocab import vulnerability as vulnerability_word
 from . import adjustment_cell
 from .cells import (MAX_BOARD, MAX_TABLE, Where, identifier, parse_code, published, raw_score, read_codes, tricks,
                     whole_number)
-from .model import Board, Contestant, Event, Line, Session, check_board, contestant_key, guess_pair_numbers, played_on
+from .model import Board, Contestant, Event, Line, Program, Session, check_board, contestant_key, guess_pair_numbers, played_on
 from .pbn_file import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
 
 
@@ -42,8 +43,8 @@ def scoring_from_tag(text: str) -> str | None:
     t = text.lower().replace("-", "").replace("_", "").replace(" ", "")
     if "butler" in t:
         return "butler"
-    if "crossimp" in t or "crossimps" in t:
-        return "cross-imps"
+    if "crossimp" in t or "crossimps" in t or ("imp" in t and "cross" in t):
+        return "cross-imps"            # Cross-IMPs; Ruter's "IMP;Cross" and "IMP;Cross2"
     if t.startswith("matchpoint") or t.startswith("mp") or "matchpoints" in t:
         return "matchpoints"
     return None
@@ -84,7 +85,11 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None, default: str | None = 
                 session.mp_unit = Fraction(1, 2)
     title = event_tag or Path(pbn.file).stem
     session.name = title
-    session.date = next((d for g in games if (d := played_on(_tag_text(g, "Date"))) is not None), None)
+    for g in games:
+        tag = g.tag("Date")
+        if tag is not None and (d := played_on(tag.value, _where(pbn, tag))) is not None:
+            session.date = d
+            break
     previous: dict[str, str] = {}
     for g in games:
         board = _board(pbn, g, previous)
@@ -107,7 +112,51 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None, default: str | None = 
         session.contestants[c.key] = c
     for board in session.boards.values():
         check_board(board, session, _cell, f"board {board.number}: ")
-    return Event(title=title, file=pbn.file, format="pbn", sessions=[session], source=pbn)
+    return Event(title=title, file=pbn.file, format="pbn", sessions=[session], source=pbn, program=program_of(pbn))
+
+
+_META = re.compile(r'^%\s*<META\s+name\s*=\s*"?(?P<name>[A-Za-z]+)"?\s+content\s*=\s*"(?P<value>[^"]{0,80})"', re.I)
+_CREATOR = re.compile(r"^%\s*(?:Creator|Generator|Application)\s*:\s*(?P<value>.{1,80}?)\s*$", re.I)
+_VERSION = re.compile(r"^(?P<name>.*?)\s+(?:Version\s+|v)?(?P<version>[0-9][\w.\-]*)$")
+
+
+def program_of(pbn: PbnFile) -> Program | None:
+    """The program that wrote the file, as it says: a ``% <META name=Generator content=…>`` header
+    (Magic Contest, with ``name=Version``), ``%Creator: …`` (BridgeComposer, Bridgewebs) or a
+    ``[Generator]``/``[Application]`` tag."""
+    meta: dict[str, tuple[str, int]] = {}
+    for k, raw in enumerate(pbn.lines[:60]):
+        line = raw.strip()
+        if not line.startswith("%"):
+            if line.startswith("["):
+                break
+            continue
+        m = _META.match(line)
+        if m:
+            meta.setdefault(m["name"].lower(), (m["value"].strip(), k + 1))
+            continue
+        m = _CREATOR.match(line)
+        if m and "creator" not in meta:
+            meta["creator"] = (m["value"], k + 1)
+    found = meta.get("generator") or meta.get("creator")
+    if found is None:
+        for g in pbn.games[:3]:
+            for name in ("Generator", "Application"):
+                tag = g.tag(name)
+                if tag is not None and tag.value.strip():
+                    found = (tag.value.strip()[:80], tag.line)
+                    break
+            if found:
+                break
+    if found is None:
+        return None
+    name, line = found
+    version = meta["version"][0] if "version" in meta else ""
+    if not version:
+        m = _VERSION.match(name)
+        if m and m["name"]:
+            name, version = m["name"], m["version"]
+    return Program(name, version, Where(pbn.file, line, 1))
 
 
 def _cell(line: Line, key: str) -> Where:
@@ -188,7 +237,7 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
     ns = identifier(ns_tok.value, _where(pbn, ns_tok), "PairId_NS") if ns_tok else None
     ew = identifier(ew_tok.value, _where(pbn, ew_tok), "PairId_EW") if ew_tok else None
     players = None
-    if table.index("PlayerId_North") is not None:           # an individual event: four players a line
+    if _individual(pbn, table):                              # an individual event: four players a line
         players = {}
         for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"), ("E", "PlayerId_East"),
                           ("W", "PlayerId_West")):
@@ -223,6 +272,21 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
             return line
     _result(pbn, line, get, board)
     return line
+
+
+SEAT_COLUMNS = ("PlayerId_North", "PlayerId_South", "PlayerId_East", "PlayerId_West")
+
+
+def _individual(pbn: PbnFile, table: ScoreTable) -> bool:
+    """Whether the ScoreTable is an individual's: all four PlayerId_ columns, or none (one to three
+    is an error at the header, not a pairs table read without its players)."""
+    present = [c for c in SEAT_COLUMNS if table.index(c) is not None]
+    if present and len(present) < 4:
+        missing = [c for c in SEAT_COLUMNS if c not in present]
+        raise pbn.error(table.header, f"the ScoreTable has {', '.join(present)} but not {', '.join(missing)}",
+                        expected="all four PlayerId_North, PlayerId_South, PlayerId_East, PlayerId_West "
+                        "(an individual event), or PairId_NS and PairId_EW")
+    return bool(present)
 
 
 @dataclass
@@ -330,7 +394,11 @@ _CONTRACTS: dict[tuple[str, str], Any] = {}
 
 
 def _contract(text: str, declarer: str) -> Any:
-    """parse_result of 'contract= declarer', once per distinct pair (a session repeats a few dozen)."""
+    """parse_result of 'contract= declarer', once per distinct pair (a session repeats a few dozen).
+    A doubled contract written with stars (Bridgewebs' ``3D*``, ``4S**``) is read as 3DX, 4SXX."""
+    if text.endswith("*") and len(text) <= 8:
+        stripped = text.rstrip("*")
+        text = stripped + "X" * (len(text) - len(stripped))
     key = (text, declarer)
     hit = _CONTRACTS.get(key)
     if hit is None:
@@ -376,14 +444,27 @@ def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
                     direction = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW"}.get(d.value.strip().upper())
                 names = get("Names")
                 c = Contestant("", section, number, direction, names.value if names else None)
-                for col, key in (("TotalScoreMP", "total"), ("TotalScoreIMP", "total"), ("TotalScore", "total"),
-                                 ("TotalPercentage", "percent")):
+                for col, key in _total_columns(table):
                     token = get(col)
-                    if token is not None and published(token.value) is not None:
-                        c.published[key] = published(token.value)
+                    if token is not None and published(token.value.rstrip("=").strip()) is not None:
+                        c.published.setdefault(key, published(token.value.rstrip("=").strip()))
                 c.extra["row"] = row
                 out[f"{section}:{direction}:{number}"] = c
     return out, numbering
+
+
+# A TotalScoreTable's published figures of this session: a file of one session of several (Magic
+# Contest) gives the session's in Session… columns beside the cumulative ones, which are not compared.
+_SESSION_COLUMNS = (("SessionScoreMP", "total"), ("SessionScoreIMP", "total"), ("SessionPercentage", "percent"),
+                    ("SessionRank", "place"), ("NrBoardsSession", "boards"))
+_TOTAL_COLUMNS = (("TotalScoreMP", "total"), ("TotalScoreIMP", "total"), ("TotalScore", "total"),
+                  ("TotalPercentage", "percent"), ("Rank", "place"), ("NrBoards", "boards"))
+
+
+def _total_columns(table: ScoreTable) -> tuple[tuple[str, str], ...]:
+    if any(table.index(col) is not None for col, _ in _SESSION_COLUMNS[:2]):
+        return _SESSION_COLUMNS
+    return _TOTAL_COLUMNS
 
 
 def _mitchell(table: ScoreTable) -> bool:

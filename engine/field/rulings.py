@@ -38,10 +38,11 @@ from ..core.errors import BridgelawError, InvalidValue, did_you_mean
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.vocab import SIDES, Method
 from ..core.yamlio import Document, load_yaml
-from ..ruling.case import Infraction, Possibilities, SplitWeighting, weighted_components
+from ..ruling.casechecks import weighted_components
+from ..ruling.caseschema import Infraction, Possibilities, SplitWeighting
 from ..rulebook.infractions import UnknownLaw, resolve
 from .adjust import Ruler
-from .cells import Where
+from .cells import Where, parse_code
 from .model import Board, Event, Line, Session
 
 def _pen(value: Any) -> tuple[Fraction, bool]:
@@ -249,9 +250,22 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
     if kind == "not_played":
         change.update(kind="not-played", written=None, parts=None, ruled=None, artificial=None)
     elif kind == "artificial":
+        written = {"NS": r.artificial.NS, "EW": r.artificial.EW}
+        codes = {side: parse_code(w) for side, w in written.items()}
+        if all(c is not None and c.kind == "artificial" and not c.two_sided for c in codes.values()):
+            # a results file's own codes (A+, A-, A60 …): a responsibility each, or an explicit share
+            values = {side: c.NS for side, c in codes.items()}
+            if len({isinstance(v, str) for v in values.values()}) > 1:
+                raise doc.error(path + ["artificial"], f"NS {written['NS']}, EW {written['EW']}: one side by "
+                                "responsibility and the other a percentage", expected="both sides the same kind")
+            if isinstance(values["NS"], str):
+                written = values
+            else:
+                change.update(kind="artificial", artificial=values, artificial_words=dict(written), written=None,
+                              parts=None, ruled=None, mirrored=None, code="/".join(written.values()))
+                return _penalty_change(r, line, path, doc, session, change)
         try:
-            responsibility, words = _words(book, session).responsibilities({"NS": r.artificial.NS,
-                                                                            "EW": r.artificial.EW})
+            responsibility, words = _words(book, session).responsibilities(written)
         except BridgelawError as exc:
             raise doc.error(path + ["artificial"], exc.message, expected=exc.expected,
                             suggestion=exc.suggestion) from None
@@ -268,6 +282,10 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
             written = {"NS": comps, "EW": comps}
         change.update(kind="split" if split else "adjusted", written=written, non_offending=r.non_offending,
                       artificial=None, parts=None, ruled=None, infraction=_infraction(r, line, path, doc, book))
+    return _penalty_change(r, line, path, doc, session, change)
+
+
+def _penalty_change(r: RulingModel, line: Line, path: list, doc: Document, session: Session, change: dict) -> dict:
     if r.penalty is not None and r.penalty.player is not None:
         change["player_penalty"] = _player_penalty(r, line, path, doc, session)
     elif r.penalty is not None and (r.penalty.amount is not None or r.penalty.partner_blameless is not None):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError
 from ..rulebook import proposed
+from . import profiles
 from .model import Event, require_results
 from .pbn_results import load_event_pbn
-from .profiles import with_profile
 from .rulings import apply, book_for, in_force, load_rulings
 from .score import ScoredSession, score_session
 from .traveller import bulk, load_traveller
@@ -44,22 +44,36 @@ def _load_event(path: str, scoring: str | None, text: bytes | None, rulebook: st
 
 def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
         rulings_text: str | None = None, progress=None, *, overlay: str | None = None,
-        as_of: dt.date | None = None) -> list[ScoredSession]:
+        as_of: dt.date | None = None, profile: str | None = None,
+        overlay_text: str | None = None) -> list[ScoredSession]:
     """Apply the rulings and score every session: under `rulebook` (else the rulings file's), with
-    the what-if `overlay` and `settings` (``--overlay``, ``--set``), each session as in force on
-    `as_of` (``--as-of``), else on the day it was played."""
+    the conventions of the program that wrote the file (its profile, or `profile`: ``--profile``),
+    then the what-if `overlay` and `settings` (``--overlay``, ``--set``), each session as in force
+    on `as_of` (``--as-of``), else on the day it was played."""
     with bulk():
-        return _run(event, rulings_path, rulebook, settings, rulings_text, progress, overlay, as_of)
+        return _run(event, rulings_path, rulebook, settings, rulings_text, progress, overlay, as_of, profile,
+                    overlay_text)
+
+
+def rulebook_for(event: Event, rulings, rulebook: str | None, settings: list[str] | None, overlay: str | None,
+                 profile: str | None, overlay_text: str | None = None):
+    """The rulebook the event is scored under and the profile chosen (profiles.Choice): the named
+    rulebook, the program's conventions over it, the overlay and settings over those."""
+    choice = profiles.choose(event, profile)
+    book = profiles.apply(choice, book_for(rulings, rulebook, event), event)
+    return proposed(book, overlay, settings, overlay_text), choice
 
 
 def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
-         rulings_text: str | None, progress, overlay: str | None, as_of: dt.date | None) -> list[ScoredSession]:
+         rulings_text: str | None, progress, overlay: str | None, as_of: dt.date | None,
+         profile: str | None, overlay_text: str | None = None) -> list[ScoredSession]:
     rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
     own = event.extra.get("book")          # a traveller's: read (and its tables ruled) with it
+    choice = None
     if own is not None and rulebook is None and (rulings is None or rulings.model.rulebook is None):
         book = own
-    else:           # the program's profile (field/profiles.py), then the what-if change
-        book = proposed(with_profile(book_for(rulings, rulebook, event), event), overlay, settings)
+    else:
+        book, choice = rulebook_for(event, rulings, rulebook, settings, overlay, profile, overlay_text)
     if rulings is not None:
         if rulings.model.scoring:
             if any(s.matches for s in event.sessions):
@@ -74,7 +88,9 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
     for k, s in enumerate(event.sessions, 1):
         what = f"session {k} of {len(event.sessions)}"
         step = (lambda done, total, what=what: progress(what, done, total)) if progress else None
-        scored.append(score_session(s, in_force(book, s, as_of), progress=step))
+        ss = score_session(s, in_force(book, s, as_of), progress=step)
+        ss.conventions = choice
+        scored.append(ss)
     return scored
 
 

@@ -32,6 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core import bridge
+from ..core.exact import format_mixed
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, TEAM_METHODS, Side, unit_scoring
 from ..rulebook import Rulebook
@@ -39,7 +40,7 @@ from ..ruling.result import Ruling
 from ..ruling.trace import Entry, Trace
 from . import fieldscore, teams
 from .adjust import Ruler, artificial_ruling, at, penalty_ruling
-from .cells import Published
+from .cells import Published, imp_words
 from .model import Board, Contestant, Line, Session, contestant_key, rank, side_keys
 
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
@@ -146,14 +147,14 @@ class ScoredBoard:
         """Every line's two sides scored from the same outcomes (the EW field mirrors the NS field)."""
         return all(sl.line.balanced for sl in self.lines)
 
-    def checks(self) -> list[Check]:
+    def checks(self, figures: str = "decimal") -> list[Check]:
         """Each published cell of the board's lines against the computed figure."""
         out = []
         for sl in self.lines:
             for key, pub in sl.line.published.items():
                 s = sl.side(key[:2])
                 value = s.percent if key.endswith("%") else s.value
-                out.append(Check(sl.line, key, f"{sl.line.label} {key}", pub, value, pub.agrees(value)))
+                out.append(Check(sl.line, key, f"{sl.line.label} {key}", pub, value, pub.agrees(value, figures)))
         return out
 
 
@@ -170,6 +171,8 @@ class Standing:
     rank_text: str = ""
     adjusted: list[str] = field(default_factory=list)
     factored: list[Entry] = field(default_factory=list)   # how the total was factored (fieldscore.totals.*)
+    group: tuple = ()                      # the contestants it is ranked with (Session.ranking)
+    tied: int = 1                          # contestants sharing its rank (itself included)
 
     @property
     def percent(self) -> Fraction | None:
@@ -186,6 +189,7 @@ class ScoredSession:
     warnings: list[str] = field(default_factory=list)
     keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
     teams: Any = None                       # a teams session: its matches and standings (teams.TeamsResult)
+    conventions: Any = None                 # the scoring program's profile chosen (profiles.Choice), if any
 
     @cached_property
     def standings(self) -> list[Standing]:
@@ -200,17 +204,24 @@ class ScoredSession:
         return {name: e.data["value"] for name, e in self.trace.parameters().items()}
 
     def checks(self) -> list[Check]:
-        """Every published cell against the computed figure at its printed precision."""
-        out = [c for sb in self.boards.values() for c in sb.checks()]
+        """Every published cell against the computed figure at its printed precision: each line's
+        points and percentages, each contestant's total, percentage, place and boards played."""
+        figures = self.session.figures
+        out = [c for sb in self.boards.values() for c in sb.checks(figures)]
         for st in self.standings:
             c = st.contestant
             if c is None:
                 continue
             for key, pub in c.published.items():
-                value = st.total if key == "total" else st.percent
-                out.append(Check(None, key, f"{st.key} {key}", pub, value, pub.agrees(value)))
+                value = {"total": st.total, "percent": st.percent, "place": Fraction(st.rank),
+                         "boards": Fraction(st.boards)}[key]
+                agrees = pub.agrees(value, figures)
+                if key == "place" and not agrees and st.tied > 1:
+                    # a tie the program broke (Magic Contest's Tiebreak column): a place inside it agrees
+                    agrees = pub.value.denominator == 1 and st.rank <= pub.value < st.rank + st.tied
+                out.append(Check(None, key, f"{st.key} {key}", pub, value, agrees))
         if self.teams is not None:
-            out.extend(Check(line, key, what, pub, value, pub.agrees(value))
+            out.extend(Check(line, key, what, pub, value, pub.agrees(value, figures))
                        for line, key, what, pub, value in self.teams.figures())
         return out
 
@@ -410,12 +421,16 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     scoring = unit_scoring(method)
     have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
     for number, sb in boards.items():
+        # cross-IMPs: a board's score in IMPs per comparison (the divisor undone), so that a
+        # contestant's session IMPs are on the scale its artificial IMPs are given on (the session
+        # score an artificial score may take is not multiplied by the comparisons twice)
+        per = Fraction(sb.divisor or 1, max(sb.results - 1, 1)) if method == "cross-imps" else 1
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
                 for side in SIDES:
                     if sl.side(side).value is not None:
                         for key in keys[(id(sl), side)]:
-                            have.setdefault(key, []).append((number, sl.side(side).value, sb.top))
+                            have.setdefault(key, []).append((number, sl.side(side).value * per, sb.top))
     counts: dict[str, int] = {}
     event = "individual" if session.individual else "teams" if session.matches else "pairs"
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
@@ -427,6 +442,11 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
             if line.mirrored:
                 t.add("mirrored", side=line.mirrored, code=line.code)
             words = {s: v for s, v in line.artificial.items() if isinstance(v, str)}
+            if method != "matchpoints" and line.code and len(words) < 2:
+                # a file's percentage code on an IMP line (Compscore's A5050 at butler): the average
+                # plus, average or minus it stands for, in the rulebook's IMPs (never the share as IMPs)
+                words = imp_words(line.artificial, line.code, line.extra.get("code_where", line.where))
+                t.add("code-at-imps", code=line.code, words=dict(words))
             if words and len(words) != 2:
                 raise line.where.error(f"{line.label}: one side has an artificial score by responsibility and the other "
                                        "an explicit percentage", expected="both sides the same kind")
@@ -489,6 +509,8 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
                                             and r.data["decision"].stage == "artificial")
                                 t.add("own-facts", side=side, contestant=key.split(":")[-1], label=label, rule=rule)
             else:
+                for side in SIDES:
+                    _check_amount(line, line.artificial[side], method, "an artificial score")
                 for pid, share in line.extra.get("own_given", {}).items():     # an individual's, as the file gives it
                     own[contestant_key(line.section, None, pid, "unique")] = share
                 for side in SIDES:
@@ -541,6 +563,30 @@ def _value(a: Any, method: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction 
     return Fraction(a)
 
 
+IMP_BOUND = 24               # the IMP scale's largest step: no board's artificial score or penalty is more
+
+
+def _check_amount(line: Line, value: Any, method: str, what: str, penalty: bool = False) -> None:
+    """An explicit artificial score or penalty within what a board can be: at matchpoints a share
+    of the top from 0 to 1 (a penalty above 0), at IMPs at most 24 either way. An error at the
+    ruling (rulings file) or the line's cell otherwise — never −9,999,999,997.9 MP."""
+    if value is None or isinstance(value, str):
+        return
+    low = Fraction(0) if method == "matchpoints" else Fraction(-IMP_BOUND)
+    high = Fraction(1) if method == "matchpoints" else Fraction(IMP_BOUND)
+    if penalty:
+        low = Fraction(0)
+    if low <= value <= high and not (penalty and value == 0):
+        return
+    shown = f"{format_mixed(value * 100)}% of a top" if method == "matchpoints" else f"{format_mixed(value)} IMPs"
+    bound = "a share of a top from 0% to 100%" if method == "matchpoints" else f"IMPs from {low} to {high}"
+    r = line.ruling
+    if r is not None:
+        raise BridgelawError(f"{line.label}: {what} of {shown}", file=r["file"], line=r["line"], column=1,
+                             expected=bound)
+    raise line.where.error(f"{line.label}: {what} of {shown}", expected=bound)
+
+
 def _penalties(session: Session, book: Rulebook, boards: dict[int | None, ScoredBoard], keys: dict,
                method: str, unit: str) -> None:
     """Procedural penalties: a side's (a share of a top, or IMPs) off the line's score; a player's
@@ -552,6 +598,8 @@ def _penalties(session: Session, book: Rulebook, boards: dict[int | None, Scored
             for side in SIDES:
                 s = sl.side(side)
                 pen = line.penalty.get(side)
+                if pen:
+                    _check_amount(line, pen, method, "a procedural penalty", penalty=True)
                 if pen and s.value is not None:
                     amount = pen * sb.top if scoring == "matchpoints" else pen
                     before = s.value
@@ -643,9 +691,17 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                                 e.kind == "player-penalty" and e.data["player"] == key.split(":")[-1]
                                 for e in sl.trace.entries)):
                         st.adjusted.append(f"board {number}")
+    for st in table.values():
+        adjustment = st.contestant.extra.get("adjustment") if st.contestant is not None else None
+        if adjustment:                      # a pair-level adjustment the file gives (USEBIO ADJUSTMENT)
+            before = st.total
+            st.total += adjustment
+            st.factored.append(Entry("file-adjustment", {"before": before, "amount": adjustment, "after": st.total}))
     groups: dict[tuple, list[Standing]] = {}
     for st in table.values():
-        groups.setdefault((st.section, st.direction), []).append(st)
+        st.group = {"together": ("", None), "by-section": (st.section, None),
+                    "by-direction": ("", st.direction)}.get(session.ranking or "", (st.section, st.direction))
+        groups.setdefault(st.group, []).append(st)
     if p.get(TOTALS_BOARDS) == "session-boards":
         most = max((st.boards for st in table.values()), default=0)
         for st in table.values():

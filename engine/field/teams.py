@@ -41,8 +41,8 @@ from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, other
 from ..rulebook import Rulebook
 from ..ruling.build import rule_case
-from ..ruling.case import Match as MatchFacts
-from ..ruling.case import MatchImps
+from ..ruling.caseschema import Match as MatchFacts
+from ..ruling.caseschema import MatchImps
 from ..ruling.trace import Trace
 from . import fieldscore
 from .cells import Published
@@ -218,6 +218,8 @@ class TeamStanding:
     imps_against: Fraction = Fraction(0)
     rank: int = 0
     rank_text: str = ""
+    tied: int = 1                             # teams sharing its rank (itself included)
+    group: tuple = ()                         # the teams it is ranked with: its section's
     adjusted: list[str] = field(default_factory=list)
     factored: list[Any] = field(default_factory=list)
     percent: Fraction | None = None
@@ -515,6 +517,7 @@ def _standings(session: Session, matches: list[ScoredMatch], method: str) -> lis
                                if mb.how in ("ruled", "artificial") or mb.penalties)
     groups: dict[str, list[TeamStanding]] = {}
     for st in table.values():
+        st.group = (st.section, None)
         groups.setdefault(st.section, []).append(st)
     out: list[TeamStanding] = []
     for section in sorted(groups):

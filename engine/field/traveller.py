@@ -39,11 +39,14 @@ from ..core.errors import BridgelawError, InvalidValue
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.vocab import SIDES, Method, Side
 from ..core.yamlio import Document, load_yaml
-from ..ruling.case import _NUM, _TEXT, _Strict    # the case file's strict model base and schema hints
-from ..ruling.case import Board as CaseBoard
-from ..ruling.case import BoardCount, Possibilities, SplitWeighting, UnitScore, parse_outcome, weighted_components
+from ..ruling.outcomes import NUMBER_SCHEMA as _NUM, TEXT_SCHEMA as _TEXT, StrictModel as _Strict    # shared with case files
+from ..ruling.caseschema import Board as CaseBoard
+from ..ruling.caseschema import BoardCount, Possibilities, SplitWeighting
+from ..ruling.casechecks import weighted_components
+from ..ruling.outcomes import UnitScore, parse_outcome
 from .adjust import Ruler, at
 from .cells import Published, Where, artificial_word, code_text
+from . import profiles
 from .model import Board, Event, Line, Session, check_board, require_results
 from .score import ScoredBoard, score_session
 
@@ -487,11 +490,12 @@ def _read_results(path: str | Path, text: str | bytes | None, scoring: str | Non
 def load_results_traveller(path: str | Path, *, adjustments: str | Path | None = None, board: int | None = None,
                            rulebook: str | None = None, scoring: str | None = None, text: str | bytes | None = None,
                            adjustments_text: str | None = None, as_of: dt.date | None = None,
-                           what_if: WhatIf | None = None) -> Traveller:
+                           what_if: WhatIf | None = None, profile: str | None = None) -> Traveller:
     """Read one board of a results file (PBN, or USEBIO .xml) with the adjustments YAML, if any (a
     ``pbn:`` key in it is not read: the file given here is the one scored). With `text` (and
     `adjustments_text`) the files are not read: `path` and `adjustments` only name them in messages.
-    `as_of` and `what_if` as for :func:`load_traveller`."""
+    `as_of` and `what_if` as for :func:`load_traveller`; the board is scored with the conventions of
+    the program that wrote the file (its profile, or `profile`), as ``bridgelaw event`` scores it."""
     with bulk():
         doc = model = None
         if adjustments is not None:
@@ -499,12 +503,12 @@ def load_results_traveller(path: str | Path, *, adjustments: str | Path | None =
             model = doc.validate(AdjustmentsModel)
         event = _read_results(path, text, scoring or (model.scoring if model else None))
         return _results_traveller(event, doc, model, rulebook=rulebook, board=board, scoring=scoring, as_of=as_of,
-                                  what_if=what_if)
+                                  what_if=what_if, profile=profile)
 
 
 def _results_traveller(event: Event, doc: Document | None, model: AdjustmentsModel | None, *,
                        rulebook: str | None, board: int | None, scoring: str | None, as_of: dt.date | None = None,
-                       what_if: WhatIf | None = None) -> Traveller:
+                       what_if: WhatIf | None = None, profile: str | None = None) -> Traveller:
     if len(event.sessions) > 1:
         raise BridgelawError(f"{event.file} has {len(event.sessions)} sessions; a traveller is a board of one",
                              file=event.file, expected="a file of one session, or bridgelaw event")
@@ -515,7 +519,11 @@ def _results_traveller(event: Event, doc: Document | None, model: AdjustmentsMod
         raise BridgelawError(f"no rulebook for the {event.format.upper()} board", file=where.file, line=where.line,
                              column=where.column, expected="--rulebook ID, or rulebook: <id> in the adjustments file",
                              suggestion="known: " + ", ".join(rulebooks.available()))
-    book = choose_book(rulebook, model.rulebook if model else None, doc, event.file, what_if)
+    book = choose_book(rulebook, model.rulebook if model else None, doc, event.file, None)
+    choice = profiles.choose(event, profile)
+    book = profiles.apply(choice, book, event)
+    event.extra["conventions"] = choice
+    book = what_if(book) if what_if is not None else book
     date = model.date if model else None
     day = day_of(book, as_of, date or session.date, doc if date else None)
     session.date = day

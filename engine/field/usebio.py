@@ -1,21 +1,29 @@
-"""A USEBIO 1.2 results file (the XML results format of EBUScore, ScoreBridge, Compscore,
-RealBridge) as the field model, and a scored session written back as USEBIO.
+"""A USEBIO results file (the XML results format of EBUScore, JSS, Compscore, ScoreBridge,
+RealBridge, Pianola, BriAn …; versions 1.0, 1.1 and 1.2) as the field model, and a scored event
+written back as USEBIO.
 
-Read: ``EVENT`` (its ``EVENT_TYPE``: MP_PAIRS → matchpoints, CROSS_IMP → cross-IMPs,
-BUTLER_PAIRS → butler), optional ``SESSION``/``SECTION`` levels, ``PARTICIPANTS/PAIR``
-(number, direction, names, published ``TOTAL_SCORE``/``PERCENTAGE``), ``BOARD`` with
-``TRAVELLER_LINE``s (pair numbers, ``CONTRACT``/``PLAYED_BY``/``TRICKS``/``SCORE``, the published
-``NS_MATCH_POINTS``, ``NS_CROSS_IMP_POINTS`` or ``NS_BUTLER_POINTS``). A ``SCORE`` may be an
-artificial code (``A6040``, ``A5050``: NS then EW percentages; ``A+``…). An XML comment
-``<!-- bridgelaw: … -->`` inside a line is the Adjustment cell of :mod:`.adjustment_cell`,
-written by :func:`write` for adjusted lines so that re-reading gives the same scores.
+Read: ``EVENT`` — its ``EVENT_TYPE`` (:data:`EVENT_TYPES`: pairs, individual or teams, and the
+method when the type names one), else ``BOARD_SCORING_METHOD`` / ``SCORING_METHOD`` / the
+``PARTICIPANTS``' type / the lines' points (:func:`contest`); ``PROGRAM_NAME``/``_VERSION`` (the
+program, whose profile gives its conventions); optional ``SESSION``/``SECTION`` levels;
+``WINNER_TYPE`` (who is ranked with whom); ``PARTICIPANTS/PAIR`` or ``/PLAYER`` (number,
+direction, names, published ``TOTAL_SCORE``, ``PERCENTAGE``, ``PLACE``, ``BOARDS_PLAYED``,
+``ADJUSTMENT``); ``BOARD`` with ``TRAVELLER_LINE``s (pair numbers, or four players at an
+individual; ``CONTRACT``/``PLAYED_BY``/``TRICKS``/``SCORE``; the published points). A ``SCORE``
+may be a code (``A6040``: NS then EW percentages; ``A+``; ``NP``…). A teams event is handed to the
+teams reader at one point (``TEAMS HOOK`` in :func:`read_usebio`). An XML comment ``<!--
+bridgelaw: … -->`` inside a line is the Adjustment cell of :mod:`.adjustment_cell`, written by
+:func:`write` for changed lines so that re-reading gives the same scores.
 
-The parser is expat with positions kept (errors are file:line:column); entity declarations
-are refused (no entity expansion) and the DTD is never fetched.
+The parser is expat with positions kept (errors are file:line:column); the declared encoding is
+one of :data:`ENCODINGS` or refused; entity declarations and undefined entities are refused (no
+entity expansion), the DTD is never fetched, and a token longer than :data:`MAX_RUN` is refused
+before expat sees the file.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -29,12 +37,39 @@ from ..core.vocab import SIDES
 from . import adjustment_cell, usebio_teams
 from .cells import (MAX_BOARD, MAX_TABLE, Where, identifier, mirror, parse_code, published, raw_score, tricks,
                     whole_number)
-from .model import Board, Contestant, Event, Line, Session, check_board, contestant_key, guess_pair_numbers, played_on
+from .model import (Board, Contestant, Event, Line, Program, Session, check_board, contestant_key, guess_pair_numbers,
+                    played_on)
 
-EVENT_TYPES = {"MP_PAIRS": "matchpoints", "CROSS_IMP": "cross-imps", "CROSS_IMPS": "cross-imps",
-               "BUTLER_PAIRS": "butler", "BUTLER_IMPS": "butler", "SWISS_PAIRS": None}
+# How an event is contested, by its EVENT_TYPE: pairs, individual or teams, and the scoring
+# method when the type names one (USEBIO 1.0/1.1 MP_PAIRS …; 1.2 writes PAIRS, TEAMS,
+# INDIVIDUAL and gives the method in BOARD_SCORING_METHOD).
+EVENT_TYPES: dict[str, tuple[str, str | None]] = {
+    "PAIRS": ("pairs", None), "MP_PAIRS": ("pairs", "matchpoints"), "SWISS_PAIRS": ("pairs", None),
+    "CROSS_IMP": ("pairs", "cross-imps"), "CROSS_IMPS": ("pairs", "cross-imps"), "IMP_PAIRS": ("pairs", "cross-imps"),
+    "SWISS_PAIRS_CROSS_IMPS": ("pairs", "cross-imps"), "BUTLER_PAIRS": ("pairs", "butler"),
+    "BUTLER_IMPS": ("pairs", "butler"), "SWISS_PAIRS_BUTLER_IMPS": ("pairs", "butler"),
+    "INDIVIDUAL": ("individual", None), "MP_INDIVIDUAL": ("individual", "matchpoints"),
+    "TEAMS": ("teams", None), "SWISS_TEAMS": ("teams", None), "TEAMS_OF_FOUR": ("teams", None),
+    "KO": ("teams", None), "KNOCKOUT": ("teams", None), "LADDER": ("teams", None), "MULTIPLE_TEAMS": ("teams", None),
+}
+# BOARD_SCORING_METHOD (1.2), else SCORING_METHOD, else the PARTICIPANTS element's EVENT_TYPE: the
+# method a pairs or individual event's boards are scored by.
+BOARD_METHODS = {"MATCH_POINTS": "matchpoints", "MATCHPOINTS": "matchpoints", "MP": "matchpoints",
+                 "MP_PAIRS": "matchpoints", "CROSS_IMPS": "cross-imps", "CROSS_IMP": "cross-imps",
+                 "BUTLER_IMPS": "butler", "BUTLER": "butler", "BUTLER_PAIRS": "butler"}
 POINTS = {"matchpoints": "MATCH_POINTS", "cross-imps": "CROSS_IMP_POINTS", "butler": "BUTLER_POINTS"}
-SCORINGS_BACK = {"matchpoints": "MP_PAIRS", "cross-imps": "CROSS_IMP", "butler": "BUTLER_PAIRS"}
+SCORINGS_BACK = {"matchpoints": "MATCH_POINTS", "cross-imps": "CROSS_IMPS", "butler": "BUTLER_IMPS"}
+# WINNER_TYPE: 1 one winner (every contestant ranked together), 2 two (each direction, across sections)
+WINNER_TYPES = {"1": "together", "2": "by-direction"}
+
+MAX_RUN = 65_536            # characters between two '<' of a USEBIO file: a tag with its attributes, or a text
+# the encodings a USEBIO file may declare: expat's own, and the Windows code page of the programs
+# that run on Windows; anything else (x-evil, UTF-7, Shift_JIS, rot13 …) is refused, never looked up
+ENCODINGS = {"utf-8": None, "utf8": None, "iso-8859-1": None, "iso8859-1": None, "latin-1": None, "latin1": None,
+             "us-ascii": None, "ascii": None, "utf-16": None, "windows-1252": "cp1252", "cp1252": "cp1252",
+             "iso-8859-15": "iso8859_15"}
+ENCODINGS_HINT = "UTF-8, ISO-8859-1, Windows-1252, ISO-8859-15, US-ASCII or UTF-16"
+_DECLARATION = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]{0,200}?encoding\s*=\s*[\"']([^\"']{0,60})[\"']")
 
 
 @dataclass
@@ -61,10 +96,43 @@ class Node:
         return [c for c in self.children if c.tag == tag]
 
 
+def _bounded(data: bytes, file: str) -> None:
+    """A tag, attribute or text longer than MAX_RUN is refused before expat sees it (linear: one
+    split), at its line."""
+    longest = max(data.split(b"<"), key=len)
+    if len(longest) > MAX_RUN:
+        start = data.find(longest)
+        line = data.count(b"\n", 0, start) + 1
+        raise BridgelawError(f"a tag or text of {len(longest):,} bytes", file=file, line=line, column=1,
+                             expected=f"at most {MAX_RUN:,} bytes between two '<' of a USEBIO file (docs/limits.md)")
+
+
+def _encoding(data: bytes, file: str) -> tuple[bytes, str | None]:
+    """The bytes expat is given and the encoding it is told (None: the file's own, which expat
+    reads itself). An encoding outside ENCODINGS is refused at the declaration."""
+    m = _DECLARATION.match(data[:400])
+    if m is None:
+        return data, None
+    name = m[1].decode("ascii", "replace").strip()
+    key = name.lower()
+    if key not in ENCODINGS:
+        line = data.count(b"\n", 0, m.start(1)) + 1
+        raise BridgelawError(f"the file declares the encoding '{name[:40]}', which bridgelaw does not read", file=file,
+                             line=line, column=m.start(1) - data.rfind(b"\n", 0, m.start(1)),
+                             expected=ENCODINGS_HINT)
+    codec = ENCODINGS[key]
+    if codec is None:
+        return data, None
+    return data.decode(codec, "replace").encode("utf-8"), "UTF-8"
+
+
 def parse_xml(data: bytes, file: str) -> Node:
-    parser = expat.ParserCreate()
+    _bounded(data, file)
+    data, encoding = _encoding(data, file)
+    parser = expat.ParserCreate(encoding)
     stack: list[Node] = []
     root: list[Node] = []
+    texts: list[list[str]] = []
 
     def start(tag, attrs):
         node = Node(tag, dict(attrs), parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
@@ -73,16 +141,18 @@ def parse_xml(data: bytes, file: str) -> Node:
         else:
             root.append(node)
         stack.append(node)
+        texts.append([])
         if len(stack) > 20:
             raise BridgelawError("XML nested more than 20 levels", file=file, line=node.line, column=node.column,
                                  expected="a USEBIO file")
 
     def end(tag):
-        stack.pop()
+        node = stack.pop()
+        node.text = "".join(texts.pop())            # joined once (+= on every chunk was quadratic)
 
     def chars(text):
-        if stack:
-            stack[-1].text += text
+        if texts:
+            texts[-1].append(text)
 
     def comment(text):
         if stack:
@@ -92,19 +162,28 @@ def parse_xml(data: bytes, file: str) -> Node:
         raise BridgelawError("the XML declares an entity", file=file, line=parser.CurrentLineNumber,
                              column=parser.CurrentColumnNumber + 1, expected="a USEBIO file without entity declarations")
 
+    def skipped(name, is_parameter):
+        raise BridgelawError(f"the entity &{name[:40]}; is not defined", file=file, line=parser.CurrentLineNumber,
+                             column=parser.CurrentColumnNumber + 1,
+                             expected="&amp; &lt; &gt; &quot; &apos; or a character reference such as &#233;")
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = chars
     parser.CommentHandler = comment
     parser.EntityDeclHandler = entity
+    parser.SkippedEntityHandler = skipped
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     try:
         parser.Parse(data, True)
     except expat.ExpatError as exc:
         raise BridgelawError(f"not well-formed XML: {expat.ErrorString(exc.code)}", file=file, line=exc.lineno,
-                             column=exc.offset + 1, expected="a USEBIO 1.2 file") from None
+                             column=exc.offset + 1, expected="a USEBIO file") from None
+    except (LookupError, ValueError) as exc:          # never reached for ENCODINGS; kept as the last guard
+        raise BridgelawError(f"the file could not be read: {str(exc)[:80]}", file=file, line=1, column=1,
+                             expected=ENCODINGS_HINT) from None
     if not root or root[0].tag != "USEBIO":
-        raise BridgelawError(f"the root element is <{root[0].tag if root else ''}>", file=file, line=1, column=1,
+        raise BridgelawError(f"the root element is <{root[0].tag[:40] if root else ''}>", file=file, line=1, column=1,
                              expected="<USEBIO Version=\"1.2\">")
     return root[0]
 
@@ -122,44 +201,90 @@ def _where(file: str, node: Node) -> Where:
     return Where(file, node.line, node.column)
 
 
+def contest(event: Node, file: str, scoring: str | None, default: str | None) -> tuple[str, str]:
+    """How the event is contested (pairs, individual, teams) and the method its boards are scored by:
+    `scoring` (``--scoring``), else the EVENT_TYPE when it names one, else BOARD_SCORING_METHOD,
+    SCORING_METHOD or the PARTICIPANTS' EVENT_TYPE, else `default`."""
+    etype = event.attrs.get("EVENT_TYPE", "").strip().upper()
+    known = EVENT_TYPES.get(etype)
+    if known is None and etype:
+        raise BridgelawError(f"EVENT_TYPE '{etype[:30]}' is not an event bridgelaw reads", file=file, line=event.line,
+                             column=event.column, expected="PAIRS, INDIVIDUAL or TEAMS (USEBIO 1.2), or MP_PAIRS, "
+                             "CROSS_IMP, BUTLER_PAIRS (1.0, 1.1)")
+    form, method = known or ("pairs", None)
+    if form == "teams":
+        return form, scoring or ""
+    parts = event.find("PARTICIPANTS")
+    for text in (event.value("BOARD_SCORING_METHOD"), event.value("SCORING_METHOD"),
+                 parts.attrs.get("EVENT_TYPE") if parts is not None else None):
+        if method is None and text:
+            method = BOARD_METHODS.get(text.strip().upper())
+    if method is None:
+        method = _method_of_lines(event)
+    chosen = scoring or method or default
+    if chosen is None:
+        raise BridgelawError(f"EVENT_TYPE '{etype}' does not say how the boards are scored", file=file, line=event.line,
+                             column=event.column, expected="<BOARD_SCORING_METHOD> MATCH_POINTS, CROSS_IMPS or "
+                             "BUTLER_IMPS in the file, or --scoring")
+    return form, chosen
+
+
+def _method_of_lines(event: Node) -> str | None:
+    """The method the traveller lines' published points name (NS_MATCH_POINTS …), as a file that
+    says no more (the USEBIO 1.1 specification's individual example) shows it."""
+    holders = [event]
+    for _ in range(3):
+        for holder in holders:
+            for b in holder.all("BOARD"):
+                for tl in b.all("TRAVELLER_LINE"):
+                    for method, tag in POINTS.items():
+                        if tl.find(f"NS_{tag}") is not None or tl.find(f"EW_{tag}") is not None:
+                            return method
+        holders = [c for h in holders for c in h.children if c.tag in ("SESSION", "SECTION")]
+    return None
+
+
 def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: bytes | None = None,
                 default: str | None = None) -> Event:
     event = root.find("EVENT")
     if event is None:
         raise BridgelawError("the file has no <EVENT>", file=file, line=root.line, column=root.column)
-    if usebio_teams.is_teams(event):               # matches between teams: field/usebio_teams.py
+    teams = usebio_teams.is_teams(event)
+    form, chosen = ("teams", "") if teams else contest(event, file, scoring, default)
+    title = event.value("EVENT_DESCRIPTION") or event.value("TITLE") or Path(file).stem
+    program = _program(file, root, event)
+    if form == "teams":
+        # TEAMS HOOK: a teams event (EVENT_TYPE TEAMS, SWISS_TEAMS …, or MATCH elements between
+        # teams) is read by the teams reader (field/usebio_teams.py) onto the same model; nothing
+        # below reads a MATCH.
         if scoring is not None:
             raise BridgelawError(f"--scoring {scoring}: a teams file says how its boards and matches are scored",
                                  file=file, line=event.line, column=event.column,
                                  expected="no --scoring for a teams file (its BOARD_SCORING_METHOD, "
                                  "MATCH_SCORING_METHOD)")
         return usebio_teams.read_teams(root, event, file, data=data, read_line=_line,
-                                       vulnerability=bridge_vulnerability)
-    etype = event.attrs.get("EVENT_TYPE", "")
-    title = event.value("EVENT_DESCRIPTION") or event.value("TITLE") or Path(file).stem
-    chosen = scoring or EVENT_TYPES.get(etype.upper())
-    if chosen is None:
-        method = (event.value("SCORING_METHOD") or "").upper()
-        chosen = "matchpoints" if method in ("MATCHPOINTS", "MATCH_POINTS", "MP") else default
-    if chosen is None:
-        raise BridgelawError(f"EVENT_TYPE '{etype}' is not a scoring method bridgelaw reads", file=file, line=event.line,
-                             column=event.column, expected="MP_PAIRS, CROSS_IMP or BUTLER_PAIRS, or --scoring")
+                                       vulnerability=bridge_vulnerability, program=program)
     holders = event.all("SESSION") or [event]
     sessions = []
     for k, holder in enumerate(holders, 1):
         sections = holder.all("SECTION") or [holder]
+        date_node = holder.find("DATE") or event.find("DATE")
         session = Session(name=title if len(holders) == 1 else f"{title} — session {k}", scoring=chosen,
-                          where=_where(file, holder), date=played_on(holder.value("DATE") or event.value("DATE")))
+                          where=_where(file, holder), individual=form == "individual",
+                          date=played_on(date_node.text if date_node is not None else None,
+                                         _where(file, date_node) if date_node is not None else None))
+        winner = (holder.value("WINNER_TYPE") or event.value("WINNER_TYPE") or "").strip()
+        session.ranking, session.ranking_from_file = WINNER_TYPES.get(winner), winner in WINNER_TYPES
         for sec in sections:
-            sec_name = sec.value("SECTION_ID") or sec.attrs.get("SECTION_ID", "") if sec is not holder else ""
-            _participants(file, sec, sec_name or "", session)
+            sec_name = (sec.attrs.get("SECTION_ID") or sec.value("SECTION_ID") or "") if sec is not holder else ""
+            _participants(file, sec, sec_name, session)
             for b in sec.all("BOARD"):
-                _board(file, b, sec_name or "", session)
+                _board(file, b, sec_name, session)
         lines = [l for b in session.boards.values() for l in b.lines]
         if not lines:
             raise BridgelawError("the session has no traveller lines", file=file, line=holder.line, column=holder.column,
                                  expected="<BOARD> elements with <TRAVELLER_LINE>s")
-        session.pair_numbers = guess_pair_numbers(lines)
+        session.pair_numbers = "unique" if session.individual else guess_pair_numbers(lines)
         rekey = {}
         for c in session.contestants.values():
             c.key = contestant_key(c.section, c.direction, c.number, session.pair_numbers)
@@ -169,13 +294,32 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
             check_board(board, session, lambda line, key: line.extra.get("cells", {}).get(key, line.where),
                         f"board {board.number}: ")
         sessions.append(session)
-    return Event(title=title, file=file, format="usebio", sessions=sessions, source=root,
+    return Event(title=title, file=file, format="usebio", sessions=sessions, source=root, program=program,
                  extra={"crlf": data is not None and b"\r\n" in data[:4096]})
+
+
+def _program(file: str, root: Node, event: Node) -> Program | None:
+    for holder in (event, root):
+        node = holder.find("PROGRAM_NAME")
+        if node is not None and node.text.strip():
+            return Program(node.text.strip()[:80], (holder.value("PROGRAM_VERSION") or "")[:40], _where(file, node))
+    return None
 
 
 def _participants(file: str, holder: Node, section: str, session: Session) -> None:
     parts = holder.find("PARTICIPANTS")
     if parts is None:
+        return
+    if session.individual:
+        for player in parts.all("PLAYER"):
+            where = _where(file, player)
+            number_text = player.value("PLAYER_NUMBER")
+            if not number_text:
+                raise where.error("a PLAYER of an individual event has no PLAYER_NUMBER")
+            number = identifier(number_text, where, "PLAYER_NUMBER")
+            c = Contestant("", section, number, None, player.value("PLAYER_NAME") or None, extra={"node": player})
+            _published(player, c)
+            session.contestants[f"{section}:{number}"] = c
         return
     for pair in parts.all("PAIR"):
         number_text = pair.value("PAIR_NUMBER")
@@ -186,11 +330,24 @@ def _participants(file: str, holder: Node, section: str, session: Session) -> No
         direction = d if d in ("NS", "EW") else None
         names = " - ".join(p.value("PLAYER_NAME") or "" for p in pair.all("PLAYER")) or None
         c = Contestant("", section, number, direction, names, extra={"node": pair})
-        for tag, key in (("TOTAL_SCORE", "total"), ("PERCENTAGE", "percent")):
-            v = pair.value(tag)
-            if v and published(v) is not None:
-                c.published[key] = published(v)
+        _published(pair, c)
         session.contestants[f"{section}:{number}"] = c
+
+
+def _published(node: Node, c: Contestant) -> None:
+    """A contestant's published figures: total, percentage, place, boards played; a pair-level
+    ADJUSTMENT (added to the total, as RealBridge writes it) is kept to be applied."""
+    for tag, key in (("TOTAL_SCORE", "total"), ("MATCH_POINTS", "total"), ("PERCENTAGE", "percent"),
+                     ("BOARDS_PLAYED", "boards")):
+        v = node.value(tag)
+        if v and key not in c.published and published(v) is not None:
+            c.published[key] = published(v)
+    place = node.value("PLACE")
+    if place and published(place.rstrip("=").strip()) is not None:
+        c.published["place"] = published(place.rstrip("=").strip())
+    adjustment = node.value("ADJUSTMENT")
+    if adjustment and published(adjustment) is not None and published(adjustment).value != 0:
+        c.extra["adjustment"] = published(adjustment).value
 
 
 def _board(file: str, node: Node, section: str, session: Session) -> None:
@@ -200,7 +357,7 @@ def _board(file: str, node: Node, section: str, session: Session) -> None:
     if board is None:
         board = session.boards[number] = Board(number, bridge_vulnerability(number), [], where, extra={"node": node})
     for tl in node.all("TRAVELLER_LINE"):
-        board.lines.append(_line(file, tl, section, board, session.scoring))
+        board.lines.append(_line(file, tl, section, board, session.scoring, session))
 
 
 def bridge_vulnerability(number: int) -> str:
@@ -209,21 +366,45 @@ def bridge_vulnerability(number: int) -> str:
             "EW")[(number - 1) % 16]
 
 
-def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line:
+SEAT_TAGS = (("N", "N_PLAYER_NUMBER"), ("S", "S_PLAYER_NUMBER"), ("E", "E_PLAYER_NUMBER"), ("W", "W_PLAYER_NUMBER"))
+
+
+def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session: Session | None = None) -> Line:
+    """One TRAVELLER_LINE scored by `scoring`; `session` (when the caller has one) says whether its
+    players are an individual's and keeps the line's warnings. The teams reader calls it with a
+    scoring alone (``read_line(file, node, section, board, scoring)``)."""
     where = _where(file, tl)
+    individual = session.individual if session is not None else False
+    warnings = session.warnings if session is not None else board.extra.setdefault("warnings", [])
 
     def get(tag: str) -> tuple[str | None, Where]:
         n = tl.find(tag)
         return (None, where) if n is None or not n.text.strip() else (n.text.strip(), _where(file, n))
 
-    ns, wns = get("NS_PAIR_NUMBER")
-    ew, wew = get("EW_PAIR_NUMBER")
     table_text, wt = get("TABLE_NUMBER")
+    cells = {"table": wt} if table_text else {}
+    players = None
+    if individual:
+        players = {}
+        for seat, tag in SEAT_TAGS:
+            text, w = get(tag)
+            if text is None:
+                raise w.error(f"{tag} is missing or empty on a line of an individual event",
+                              expected="the four players' numbers: N_, S_, E_ and W_PLAYER_NUMBER")
+            players[seat] = identifier(text, w, tag)
+            cells[seat] = w
+        ns, ew = f"{players['N']}-{players['S']}", f"{players['E']}-{players['W']}"
+    else:
+        ns_text, wns = get("NS_PAIR_NUMBER")
+        ew_text, wew = get("EW_PAIR_NUMBER")
+        if ns_text is None and ew_text is None and tl.find("N_PLAYER_NUMBER") is not None:
+            raise where.error("a line names four players (N_PLAYER_NUMBER …) in an event that is not an individual",
+                              expected="EVENT_TYPE=\"INDIVIDUAL\" for an individual event")
+        ns = identifier(ns_text, wns, "NS_PAIR_NUMBER") if ns_text else None
+        ew = identifier(ew_text, wew, "EW_PAIR_NUMBER") if ew_text else None
+        cells.update({key: w for key, text, w in (("ns", ns_text, wns), ("ew", ew_text, wew)) if text})
     line = Line(board.number, section, whole_number(table_text, wt, "TABLE_NUMBER", MAX_TABLE) if table_text else None,
-                identifier(ns, wns, "NS_PAIR_NUMBER") if ns else None,
-                identifier(ew, wew, "EW_PAIR_NUMBER") if ew else None, where, extra={"node": tl})
-    line.extra["cells"] = {key: w for key, text, w in (("table", table_text, wt), ("ns", ns, wns), ("ew", ew, wew))
-                           if text}
+                ns, ew, where, extra={"node": tl, "cells": cells}, players=players)
     tag = POINTS[scoring]
     for side in SIDES:
         text, w = get(f"{side}_{tag}")
@@ -243,6 +424,22 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line
     taken_text, wtr = get("TRICKS")
     score, wsc = get("SCORE")
     code = parse_code(score) if score else None
+    if code is None and contract:
+        code = parse_code(contract) if parse_code(contract) is not None and \
+            parse_code(contract).kind != "pass" else None
+        if code is not None:
+            score, wsc = contract, wc
+    missing = [k for k, v in (("NS_PAIR_NUMBER", ns), ("EW_PAIR_NUMBER", ew)) if v is None] if players is None else []
+    if missing:
+        # a sit-out or a bye: one pair only, no result (or a not-played code). A line with a result
+        # and a pair missing is an error at the empty cell.
+        if contract or (score and (code is None or code.kind != "not-played")):
+            n = tl.find(missing[0])
+            raise (_where(file, n) if n is not None else where).error(
+                f"{missing[0]} is empty on a line with a result", expected="both pairs' numbers, or no result (a bye)")
+        line.kind, line.code = "not-played", score or "Bye"
+        line.extra["code_where"] = wsc
+        return line
     if code is not None and code.kind == "not-played":
         line.kind, line.code = "not-played", score
         line.extra["code_where"] = wsc
@@ -253,21 +450,29 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line
         line.mirrored = None if code.two_sided else "EW"
         line.extra["code_where"] = wsc
         return line
-    played = None
-    if contract and contract.upper() in ("PASS", "PASSED", "P", "AP"):
-        played = bridge.PlayedResult(None, None, 0)
-    elif contract:
-        if not declarer or not taken_text:
-            raise wc.error(f"contract {contract[:10]} has no {'PLAYED_BY' if not declarer else 'TRICKS'}")
-        taken = tricks(taken_text, wtr, "TRICKS")
-        try:
-            c = bridge.parse_result(f"{contract}= {declarer.upper()}")
-        except bridge.NotationError as exc:
-            raise wc.error(f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}") from None
-        played = bridge.PlayedResult(c.contract, c.declarer, taken)
     value = None
     if score is not None and (code is None or code.kind != "pass"):
         value = raw_score(score, wsc, "SCORE")
+    played, problem = None, None
+    if contract and contract.upper() in ("PASS", "PASSED", "P", "AP", "ALL PASS"):
+        played = bridge.PlayedResult(None, None, 0)
+    elif contract:
+        if not declarer or not taken_text:
+            problem = (wc, f"contract {contract[:10]} has no {'PLAYED_BY' if not declarer else 'TRICKS'}")
+        else:
+            taken = tricks(taken_text, wtr, "TRICKS")
+            try:
+                c = bridge.parse_result(f"{contract}= {declarer.upper()}")
+                played = bridge.PlayedResult(c.contract, c.declarer, taken)
+            except bridge.NotationError as exc:
+                problem = (wc, f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}")
+    if problem is not None:
+        w, message = problem
+        if value is None:
+            raise w.error(message, expected="a contract such as 4SX with PLAYED_BY and TRICKS, or a SCORE")
+        # the program scored the line from its SCORE: so does bridgelaw, and says where
+        warnings.append(f"{w.file}:{w.line}:{w.column}: {message}; scored from its SCORE {value:+d}")
+        line.extra["contract_text"] = (contract, declarer, taken_text)
     if played is not None:
         points = bridge.ns_score(played, board.vulnerability)
         if value is not None and value != points:
@@ -283,100 +488,259 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str) -> Line
 
 
 # --- writing -------------------------------------------------------------------------------------------
+#
+# A USEBIO file read is written back as it was — every element, attribute, text and comment, in
+# order (whitespace and the declared encoding aside: the file is written in UTF-8) — with its
+# scores replaced: each traveller line's points, each contestant's TOTAL_SCORE, PERCENTAGE and
+# PLACE. A line a ruling changed keeps its CONTRACT, PLAYED_BY, TRICKS and SCORE as played (USEBIO
+# has no element for a weighted or assigned score: the receiving program reads the line's points,
+# written exactly as scored) and gains a comment ``<!-- bridgelaw: adj 4S= N @2/3; 4S-1 N @1/3 -->``
+# that bridgelaw reads back; an artificial line's SCORE is the code the programs write (A6040: NS
+# then EW whole percentages, at every method), a line not played ``NP``. A file read from PBN or
+# a traveller is written in USEBIO 1.2's shape (EVENT_TYPE PAIRS or INDIVIDUAL with its
+# BOARD_SCORING_METHOD, its DATE, WINNER_TYPE).
 
 def _esc(text: str) -> str:
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;"))
 
 
-def _num(v: Fraction | None) -> str:
+def _num(v: Fraction | None, places: int = 2) -> str:
     if v is None:
         return ""
-    text = format_fixed(v, 2)
-    return text[:-3] if text.endswith(".00") else text
+    text = format_fixed(v, places)
+    return text[:-(places + 1)] if places and text.endswith("." + "0" * places) else text
+
+
+@dataclass
+class _Edits:
+    """What the writer changes in a tree it did not build: texts of elements, elements added at the
+    end of one, comments of one (by the node's id)."""
+
+    text: dict[int, str] = field(default_factory=dict)
+    added: dict[int, list[Node]] = field(default_factory=dict)
+    comments: dict[int, list[str]] = field(default_factory=dict)
+
+    def set(self, parent: Node, tag: str, value: str, before: int | None = None) -> None:
+        node = parent.find(tag)
+        if node is not None:
+            self.text[id(node)] = value
+        else:
+            self.added.setdefault(id(parent), []).append(Node(tag, {}, 0, 0, text=value))
+
+
+def _serialise(node: Node, edits: _Edits, indent: str, out: list[str]) -> None:
+    attrs = "".join(f' {k}="{_esc(v)}"' for k, v in node.attrs.items())
+    comments = edits.comments.get(id(node), node.comments)
+    children = node.children + edits.added.get(id(node), [])
+    if not children and not comments:
+        out.append(f"{indent}<{node.tag}{attrs}>{_esc(edits.text.get(id(node), node.text).strip())}</{node.tag}>")
+        return
+    out.append(f"{indent}<{node.tag}{attrs}>")
+    for c in comments:
+        out.append(f"{indent}  <!--{c.replace('--', '- -')}-->")
+    for child in children:
+        _serialise(child, edits, indent + "  ", out)
+    out.append(f"{indent}</{node.tag}>")
+
+
+def _places(scored_sessions: list, key: str, default: int) -> int:
+    for ss in scored_sessions:
+        for sb in ss.boards.values():
+            for sl in sb.lines:
+                p = sl.line.published.get(key)
+                if p is not None:
+                    return p.places
+    return default
 
 
 def write(scored_sessions: list, event: Event) -> str:
-    """USEBIO 1.2 for the scored sessions: explicit points on every line; artificial lines
-    coded A6040-style when the percentages are whole, every adjusted line with a comment
-    giving its adjustment (read back by :func:`read_usebio`)."""
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">',
-           '<USEBIO Version="1.2">']
-    first = scored_sessions[0].session
-    if any(ss.session.individual for ss in scored_sessions):
-        raise BridgelawError("an individual event is not written as USEBIO: how USEBIO 1.2 gives the four players "
-                             "of a traveller line is not modelled (no public specimen found)",
-                             file=event.file, expected="--output FILE.pbn for an individual event")
-    etype = SCORINGS_BACK[first.scoring]
-    out.append(f'<EVENT EVENT_TYPE="{etype}">')
-    out.append(f"  <EVENT_DESCRIPTION>{_esc(event.title)}</EVENT_DESCRIPTION>")
-    out.append("  <PROGRAM_NAME>bridgelaw</PROGRAM_NAME>")
-    out.append(f"  <SESSION_COUNT>{len(scored_sessions)}</SESSION_COUNT>")
+    """USEBIO for the scored sessions: the file read, rescored (or, for an event read from
+    elsewhere, one in USEBIO 1.2's shape); see the notes above."""
+    edits = _Edits()
+    if event.format == "usebio":
+        root, key = event.source, "node"
+    else:
+        root, key = _fresh(scored_sessions, event), "usebio"
+    places = {side: _places(scored_sessions, side, 2) for side in SIDES}
     for ss in scored_sessions:
         session = ss.session
-        indent = "  "
-        if len(scored_sessions) > 1:
-            out.append("  <SESSION>")
-            indent = "    "
-        out.append(f'{indent}<PARTICIPANTS EVENT_TYPE="{etype}">')
-        for st in ss.standings:
-            c = st.contestant
-            number = c.number if c else st.key.split(":")[-1].split(" ")[-1]
-            out.append(f"{indent}  <PAIR>")
-            out.append(f"{indent}    <PAIR_NUMBER>{_esc(number)}</PAIR_NUMBER>")
-            out.append(f"{indent}    <DIRECTION>{st.direction or ''}</DIRECTION>")
-            out.append(f"{indent}    <TOTAL_SCORE>{_num(st.total)}</TOTAL_SCORE>")
-            if st.percent is not None:
-                out.append(f"{indent}    <PERCENTAGE>{_num(st.percent)}</PERCENTAGE>")
-            out.append(f"{indent}    <PLACE>{st.rank_text}</PLACE>")
-            if c and c.names:
-                for name in c.names.split(" - "):
-                    out.append(f"{indent}    <PLAYER><PLAYER_NAME>{_esc(name)}</PLAYER_NAME></PLAYER>")
-            out.append(f"{indent}  </PAIR>")
-        out.append(f"{indent}</PARTICIPANTS>")
         tag = POINTS[session.scoring]
-        for number, sb in ss.boards.items():
-            out.append(f'{indent}<BOARD EVENT_TYPE="{etype}">')
-            out.append(f"{indent}  <BOARD_NUMBER>{number}</BOARD_NUMBER>")
+        for sb in ss.boards.values():
             for sl in sb.lines:
-                line = sl.line
-                out.append(f"{indent}  <TRAVELLER_LINE>")
-                cell = adjustment_cell.write(sl)
-                if cell:
-                    out.append(f"{indent}    <!-- bridgelaw: {cell.replace('--', '- -')} -->")
-                if line.table is not None:
-                    out.append(f"{indent}    <TABLE_NUMBER>{line.table}</TABLE_NUMBER>")
-                out.append(f"{indent}    <NS_PAIR_NUMBER>{_esc(line.ns or '')}</NS_PAIR_NUMBER>")
-                out.append(f"{indent}    <EW_PAIR_NUMBER>{_esc(line.ew or '')}</EW_PAIR_NUMBER>")
-                out.extend(indent + "    " + x for x in _result_xml(line, sl, session.scoring))
-                for side in SIDES:
-                    out.append(f"{indent}    <{side}_{tag}>{_num(sl.side(side).value)}</{side}_{tag}>")
-                out.append(f"{indent}  </TRAVELLER_LINE>")
-            out.append(f"{indent}</BOARD>")
-        if len(scored_sessions) > 1:
-            out.append("  </SESSION>")
-    out.append("</EVENT>")
-    out.append("</USEBIO>")
+                node = sl.line.extra.get(key)
+                if node is None:
+                    continue
+                _line_edits(sl, node, tag, places, edits, key == "usebio")
+        t_places = next((c.published["total"].places for c in session.contestants.values()
+                         if "total" in c.published), 2)
+        for st in ss.standings:
+            node = st.contestant.extra.get(key) if st.contestant is not None else None
+            if node is None:
+                continue
+            edits.set(node, "TOTAL_SCORE", _num(st.total, t_places))
+            if st.percent is not None and (node.find("PERCENTAGE") is not None or session.scoring == "matchpoints"):
+                edits.set(node, "PERCENTAGE", _num(st.percent, 2))
+            edits.set(node, "PLACE", st.rank_text)
+    version = root.attrs.get("Version", "1.2").strip()
+    dtd = {"1.0": "usebio_v1_0.dtd", "1.1": "usebio_v1_1.dtd"}.get(version, "usebio_v1_2.dtd")
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', f'<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/{dtd}">']
+    _serialise(root, edits, "", out)
     return "\n".join(out) + "\n"
 
 
-def _result_xml(line: Line, sl, scoring: str) -> list[str]:
-    if line.kind == "result" and isinstance(line.result, bridge.PlayedResult):
-        r = line.result
+def _line_edits(sl, node: Node, tag: str, places: dict[str, int], edits: _Edits, fresh: bool) -> None:
+    line = sl.line
+    for side in SIDES:
+        p = line.published.get(side)
+        edits.set(node, f"{side}_{tag}", _num(sl.side(side).value, p.places if p else places[side]))
+    cell = adjustment_cell.write(sl)
+    code = None
+    if line.kind == "not-played" and line.ruling is not None:
+        code = "NP"
+    elif line.kind == "artificial" and (fresh or line.ruling is not None or line.extra.get("adjustment")):
+        code, exact = _code(sl)
+        if cell is None and not exact:          # a code of the file's that the SCORE cannot say exactly
+            cell = f"art NS={sl.awarded['NS']} EW={sl.awarded['EW']}"
+    kept = [c for c in node.comments if not c.strip().startswith("bridgelaw:")]
+    if cell:
+        kept.append(f" bridgelaw: {cell} ")
+    if kept != node.comments:
+        edits.comments[id(node)] = kept
+    if code is not None:
+        edits.set(node, "SCORE", code)
+
+
+def _code(sl) -> tuple[str, bool]:
+    """An artificial line's SCORE as the programs write it — A6040: NS then EW whole percentages
+    (the nearest, for a share that is not one; average for IMPs) — and whether it says the awarded
+    scores exactly (a whole percentage each, at matchpoints)."""
+    a = sl.awarded or sl.line.artificial or {}
+    pct, exact = {}, sl.line.players is None
+    for side in SIDES:
+        v = a.get(side)
+        if isinstance(v, str):
+            v = {"in-no-way-at-fault": Fraction(3, 5), "partly-at-fault": Fraction(1, 2),
+                 "directly-at-fault": Fraction(2, 5)}[v]
+        if v is None or sl.line.published is None or not isinstance(v, Fraction) or not 0 <= v < 1 or \
+                sl.NS.percent is None:
+            exact = False
+            v = Fraction(1, 2) if not isinstance(v, Fraction) or not 0 <= v < 1 else v
+        pct[side] = round(v * 100)
+        exact = exact and pct[side] == v * 100
+    return f"A{pct['NS']:02d}{pct['EW']:02d}", exact
+
+
+def _fresh(scored_sessions: list, event: Event) -> Node:
+    """A USEBIO 1.2 tree for an event read from PBN or a traveller; each line's and contestant's
+    node is kept in their ``extra["usebio"]`` for the scores to be written into."""
+    first = scored_sessions[0].session
+    individual = any(ss.session.individual for ss in scored_sessions)
+    root = Node("USEBIO", {"Version": "1.2"}, 0, 0)
+    ev = Node("EVENT", {"EVENT_TYPE": "INDIVIDUAL" if individual else "PAIRS"}, 0, 0)
+    root.children.append(ev)
+
+    def leaf(parent: Node, tag: str, text: str) -> Node:
+        n = Node(tag, {}, 0, 0, text=text)
+        parent.children.append(n)
+        return n
+
+    leaf(ev, "PROGRAM_NAME", "bridgelaw")
+    leaf(ev, "EVENT_DESCRIPTION", event.title)
+    if first.date is not None:
+        leaf(ev, "DATE", first.date.strftime("%d/%m/%Y"))
+    leaf(ev, "BOARD_SCORING_METHOD", SCORINGS_BACK[first.scoring])
+    if first.ranking in ("together", "by-direction"):
+        leaf(ev, "WINNER_TYPE", "1" if first.ranking == "together" else "2")
+    leaf(ev, "SESSION_COUNT", str(len(scored_sessions)))
+    tag = POINTS[first.scoring]
+    for k, ss in enumerate(scored_sessions, 1):
+        session = ss.session
+        holder = ev
+        if len(scored_sessions) > 1:
+            holder = Node("SESSION", {"SESSION_ID": str(k)}, 0, 0)
+            ev.children.append(holder)
+            if session.date is not None:
+                leaf(holder, "DATE", session.date.strftime("%d/%m/%Y"))
+        sections: dict[str, Node] = {}
+
+        def section(name: str) -> Node:
+            if not any(st.section for st in ss.standings) and not any(
+                    sl.line.section for sb in ss.boards.values() for sl in sb.lines):
+                return holder
+            if name not in sections:
+                sections[name] = Node("SECTION", {"SECTION_ID": name}, 0, 0)
+                holder.children.append(sections[name])
+            return sections[name]
+
+        participants: dict[str, Node] = {}
+        for st in ss.standings:
+            sec = section(st.section)
+            parts = participants.get(st.section)
+            if parts is None:
+                parts = participants[st.section] = Node("PARTICIPANTS", {}, 0, 0)
+                sec.children.append(parts)
+            c = st.contestant
+            number = c.number if c else st.key.split(":")[-1].split(" ")[-1]
+            if session.individual:
+                p = Node("PLAYER", {}, 0, 0)
+                leaf(p, "PLAYER_NUMBER", number)
+                if c and c.names:
+                    leaf(p, "PLAYER_NAME", c.names)
+            else:
+                p = Node("PAIR", {}, 0, 0)
+                leaf(p, "PAIR_NUMBER", number)
+                if st.direction:
+                    leaf(p, "DIRECTION", st.direction)
+                if c and c.names:
+                    for name in c.names.split(" - "):
+                        player = Node("PLAYER", {}, 0, 0)
+                        leaf(player, "PLAYER_NAME", name)
+                        p.children.append(player)
+            parts.children.append(p)
+            if c is not None:
+                c.extra["usebio"] = p
+            else:
+                st.contestant = Contestant(st.key, st.section, number, st.direction, extra={"usebio": p})
+        boards: dict[tuple[str, int | None], Node] = {}
+        for number, sb in ss.boards.items():
+            for sl in sb.lines:
+                line = sl.line
+                key = (line.section, number)
+                b = boards.get(key)
+                if b is None:
+                    b = boards[key] = Node("BOARD", {}, 0, 0)
+                    leaf(b, "BOARD_NUMBER", str(number))
+                    section(line.section).children.append(b)
+                tl = Node("TRAVELLER_LINE", {}, 0, 0)
+                b.children.append(tl)
+                if line.table is not None:
+                    leaf(tl, "TABLE_NUMBER", str(line.table))
+                if line.players:
+                    for seat, t in SEAT_TAGS:
+                        leaf(tl, t, line.players[seat])
+                else:
+                    leaf(tl, "NS_PAIR_NUMBER", line.ns or "")
+                    leaf(tl, "EW_PAIR_NUMBER", line.ew or "")
+                for t, text in _result_xml(line):
+                    leaf(tl, t, text)
+                for side in SIDES:
+                    leaf(tl, f"{side}_{tag}", "")
+                line.extra["usebio"] = tl
+    return root
+
+
+def _result_xml(line: Line) -> list[tuple[str, str]]:
+    """The table result as USEBIO writes it (kept on an adjusted line: its points say the score)."""
+    r = line.result
+    if isinstance(r, bridge.PlayedResult):
         if r.contract is None:
-            return ["<CONTRACT>PASS</CONTRACT>", "<SCORE>0</SCORE>"]
+            return [("CONTRACT", "PASS"), ("SCORE", "0")]
         c = r.contract
-        text = f"{c.level}{c.strain}{'X' * c.doubled}" if hasattr(c, "level") else r.text.split()[0]
-        return [f"<CONTRACT>{_esc(text)}</CONTRACT>", f"<PLAYED_BY>{r.declarer}</PLAYED_BY>",
-                f"<TRICKS>{r.tricks}</TRICKS>", f"<SCORE>{line.points}</SCORE>"]
-    if line.kind == "result":
-        return [f"<SCORE>{line.points}</SCORE>"]
-    if line.kind == "artificial" and sl.awarded:
-        a = sl.awarded
-        if all(isinstance(a[s], Fraction) and (a[s] * 100).denominator == 1 and 0 <= a[s] * 100 < 100 for s in SIDES) \
-                and scoring == "matchpoints":
-            return [f"<SCORE>A{int(a['NS'] * 100):02d}{int(a['EW'] * 100):02d}</SCORE>"]
-        return ["<SCORE>ADJ</SCORE>"]
+        text = f"{c.level}{'NT' if c.strain in ('N', 'NT') else c.strain}{'X' * c.doubled}"
+        return [("CONTRACT", text), ("PLAYED_BY", r.declarer), ("TRICKS", str(r.tricks)),
+                ("SCORE", str(line.points))]
+    if line.points is not None:
+        return [("SCORE", str(line.points))]
     if line.kind == "not-played":
-        return ["<SCORE>NP</SCORE>"]
-    return ["<SCORE>ADJ</SCORE>"]
+        return [("SCORE", "NP")]
+    return [("SCORE", "")]           # artificial: the code is written with its scores (_line_edits)

@@ -30,7 +30,7 @@ from ..core.exact import format_fixed
 from ..core.vocab import SIDES
 from . import adjustment_cell
 from .cells import MAX_BOARD, Where, identifier, published, whole_number
-from .model import Board, Contestant, Event, Line, Match, Session, check_board, contestant_key, played_on
+from .model import Board, Contestant, Event, Line, Match, Program, Session, check_board, contestant_key, played_on
 
 BOARD_METHODS = {"IMPS": "team-imps", "IMP": "team-imps", "PAB": "point-a-board", "POINT_A_BOARD": "point-a-board",
                  "BAM": "point-a-board", "BOARD_A_MATCH": "point-a-board", "AGGREGATE": "aggregate",
@@ -66,9 +66,11 @@ def _method(event: Any, file: str, tag: str, table: dict[str, str], what: str) -
 
 
 def read_teams(root: Any, event: Any, file: str, *, data: bytes | None,
-               read_line: Callable[[str, Any, str, Board, str], Line], vulnerability: Callable[[int], str]) -> Event:
-    """The teams event under `event` (a USEBIO ``EVENT`` node). `read_line(file, node, section,
-    board, scoring)` reads one ``TRAVELLER_LINE`` as the USEBIO reader does."""
+               read_line: Callable[[str, Any, str, Board, str], Line], vulnerability: Callable[[int], str],
+               program: Program | None = None) -> Event:
+    """The teams event under `event` (a USEBIO ``EVENT`` node), written by `program` (its
+    ``PROGRAM_NAME``, as the USEBIO reader read it). `read_line(file, node, section, board,
+    scoring)` reads one ``TRAVELLER_LINE`` as the USEBIO reader does."""
     title = event.value("EVENT_DESCRIPTION") or event.value("TITLE") or Path(file).stem
     scoring = _method(event, file, "BOARD_SCORING_METHOD", BOARD_METHODS, "board scoring method")
     match_scoring = _method(event, file, "MATCH_SCORING_METHOD", MATCH_METHODS, "match scoring method")
@@ -91,14 +93,13 @@ def read_teams(root: Any, event: Any, file: str, *, data: bytes | None,
             check_board(board, session, lambda line, key: line.extra.get("cells", {}).get(key, line.where),
                         f"board {board.number}: ")
         sessions.append(session)
-    program = event.value("PROGRAM_NAME")
-    extra = {"crlf": data is not None and b"\r\n" in data[:4096], "program": program,
-             "program_version": event.value("PROGRAM_VERSION")}
-    for c in event.comments:            # a file bridgelaw wrote: the profile it was scored with
+    extra = {"crlf": data is not None and b"\r\n" in data[:4096]}
+    for c in event.comments:            # a file bridgelaw wrote: the profile it was scored with (field/profiles.py)
         c = c.strip()
         if c.startswith(PROFILE_COMMENT):
             extra["profile"] = c[len(PROFILE_COMMENT):].strip()
-    return Event(title=title, file=file, format="usebio", sessions=sessions, source=root, extra=extra)
+    return Event(title=title, file=file, format="usebio", sessions=sessions, source=root, program=program,
+                 extra=extra)
 
 
 def _teams(file: str, holder: Any, section: str, session: Session) -> None:
@@ -232,14 +233,15 @@ def _num(v: Fraction | None) -> str:
     return text[:-3] if text.endswith(".00") else text
 
 
-def write(scored_sessions: list, event: Event, result_xml: Callable[[Line, Any, str], list[str]],
+def write(scored_sessions: list, event: Event, result_xml: Callable[[Line], list[tuple[str, str]]],
           profile: str | None = None) -> str:
     """USEBIO 1.2 teams for the scored sessions: every match's board scores and match scores as
     bridgelaw computes them (rulings applied), each team's total, wins or draws and place, each
     line's pairwise cross-IMPs; an adjusted or artificial line carries the Adjustment cell as a
     comment, so that reading the file again gives the same scores; the program profile the event
     was scored with (`profile`) is named in a comment, and applied again when the file is read.
-    `result_xml(line, scored line, scoring)` is the USEBIO writer's result cells."""
+    `result_xml(line)` is the USEBIO writer's result cells (tag, text); an artificial line's empty
+    SCORE is written ``ADJ`` (its scores are the Adjustment cell's)."""
     first = scored_sessions[0].session
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">',
@@ -309,7 +311,7 @@ def write(scored_sessions: list, event: Event, result_xml: Callable[[Line, Any, 
                     out.append(f"          <DIRECTION>{'NS' if line.team['NS'] == m.home else 'EW'}</DIRECTION>")
                     out.append(f"          <NS_PAIR_NUMBER>{_esc(line.ns or '')}</NS_PAIR_NUMBER>")
                     out.append(f"          <EW_PAIR_NUMBER>{_esc(line.ew or '')}</EW_PAIR_NUMBER>")
-                    out.extend("          " + x for x in result_xml(line, sl, "cross-imps"))
+                    out.extend(f"          <{t}>{_esc(text or 'ADJ')}</{t}>" for t, text in result_xml(line))
                     pw = teams.pairwise.get(id(line))
                     if pw is not None:
                         for side in SIDES:

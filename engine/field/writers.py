@@ -11,7 +11,6 @@ from ..core.exact import format_fixed as fixed
 from ..core.vocab import SIDES
 from . import adjustment_cell, usebio, usebio_teams
 from .model import Event
-from .profiles import profile_name, profile_path
 from .pbn_file import rewrite_tables
 from .score import ScoredSession
 
@@ -47,28 +46,51 @@ def pbn_text(event: Event, scored: list[ScoredSession]) -> str:
         if adjusted_anywhere or table.index("Adjustment") is not None:
             values["Adjustment"] = [adjustment_cell.write(sl) or "-" for sl in sb.lines]
         changes.append((table, values))
+    orders: dict[int, list[int]] = {}
     for game in pbn.games:
         for name, table in game.tables.items():
             if name.lower() != "totalscoretable":
                 continue
-            by_row = {id(st.contestant.extra.get("row")): st for st in ss.standings if st.contestant is not None}
-            totals, percents = [], []
-            published = [st.contestant.published for st in ss.standings if st.contestant is not None]
-            t_places = next((p["total"].places for p in published if "total" in p), 2)
-            p_places = next((p["percent"].places for p in published if "percent" in p), 2)
-            for row in table.rows:
-                st = by_row.get(id(row))
-                totals.append(fixed(st.total, t_places) if st else "-")
-                percents.append(fixed(st.percent, p_places) if st else "-")
-            col = "TotalScoreMP" if table.index("TotalScoreMP") is not None or ss.unit == "MP" else "TotalScoreIMP"
-            values = {col: totals}
-            if ss.unit == "MP":
-                values["TotalPercentage"] = percents
+            values, order = _totals(table, ss)
             changes.append((table, values))
-    text = rewrite_tables(pbn, changes)
+            if order is not None:
+                orders[id(table)] = order
+    text = rewrite_tables(pbn, changes, orders)
     if not any(name.lower() == "totalscoretable" for g in pbn.games for name in g.tables):
         text = text + _total_game(ss, pbn.lines)
     return text
+
+
+def _totals(table, ss: ScoredSession) -> tuple[dict[str, list[str]], list[int] | None]:
+    """A TotalScoreTable rescored: each row's total, percentage and rank (a file of one session of
+    several: its Session… columns; the cumulative ones are left to the program), and the rows
+    re-ordered as the new ranking goes when the table is in rank order."""
+    by_row = {id(st.contestant.extra.get("row")): st for st in ss.standings if st.contestant is not None}
+    published = [st.contestant.published for st in ss.standings if st.contestant is not None]
+    t_places = next((p["total"].places for p in published if "total" in p), 2)
+    p_places = next((p["percent"].places for p in published if "percent" in p), 2)
+    session = table.index("SessionScoreMP") is not None or table.index("SessionScoreIMP") is not None
+    unit = "IMP" if ss.unit == "IMP" else "MP"
+    names = {"total": f"SessionScore{unit}" if session else
+             ("TotalScoreMP" if table.index("TotalScoreMP") is not None or unit == "MP" else "TotalScoreIMP"),
+             "percent": "SessionPercentage" if session else "TotalPercentage",
+             "rank": "SessionRank" if session else "Rank"}
+    rows = [by_row.get(id(row)) for row in table.rows]
+    values = {names["total"]: [fixed(st.total, t_places) if st else "-" for st in rows]}
+    if ss.unit == "MP":
+        values[names["percent"]] = [fixed(st.percent, p_places) if st and st.percent is not None else "-"
+                                    for st in rows]
+    if table.index(names["rank"]) is not None:
+        tied = any("=" in row.tokens[table.index(names["rank"])].value for row in table.rows
+                   if len(row.tokens) > table.index(names["rank"]))
+        values[names["rank"]] = [(st.rank_text if tied else str(st.rank)) if st else "-" for st in rows]
+    order = None
+    if not session and table.index("Rank") is not None:
+        position = {id(st): k for k, st in enumerate(ss.standings)}
+        order = sorted(range(len(rows)), key=lambda k: (rows[k] is None, position.get(id(rows[k]), 0), k))
+        if order == list(range(len(rows))):
+            order = None
+    return values, order
 
 
 def _total_game(ss: ScoredSession, lines: list[str]) -> str:
@@ -88,9 +110,9 @@ def _total_game(ss: ScoredSession, lines: list[str]) -> str:
 
 def usebio_text(event: Event, scored: list[ScoredSession]) -> str:
     if any(ss.teams is not None for ss in scored):      # a teams event: its own USEBIO shape
+        choice = scored[0].conventions       # the program's profile it was scored with, named in the file
         text = usebio_teams.write(scored, event, usebio._result_xml,   # the same result cells
-                                  profile_name(event.extra.get("profile") or event.extra.get("program"))
-                                  if profile_path(event) else None)
+                                  choice.profile.id if choice is not None and choice.profile is not None else None)
     else:
         text = usebio.write(scored, event)
     if event.format == "usebio" and event.extra.get("crlf"):

@@ -20,6 +20,7 @@ from ..ruling.case import Case, load_case
 from ..core.errors import BridgelawError
 from ..core.exact import exact_json, format_mixed
 from ..rulebook import Rulebook
+from ..rulebook.infractions import knows
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling
 
@@ -149,11 +150,14 @@ def scope_reason(case: Case, book: Rulebook) -> str:
     if day is not None and (day < book.effective_from or (book.effective_until and day > book.effective_until)):
         return (f"{book.id} is in force from {book.effective_from.isoformat()}{until}; the case is dated "
                 f"{day.isoformat()}")
+    inf = case.model.infraction
+    if inf is not None and not knows(book.infractions, inf.law):
+        return f"{book.id} does not encode Law {inf.law}, the law the infraction names"
     scope = "; ".join(f"{k}: {', '.join(map(str, v))}" for k, v in (book.scope or {}).items())
     return f"{book.id} applies only to {scope}"
 
 
-UNIT_WORDS = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent"}
+UNIT_WORDS = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent", "points": "table points"}
 
 
 def _units(total: dict[str, Fraction]) -> str:
@@ -185,7 +189,7 @@ def table(cells_: list[Cell]) -> list[Row]:
     def side(r: Ruling, name: str) -> str:
         s = r.sides[name]
         role = {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
-        return f"{render.amount(r, s.value)}{role}"
+        return f"{render.amount(r, s.value, s.side)}{role}"
 
     rows = [Row("In force for this case", ["out of scope: " + c.reason if c.out_of_scope else
                                            ("could not rule: " + c.error if c.ruling is None else "yes")
@@ -228,9 +232,12 @@ def _cell_text(cell: Cell, unit_sign: bool = True) -> str:
         return f"error: {cell.error}"
     r = cell.ruling
     ns, ew = cell.scores
-    unit = {"IMP": " IMPs", "MP": " MP", "%": "%"}[r.unit]
-    show = (lambda v: "not scored" if v is None else format_mixed(v, signed=r.unit == "IMP") + unit)
     mark = "* " if cell.differs else ""
+    if r.unit == "points" and getattr(r, "assigned", None):       # table points: the results, as on the slip
+        from .ruling import results_text
+        return f"{mark}{r.outcome} NS {results_text(r, 'NS')} [{', '.join(cell.deciding)}]"
+    unit = {"IMP": " IMPs", "MP": " MP", "%": "%", "points": " pts"}[r.unit]
+    show = (lambda v: "not scored" if v is None else format_mixed(v, signed=r.unit in ("IMP", "points")) + unit)
     return f"{mark}{r.outcome} NS {show(ns)} EW {show(ew)} [{', '.join(cell.deciding)}]"
 
 

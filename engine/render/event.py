@@ -11,7 +11,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from ..core.exact import exact_json, format_decimal, format_mixed
+from ..core.exact import exact_json, format_decimal, format_fixed, format_mixed
 from ..core.vocab import SIDES
 from ..field.cells import code_label
 from ..field.score import ScoredSession
@@ -23,6 +23,18 @@ FORMATS = ("text", "markdown", "json", "csv")
 
 def _d(v: Fraction | None, places: int = 2) -> str:
     return "-" if v is None else format_decimal(v, places)
+
+
+def printed_places(ss: ScoredSession) -> tuple[int, int]:
+    """The decimals the file prints a total and a percentage with (2 when it prints none)."""
+    published = [c.published for c in ss.session.contestants.values()]
+    t = next((p["total"].places for p in published if "total" in p), 2)
+    pc = next((p["percent"].places for p in published if "percent" in p), 2)
+    return t, pc
+
+
+def fixed_or_blank(v: Fraction | None, places: int) -> str:
+    return "" if v is None else format_fixed(v, places)
 
 
 def _what(line) -> str:
@@ -72,23 +84,27 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
     for ss in sessions:
         s = ss.session
         out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
+        if ss.conventions is not None:
+            out.append(f"conventions: {ss.conventions.text}")
         out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
                    f"{s.pair_numbers}; " + _parameters(ss))
         if any(e.kind == "half-matchpoints" for e in ss.trace.entries):
             out.append("The file counts 1 matchpoint per result beaten: every score is in half matchpoints.")
         group = None
+        t_places, p_places = printed_places(ss)
         for st in ss.standings:
-            g = (st.section, st.direction)
+            g = st.group
             if g != group:
                 group = g
-                label = " ".join(x for x in (f"Section {st.section}" if st.section else "", st.direction or "") if x)
+                label = " ".join(x for x in (f"Section {g[0]}" if g[0] else "", g[1] or "") if x)
                 out.append("")
                 out.append(label or "Ranking")
                 who = "player" if s.individual else "team" if s.matches else "pair"
                 out.append(f"{'rank':>5} {who:>8} {'total':>9} {'%':>7} {'boards':>6}  names")
             names = st.contestant.names if st.contestant and st.contestant.names else ""
             mark = " *" if st.adjusted else ""
-            out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {_d(st.total):>9} {_d(st.percent):>7} "
+            out.append(f"{st.rank_text:>5} {st.key.split(':')[-1]:>8} {fixed_or_blank(st.total, t_places) or '-':>9} "
+                       f"{fixed_or_blank(st.percent, p_places) or '-':>7} "
                        f"{st.boards:>6}  {names}{mark}")
         if ss.teams is not None:                    # a teams session: its matches (render/teams.py)
             out.extend(teams_report.text(ss))
@@ -118,6 +134,10 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                     out.append(f"    rules: {'; '.join(rules(sl))}")
                 if sl.citations:
                     out.append(f"    law: {', '.join(sl.citations)}")
+        if ss.warnings:
+            out.append("")
+            out.append(f"Warnings ({len(ss.warnings)}):")
+            out.extend(f"  {w}" for w in ss.warnings)
         if checks:
             cs = ss.checks()
             if cs:
@@ -184,6 +204,7 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
         out.append({
             "name": s.name, "scoring": s.scoring, "unit": ss.unit, "pair_numbers": s.pair_numbers,
             "rulebook": ss.book.identity,
+            "conventions": _conventions(ss),
             "parameters": {name: {"value": value, "from": origin}
                            for name, value, origin in fieldtrace.parameter_rows(ss.trace)},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,
@@ -191,6 +212,8 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
                            "boards": st.boards, "adjusted": st.adjusted, "factored": fieldtrace.factored_lines(st),
                            "names": st.contestant.names if st.contestant else None} for st in ss.standings],
             "boards": [{"board": n, "top": ej(sb.top), "results": sb.results, "expected": sb.expected,
+                        "divisor": sb.divisor, "datum": {side: ej(v) for side, v in sb.datum.items()} or None,
+                        "mean": {side: ej(v) for side, v in sb.mean.items()} or None,
                         "lines": [{"section": sl.line.section, "table": sl.line.table, "ns": sl.line.ns,
                                    "ew": sl.line.ew, "kind": sl.line.kind, "what": _what(sl.line),
                                    "NS": ej(sl.NS.value), "EW": ej(sl.EW.value),
@@ -200,12 +223,21 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
                                    "rules": rules(sl), "citations": sl.citations,
                                    "trace": fieldtrace.trace_json(sl)} for sl in sb.lines]}
                        for n, sb in ss.boards.items()],
+            "warnings": list(ss.warnings),
             "published": {"checked": len(cs), "agree": sum(c.agrees for c in cs),
                           "differ": [{"what": c.what, "published": c.published.text, "computed": ej(c.computed)}
                                      for c in cs if not c.agrees]},
             **({"teams": teams_report.as_dict(ss)} if ss.teams is not None else {}),
         })
     return {"sessions": out}
+
+
+def _conventions(ss: ScoredSession) -> dict[str, Any] | None:
+    c = ss.conventions
+    if c is None:
+        return None
+    return {"profile": c.profile.id if c.profile else None, "how": c.how, "text": c.text,
+            "program": {"name": c.program.name, "version": c.program.version} if c.program else None}
 
 
 def as_json(sessions: list[ScoredSession]) -> str:
@@ -226,3 +258,81 @@ def as_csv(sessions: list[ScoredSession]) -> str:
 
 
 RENDER = {"text": text, "markdown": markdown, "json": as_json, "csv": as_csv}
+
+
+# --- a proposed regulation across a whole event (bridgelaw event --compare) -------------------------------
+
+def comparison_rows(base: list[ScoredSession], other: list[ScoredSession]) -> list[dict[str, Any]]:
+    """Per session: each contestant whose total or place changes, and each line whose score does."""
+    out = []
+    for a, b in zip(base, other):
+        after = {st.key: st for st in b.standings}
+        contestants = []
+        for st in a.standings:
+            o = after.get(st.key)
+            if o is None or (o.total == st.total and o.rank == st.rank and o.percent == st.percent):
+                continue
+            contestants.append({"key": st.key, "total": (st.total, o.total), "percent": (st.percent, o.percent),
+                                "place": (st.rank_text, o.rank_text), "change": o.total - st.total})
+        lines = []
+        for n, sb in a.boards.items():
+            for sl, ol in zip(sb.lines, b.boards[n].lines):
+                if (sl.NS.value, sl.EW.value) != (ol.NS.value, ol.EW.value):
+                    lines.append({"label": sl.line.label, "NS": (sl.NS.value, ol.NS.value),
+                                  "EW": (sl.EW.value, ol.EW.value)})
+        params = []
+        pa, pb = a.parameters, b.parameters
+        for name in dict.fromkeys([*pa, *pb]):
+            if pa.get(name) != pb.get(name):
+                params.append({"name": name, "before": pa.get(name), "after": pb.get(name)})
+        out.append({"session": a.session.name, "before": a.book.id, "after": b.book.id, "unit": a.unit,
+                    "parameters": params, "contestants": contestants, "lines": lines})
+    return out
+
+
+def comparison_text(base: list[ScoredSession], other: list[ScoredSession]) -> str:
+    out = []
+    for c in comparison_rows(base, other):
+        out.append(f"{c['session']} — {c['before']} compared with {c['after']}")
+        for p in c["parameters"]:
+            out.append(f"  {p['name']}: {p['before']} → {p['after']}")
+        moved = [x for x in c["contestants"] if x["place"][0] != x["place"][1]]
+        out.append(f"{len(c['contestants'])} contestants' scores change, {len(moved)} places; "
+                   f"{len(c['lines'])} lines change")
+        if c["contestants"]:
+            out.append(f"{'contestant':>12} {'total before':>13} {'after':>10} {'change':>9} {'%':>15} {'place':>11}")
+            for x in sorted(c["contestants"], key=lambda x: -abs(x["change"])):
+                pct = f"{_d(x['percent'][0])} → {_d(x['percent'][1])}" if x["percent"][0] is not None else ""
+                out.append(f"{x['key']:>12} {_d(x['total'][0]):>13} {_d(x['total'][1]):>10} "
+                           f"{format_decimal(x['change'], 2, signed=True):>9} {pct:>15} "
+                           f"{x['place'][0] + ' → ' + x['place'][1]:>11}")
+        if c["lines"]:
+            out.append("Lines:")
+            for x in c["lines"][:200]:
+                out.append(f"  {x['label']}: NS {_d(x['NS'][0])} → {_d(x['NS'][1])}, EW {_d(x['EW'][0])} → "
+                           f"{_d(x['EW'][1])} {c['unit']}")
+            if len(c["lines"]) > 200:
+                out.append(f"  … and {len(c['lines']) - 200} more")
+        out.append("")
+    return "\n".join(out)
+
+
+def comparison_json(base: list[ScoredSession], other: list[ScoredSession]) -> str:
+    def ej(v):
+        return None if v is None else exact_json(v)
+
+    rows = comparison_rows(base, other)
+    for c in rows:
+        for x in c["contestants"]:
+            x["total"] = [ej(v) for v in x["total"]]
+            x["percent"] = [ej(v) for v in x["percent"]]
+            x["change"] = ej(x["change"])
+        for x in c["lines"]:
+            x["NS"], x["EW"] = [ej(v) for v in x["NS"]], [ej(v) for v in x["EW"]]
+        for p in c["parameters"]:
+            p["before"], p["after"] = _plain(p["before"]), _plain(p["after"])
+    return json.dumps({"compare": rows}, indent=1, ensure_ascii=False) + "\n"
+
+
+def _plain(v: Any) -> Any:
+    return str(v) if isinstance(v, Fraction) else v

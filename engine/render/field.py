@@ -65,8 +65,11 @@ def _field_line(e: Entry) -> list[str] | None:
         return [f"{d['side']}: the file gives only the other side's code '{d['code']}'; this side's is its mirror"]
     if k == "as-given":
         if d["scoring"] == "matchpoints":
-            return [f"{d['side']}: {format_mixed(d['value'] * 100)}% as the file gives it"]
+            return [f"{d['side']}: {render.percent(d['value'])} as the file gives it"]
         return [f"{d['side']}: {format_mixed(d['value'], signed=True)} IMPs as given"]
+    if k == "code-at-imps":
+        words = ", ".join(f"{side} {word}" for side, word in d["words"].items())
+        return [f"the file's code '{d['code']}' at IMP scoring stands for {words}: scored in IMPs by the rulebook"]
     if k == "per-comparison":
         return [f"{d['side']} = {format_mixed(d['imps'], signed=True)} × {d['comparisons']} comparisons ÷ "
                 f"{d['divisor']} = {format_mixed(d['value'], signed=True)} IMPs ({d['parameter']}: per-comparison)"]
@@ -128,6 +131,9 @@ def factored_lines(standing: Any) -> list[str]:
         if e.kind == "to-top":
             out.append(f"board {d['board']}: {format_mixed(d['before'])} of top {format_mixed(d['top'])} → "
                        f"{format_mixed(d['after'])} of {format_mixed(d['session_top'])} ({d['parameter']}: session-top)")
+        elif e.kind == "file-adjustment":
+            out.append(f"total {format_mixed(d['before'])} + the file's adjustment {format_mixed(d['amount'])} = "
+                       f"{format_mixed(d['after'])}")
         else:
             out.append(f"total {format_mixed(d['before'])} × {d['most']} boards ÷ {d['played']} played = "
                        f"{format_mixed(d['after'])} ({d['parameter']}: session-boards)")

@@ -13,12 +13,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..core import bridge
 from ..rulebook import formula as formulas
 from ..rulebook import parameters as params
 from . import record
 from ..core import vp as vp_scale
 from ..core.exact import exact_json, format_decimal, format_mixed
 from ..rulebook import Decision, Dated, Rule, Rulebook
+from ..ruling.outcomes import UnitScore
 from ..ruling.result import UNIT_NAMES, Ruling, SideScore
 from ..ruling.trace import Entry
 
@@ -30,23 +32,80 @@ except ImportError:                     # pragma: no cover — exercised by monk
 EVENT = {"IMP": "IMPs", "MP": "matchpoints", "%": "matchpoints, in percent"}
 
 
-def amount(r: Ruling, value: Fraction | None) -> str:
+def _event(r: Ruling) -> str:
+    if r.unit == "points":
+        scoring = r.case.model.scoring if r.case is not None else "imps"
+        return f"{r.event} ({'IMPs' if scoring == 'imps' else 'matchpoints'}; ruled in table points, no field given)"
+    return f"{r.event} ({EVENT[r.unit]})"
+
+
+def amount(r: Ruling, value: Fraction | None, side: str | None = None) -> str:
+    """A score as text; in table points, a side's results and weights (what a TD writes on the slip)."""
     if value is None:
         return "not scored"
-    text = f"{format_mixed(value, signed=r.unit == 'IMP')} {UNIT_NAMES[r.unit]}"
+    if r.unit == "points" and side is not None and r.assigned:
+        return results_text(r, side)
+    signed = r.unit in ("IMP", "points")
+    text = f"{format_mixed(value, signed=signed)} {UNIT_NAMES[r.unit]}"
     if value.denominator != 1:
-        text += f" ({format_decimal(value, signed=r.unit == 'IMP')})"
+        text += f" ({format_decimal(value, signed=signed)})"
     pct = r.percent(value)
     if pct is not None and r.unit == "MP":
         text += f" = {format_decimal(pct)}%"
     return text
 
 
+def penalty_amount(amount: Any) -> str:
+    """A penalty as a TD says it: "10% of a top", "3 IMPs", "1 VP", "2 MP"."""
+    value = format_mixed(amount.value)
+    return {"%": f"{value}% of a top", "IMP": f"{value} IMP{'s' if amount.value != 1 else ''}",
+            "VP": f"{value} VP", "MP": f"{value} MP"}[amount.unit]
+
+
+def penalties_text(r: Ruling) -> list[str]:
+    """One line per penalty for the ruling's summary and the slip."""
+    out = []
+    for p in r.penalties:
+        what = penalty_amount(p.amount)
+        if p.value is None:
+            out.append(f"{p.on}: {what} (taken when the board is scored)")
+        elif p.against == "match":
+            out.append(f"{p.on}: {what} from the match" + ("" if r.vp else " (the match is not in this case)"))
+        else:
+            shown = what if p.amount.unit != "%" or r.unit != "MP" else f"{what} = {format_mixed(p.value)} MP"
+            out.append(f"{p.on}: {shown}, included in the score above")
+    return out
+
+
+def results_text(r: Ruling, side: str) -> str:
+    """A side's assigned results and weights with their table points from its view: "4S= N, NS +420";
+    "1/3 × 4S= N (NS +420) + 2/3 × 4S-1 N (NS -50)"; "5HX-2 N (NS -500) + 4H-1 N (NS -100) − 4S= W (NS -420)"."""
+    parts = r.assigned[side]
+    vulnerability = r.case.model.board.vulnerability if r.case is not None else "None"
+
+    def shown(o: Any, alone: bool) -> str:
+        if isinstance(o, UnitScore):
+            return o.text
+        ns = bridge.ns_score(o, vulnerability)
+        points = f"{side} {format_mixed(Fraction(ns if side == 'NS' else -ns), signed=True)}"
+        if not isinstance(o, bridge.PlayedResult):
+            return points
+        return f"{o.text}, {points}" if alone else f"{o.text} ({points})"
+    if len(parts) == 1 and parts[0][0] == 1:
+        return shown(parts[0][1], True)
+    out = []
+    for i, (w, o) in enumerate(parts):
+        weight = "" if abs(w) == 1 else f"{format_mixed(abs(w))} × "
+        sign = ("−" if w < 0 else "") if i == 0 else (" − " if w < 0 else " + ")
+        out.append(f"{sign}{weight}{shown(o, False)}")
+    return "".join(out)
+
+
 def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     m = case.model
     rows = [("Vulnerability", m.board.vulnerability if m.board.number is None
              else f"{m.board.vulnerability} (board {m.board.number})"),
-            ("Form of event", f"{r.event} ({EVENT[r.unit]})")]
+            ("Form of event", _event(r))]
     if case.nos:
         rows.append(("Non-offending side", "both (each side ruled from its own view)" if case.both_non_offending else case.nos))
     if m.artificial is not None:
@@ -55,7 +114,7 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
     if m.not_scheduled is not None:
         rows.append(("Not scheduled", m.not_scheduled))
     for side, share in case.session.items():
-        rows.append((f"Session score {side}", f"{format_mixed(share * 100)}%" if m.scoring == "matchpoints"
+        rows.append((f"Session score {side}", percent(share) if m.scoring == "matchpoints"
                      else f"{format_mixed(share, signed=True)} IMP a board"))
     if m.artificial_boards_this_session is not None:
         for side in ("NS", "EW"):
@@ -72,16 +131,17 @@ def facts(r: Ruling, case: Any) -> list[tuple[str, str]]:
         comps = case.without[side]
         label = "Without the infraction" + (f" ({side})" if case.split else "") + (" (as polled)" if m.poll else "")
         rows.append((label, "; ".join(
-            c.outcome.text + ("" if len(comps) == 1 else f" × {format_mixed(c.weight)}") + ("" if c.legal else " (not legal)")
+            c.outcome.text + (f" ({c.judged.replace('-', ' ')})" if c.judged else "" if len(comps) == 1
+                              else f" × {format_mixed(c.weight)}") + ("" if c.legal else " (not legal)")
             for c in comps)))
     if m.poll is not None:
         rows.append(("Poll", f"{m.poll.polled} polled: " + "; ".join(f"{c.action} {c.votes}" for c in m.poll.choices)))
-        used = (r.assigned or {}).get(case.nos or "NS")
+        used = (r.formed or {}).get(case.nos or "NS")
         if used:      # the weights the ruling used (benefit of doubt applied), not the raw ones above
             rows.append(("Weights used", "; ".join(f"{o.text} × {format_mixed(w)}" for w, o in used)))
     if m.penalty is not None:
         p = m.penalty
-        rows.append(("Procedural penalty", f"{p.amount.text} on {p.player}"
+        rows.append(("Procedural penalty", f"{penalty_amount(p.amount)} on {p.player or p.side}"
                      + (" (partner in no way to blame)" if p.partner_blameless else "")))
     if m.serious_error is not None:
         kind = "Gambling action" if m.serious_error.kind == "gambling" else "Extremely serious error"
@@ -125,9 +185,10 @@ def text(r: Ruling, case: Any) -> str:
     out += ["", f"Ruling: {r.outcome}"]
     for s in r.sides.values():
         role = f"{s.side}{_role(s)}:"
-        out.append(f"  {role:<20} {amount(r, s.value)}   [{s.formula}]")
+        out.append(f"  {role:<20} {amount(r, s.value, s.side)}   [{s.formula}]")
     if r.vp:
         out.append("  Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items()))
+    out += [f"  Procedural penalty, {line}" for line in penalties_text(r)]
     if r.players:
         names = record.players(case)
         out += ["", "Players"] + [f"  {d} {names.get(d, '')}".rstrip().ljust(22) + f" {amount(r, v)}"
@@ -166,7 +227,11 @@ def markdown(r: Ruling, case: Any) -> str:
         out += [f"| `{name}` | {value} | {origin} |" for name, value, origin in used]
     out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
     for s in r.sides.values():
-        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value)} | `{s.formula}` |")
+        out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value, s.side)} | `{s.formula}` |")
+    if r.vp:
+        out += ["", "Victory points: " + ", ".join(f"{side} {format_decimal(v)}" for side, v in r.vp.items())]
+    if r.penalties:
+        out += [""] + [f"- Procedural penalty, {line}" for line in penalties_text(r)]
     if r.players:
         out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {amount(r, v)} |" for d, v in r.players.items()]
     out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
@@ -226,10 +291,24 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "rulebook": r.rulebook.identity if _shipped(r.rulebook) else {**r.rulebook.identity,
                                                                         "file": str(r.rulebook.path)},
         "warnings": r.warnings,
-        "assigned": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
+        "assigned": {side: [{"weight": exact_json(w), "outcome": o.text, "points": _ns_points(r, o)} for w, o in parts]
                      for side, parts in r.assigned.items()} if r.assigned else None,
+        "formed": {side: [{"weight": exact_json(w), "outcome": o.text} for w, o in parts]
+                   for side, parts in r.formed.items()} if r.formed else None,
+        "rounding": {side: {"step": exact_json(step), "mode": mode} for side, (step, mode) in r.rounding.items()}
+                    or None,
+        "penalties": [{"on": p.on, "side": p.side, "amount": p.amount.text, "unit": p.amount.unit,
+                       "given": exact_json(p.amount.value), "value": exact_json(p.value) if p.value is not None else None,
+                       "against": p.against, "order": p.order, "rule": p.rule} for p in r.penalties],
         "trace": trace_json(r.trace.entries),
     }
+
+
+def _ns_points(r: Ruling, outcome: Any) -> int | None:
+    """A result's table points for NS (None for a score given in the event's unit)."""
+    if isinstance(outcome, UnitScore) or r.case is None:
+        return None
+    return bridge.ns_score(outcome, r.case.model.board.vulnerability)
 
 
 def as_json(r: Ruling, case: Any = None) -> str:
@@ -292,8 +371,15 @@ def _paren(x: Fraction) -> str:
     return f"({text})" if x < 0 else text
 
 
+def percent(share: Fraction) -> str:
+    """A share as a report prints a percentage: whole (60%), else to two decimals (44.33%), as
+    scoring programs print them (JSON keeps the exact value)."""
+    pct = share * 100
+    return f"{pct.numerator}%" if pct.denominator == 1 else f"{format_decimal(pct, 2)}%"
+
+
 def _shown(value: Fraction, scoring: str) -> str:
-    return f"{format_mixed(value * 100)}%" if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
+    return percent(value) if scoring == "matchpoints" else f"{format_mixed(value, signed=True)} IMPs"
 
 
 def _decision(d: dict[str, Any], book: Any) -> list[str]:
@@ -317,7 +403,9 @@ def _decision(d: dict[str, Any], book: Any) -> list[str]:
     if stage == "artificial":
         facts = dec.facts
         extra = [f"session score {_shown(facts['session'], d['scoring'])}"] if facts.get("session") is not None else []
-        extra += [f"board {format_mixed(facts['boards'])} without a result this session"] if facts.get("boards") else []
+        if facts.get("boards"):
+            n = facts["boards"]
+            extra.append(f"{format_mixed(n)} board{'' if n == 1 else 's'} without a result this session, this one included")
         return [f"{d['side']}: {facts['responsibility']}{' (' + ', '.join(extra) + ')' if extra else ''}: "
                 f"rule {rule.id} ({_cites(rule)}): {explain}"]
     if stage == "event":
@@ -327,8 +415,8 @@ def _decision(d: dict[str, Any], book: Any) -> list[str]:
     if stage == "revoke-equity":
         return []                       # shown with the tricks it compared (the equity record)
     if stage == "penalty":
-        return [f"Procedural penalty {format_mixed(d['amount'])} {UNIT_NAMES[d['unit']]} on {d['player']}: "
-                f"rule {rule.id} ({_cites(rule)}): {explain}"]
+        return [f"Procedural penalty {penalty_amount(d['given'])} on {d['player']}: rule {rule.id} ({_cites(rule)}): "
+                f"{explain}"]
     return [f"{stage}: rule {rule.id} ({_cites(rule)}): {explain}"]
 
 
@@ -408,6 +496,34 @@ def _line(rec: Entry, book: Any) -> list[str]:
     if k == "rounded":
         return [f"  {d['name']} rounded to the nearest {format_mixed(d['step'])} {d['unit']} ({d['parameter']}, "
                 f"{d['mode']}): {format_mixed(d['before'])} → {format_mixed(d['after'])}"]
+    if k == "judged":
+        passed = "; ".join(o.text for o in d["passed"])
+        where = "most favourable" if d["start"] == "most-favourable" else "most unfavourable"
+        return [f"  {d['name']} = the {where} result judged {d['word'].replace('-', ' ')}"
+                + (" or likely" if d["word"] == "at-all-probable" else "")
+                + (f" (more favourable from this end but judged less probable: {passed})" if passed else "")
+                + f": {d['outcome'].text} = {d['scored'].text}"]
+    if k == "procedural-penalty":
+        p = d["penalty"]
+        what = penalty_amount(p.amount)
+        if p.amount.unit == "%" and d["top"] is not None and d["unit"] == "MP":
+            what += f" = {format_mixed(p.value)} MP (of the top {format_mixed(d['top'])})"
+        where = f"; {p.order} (penalty.matchpoints.order)" if p.order else ""
+        if d["after"] is not None:
+            return [f"{p.side}: procedural penalty {what}, taken from {p.side}'s score: {format_mixed(d['before'])} − "
+                    f"{format_mixed(p.value)} = {format_mixed(d['after'])} {UNIT_NAMES[d['unit']]}{where}"]
+        if p.against == "match":
+            return [f"{p.side}: procedural penalty {what}, taken from {p.side}'s victory points for the match"]
+        return [f"{p.side}: procedural penalty {what}, to be taken from {p.side}'s score once the board is scored "
+                f"(in table points its matchpoints or IMPs are not known yet){where}"]
+    if k == "vp-penalty":
+        return [f"  {d['side']}: {format_decimal(d['before'])} − {format_mixed(d['amount'])} VP (procedural penalty) = "
+                f"{format_decimal(d['after'])} VP"]
+    if k == "rounded-later":
+        return [f"  {d['name']} will be rounded to the nearest {format_mixed(d['step'])} IMP when scored "
+                f"({d['parameter']}, {d['mode']}): in table points the IMPs are not known yet"]
+    if k == "stands":
+        return [f"{d['side']}: {d['scored'].text} (the table result stands)"]
     if k == "split":
         return [f"The two sides have different weightings; {d['os']}'s is scored separately."]
     if k == "complement":
@@ -436,7 +552,7 @@ def _line(rec: Entry, book: Any) -> list[str]:
     if k == "artificial":
         return [f"{d['side']} gets {d['formula'].text} = {_shown(d['value'], d['scoring'])}"]
     if k == "share":
-        return [f"{d['side']}: {format_mixed(d['share'] * 100)}% of the top {format_mixed(d['top'])} = "
+        return [f"{d['side']}: {percent(d['share'])} of the top {format_mixed(d['top'])} = "
                 f"{format_mixed(d['value'])} {UNIT_NAMES[d['unit']]}"]
     if k == "match":
         m = d["match"]

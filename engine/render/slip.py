@@ -76,6 +76,7 @@ class Slip:
     time: str = ""
     date: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    penalties: list[str] = field(default_factory=list)     # "Procedural penalty (Law 90A): EW, 10% of a top …"
 
 
 def paragraph_key(ref: str) -> tuple:
@@ -93,7 +94,7 @@ def _weights(parts: list[tuple[str, Fraction]]) -> str:
 
 
 def _outcomes(r: Ruling, case: Any, side: str) -> list[tuple[str, Fraction]]:
-    used = (r.assigned or {}).get(side)          # as the ruling weighted them (legal only, poll, …)
+    used = (r.formed or {}).get(side)            # as the ruling weighted them (legal only, poll, …)
     if used:
         return [(o.text, w) for w, o in used]
     comps = (case.without or {}).get(side) or []
@@ -110,7 +111,7 @@ def bridge_terms(r: Ruling, case: Any, side: str) -> str:
         return ARTIFICIAL_WORDS.get(s.label, s.label)
     table = m.table_result.text if m.table_result is not None else ""
     nos = case.nos or "NS"
-    formula = s.formula.replace(" ", "")
+    formula = s.formula.replace(" − penalty", "").replace(" ", "")
     if formula in ("A", "A'"):
         return f"{table} (the table result stands)"
     if formula in ("B", "B'"):
@@ -170,7 +171,10 @@ def arithmetic(r: Ruling, case: Any) -> list[str]:
         if e is None or e.kind != "award":
             continue
         role = f" ({ROLES[e.data['role']]})" if e.data["role"] in ROLES else ""
-        out.append(f"{side}{role} gets {e.data['formula'].text} = {render.amount(r, e.data['value'])}")
+        out.append(f"{side}{role} gets {e.data['formula'].text} = {render.amount(r, e.data['value'], side)}")
+    for e in entries:                           # a finding defeated the empowering law: the table result stands
+        if e.kind == "stands":
+            out.append(f"{e.data['side']} keeps the table result: {render.amount(r, e.data['scored'].value, e.data['side'])}")
     if r.top is not None and r.unit == "MP":
         out.append(f"The top on this board is {format_mixed(r.top)} {unit}.")
     return out
@@ -201,7 +205,7 @@ def appeal_rights(r: Ruling) -> str:
 def build(r: Ruling, case: Any) -> Slip:
     m = case.model
     sides = [SideLine(s.side, ROLES.get(s.role or "", ""), bridge_terms(r, case, s.side),
-                      render.amount(r, s.value), s.formula) for s in r.sides.values()]
+                      render.amount(r, s.value, s.side), s.formula) for s in r.sides.values()]
     players = []
     if r.players:
         names = record.players(case)
@@ -219,8 +223,18 @@ def build(r: Ruling, case: Any) -> Slip:
         rulebook=f"{b.id} {b.version}, {b.authority}, in force from {b.effective_from.isoformat()}{until}; "
                  f"sha256 {b.sha256}",
         director=(rec.director or "") if rec else "", time=(rec.time or "") if rec else "",
-        date=m.date.isoformat() if m.date else "",
+        date=m.date.isoformat() if m.date else "", penalties=penalty_lines(r),
     )
+
+
+def penalty_lines(r: Ruling) -> list[str]:
+    """Each procedural penalty with the paragraph its rule cites: "Procedural penalty (Law 90A): EW: …"."""
+    rules = {rule.id: rule for rule in r.rules}
+    out = []
+    for p, line in zip(r.penalties, render.penalties_text(r)):
+        cites = ", ".join(rules[p.rule].cites) if p.rule in rules else ""
+        out.append(f"Procedural penalty{f' (Law {cites})' if cites else ''}: {line}")
+    return out
 
 
 # --- HTML ----------------------------------------------------------------------------------------
@@ -266,6 +280,8 @@ def html(s: Slip, *, trace: bool = False, prefix: str = "slip") -> str:
         out.append(_rows(s.players, "players"))
     if s.vp:
         out.append(f"<p class=\"vp\">Victory points: {escape(s.vp)}</p>")
+    for i, line in enumerate(s.penalties):
+        out.append(f"<p class=\"penalty\" id=\"{prefix}-penalty-{i}\">{escape(line)}</p>")
     out += ["<h3>How the scores were worked out</h3>", f"<ol class=\"arithmetic\" id=\"{prefix}-arithmetic\">"]
     out += [f"<li>{escape(line)}</li>" for line in s.arithmetic]
     out.append("</ol>")

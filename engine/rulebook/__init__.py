@@ -20,7 +20,7 @@ used by rulings and by the lint), ``registry`` (the rulebooks shipped).
 from __future__ import annotations
 
 from .decide import Decision, resolve
-from .layers import load, proposed, with_overlay
+from .layers import load, proposed, with_layer, with_overlay
 from .model import Dated, Paragraph, Place, Rule, Rulebook, facts_text
 from .files import available, rules_dir
 from .registry import get, siblings
@@ -28,4 +28,4 @@ from .schema import LayerModel, RuleModel, RulebookModel
 
 __all__ = ["Decision", "Dated", "LayerModel", "Paragraph", "Place", "Rule", "RuleModel", "Rulebook",
            "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir", "siblings",
-           "with_overlay"]
+           "with_layer", "with_overlay"]

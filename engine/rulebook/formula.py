@@ -103,6 +103,11 @@ class Formula:
     def __str__(self) -> str:
         return self.text
 
+    def affine(self) -> tuple[Fraction, dict[str, Fraction]] | None:
+        """The formula as a constant plus a multiple of each name (``A + B - C`` is 0 + 1·A + 1·B − 1·C),
+        or None when it is not affine in its names (a function of them, a product of two of them)."""
+        return _affine(self.tree)
+
 
 def parse(text: str) -> Formula:
     if len(str(text)) > limits.MAX_FORMULA_CHARS:
@@ -268,6 +273,38 @@ def _eval(node: Expr, env: dict[str, Fraction]) -> Fraction:
         case Call(func, args):
             return Fraction(FUNCTIONS[func][1](*(_eval(a, env) for a in args)))
     raise TypeError(node)
+
+
+def _affine(node: Expr) -> tuple[Fraction, dict[str, Fraction]] | None:
+    match node:
+        case Num(value):
+            return Fraction(value), {}
+        case Var(name):
+            return Fraction(0), {name: Fraction(1)}
+        case Neg(item):
+            inner = _affine(item)
+            return None if inner is None else (-inner[0], {k: -v for k, v in inner[1].items()})
+        case BinOp(op, left, right):
+            a, b = _affine(left), _affine(right)
+            if a is None or b is None:
+                return None
+            if op in "+-":
+                sign = 1 if op == "+" else -1
+                names = dict(a[1])
+                for k, v in b[1].items():
+                    names[k] = names.get(k, Fraction(0)) + sign * v
+                return a[0] + sign * b[0], {k: v for k, v in names.items() if v}
+            if op == "*" and (not a[1] or not b[1]):
+                (k, (c, names)) = (a[0], b) if not a[1] else (b[0], a)
+                return k * c, {n: k * v for n, v in names.items() if k * v}
+            if op == "/" and not b[1] and b[0] != 0:
+                return a[0] / b[0], {n: v / b[0] for n, v in a[1].items()}
+            return None
+        case Call(_, args):
+            if any(_names(arg) for arg in args):
+                return None
+            return _eval(node, {}), {}
+    return None
 
 
 def substitute(formula: Formula, env: dict[str, Fraction]) -> str:

@@ -38,6 +38,9 @@ class InfractionModel(BaseModel):
     at_least: str | None = None       # a parameter the non-offending side's assigned score is at least (86B2(b): average plus)
     requires: dict[str, str] = {}     # the Director's findings the law makes a condition of adjusting: name → what it says
     should: dict[str, str] = {}       # a finding that, when it holds, means a required one should hold too: name → why
+    # findings the Director may state instead of leaving them to the damage stage (no misinformation, no
+    # damage): name → what it says; one found false ends the ruling, the result stands, like a requires
+    may_find: dict[str, str] = {}
     events: list[Event] = []          # the events the law is for (team play: teams, knockout); none listed: any event
     scoring: list[Scoring] = []       # the scorings it is for (e.g. at IMPs, where its at_least is in IMPs); none: any
     artificial: dict[Literal["nos", "os"], Responsibility] | None = None   # the law's score is artificial, by responsibility
@@ -60,17 +63,18 @@ class Empowerment:
     events: tuple[str, ...] = ()
     scoring: tuple[str, ...] = ()
     artificial: tuple[tuple[str, str], ...] = ()     # (nos|os, responsibility)
+    may_find: tuple[tuple[str, str], ...] = ()
 
     @property
     def finding_names(self) -> tuple[str, ...]:
         """The findings a case may give for this law: those it requires and those it says should lead to them."""
-        return tuple(n for n, _ in self.requires) + tuple(n for n, _ in self.should)
+        return tuple(n for n, _ in self.requires) + tuple(n for n, _ in self.should) + tuple(n for n, _ in self.may_find)
 
     @classmethod
     def of(cls, law: str, m: InfractionModel, origin: str) -> "Empowerment":
         return cls(law, m.title, tuple(m.cites), tuple(m.known_as), m.both_sides, m.revoke, origin, m.at_least,
                    tuple(m.requires.items()), m.condition, m.effect, tuple(m.should.items()), tuple(m.events),
-                   tuple(m.scoring), tuple((m.artificial or {}).items()))
+                   tuple(m.scoring), tuple((m.artificial or {}).items()), tuple(m.may_find.items()))
 
 
 class UnknownLaw(LookupError):
@@ -94,6 +98,15 @@ def resolve(table: dict[str, Empowerment], law: str, rulebook: str) -> Empowerme
         return aliased[0]
     raise UnknownLaw(f"infraction law {law} is not one {rulebook} knows to empower an adjustment "
                      f"(one of {', '.join(table)})", _suggest(given, table))
+
+
+def knows(table: dict[str, Empowerment], law: str) -> bool:
+    """Whether `table` has an entry for the law a case names (as :func:`resolve` finds it)."""
+    try:
+        resolve(table, law, "")
+    except UnknownLaw:
+        return False
+    return True
 
 
 def _suggest(given: str, table: dict[str, Empowerment]) -> str | None:

@@ -449,30 +449,38 @@ def _check_apply(doc: Document, book: Rulebook, stage: Stage, rm: RuleModel, her
                             suggestion=did_you_mean(str(value), choices) if value else None)
     rule.apply = dict(apply)
     if apply.get("method") == "threshold":
-        for key in ("nos_threshold", "os_threshold", "nos_from", "os_from"):
-            if apply.get(key) is None:
-                raise doc.error(here + ["apply"], f"rule '{rm.id}': method threshold needs apply.{key}",
-                                expected="nos_threshold/os_threshold: <parameter>, nos_from/os_from: "
-                                "most-favourable or least-favourable")
+        for role in ("nos", "os"):          # where to start, and a probability to reach or a word to carry
+            for key in (f"{role}_from",) + (() if apply.get(f"{role}_judged") else (f"{role}_threshold",)):
+                if apply.get(key) is None:
+                    raise doc.error(here + ["apply"], f"rule '{rm.id}': method threshold needs apply.{key}",
+                                    expected="nos_threshold/os_threshold: <parameter> (or nos_judged/os_judged: "
+                                    "likely or at-all-probable), nos_from/os_from: most-favourable or least-favourable")
 
 
 # --- what-if ----------------------------------------------------------------------------------
 
-def with_overlay(book: Rulebook, path: str | Path, name: str = "overlay") -> Rulebook:
-    """`book` with a what-if overlay file applied (a layer without identity); `name` is the layer's
-    (a scoring program's profile is an overlay named for the program: rules/programs/)."""
-    doc = load_yaml(path)
-    model = doc.validate(LayerModel)
-    changed = _apply_layer(book, model, doc, f"{book.id}+{name}", require_cites=False)
+def with_overlay(book: Rulebook, path: str | Path, text: str | None = None) -> Rulebook:
+    """`book` with a what-if overlay file applied (a layer without identity, ``<book>+overlay``);
+    with `text` (the web page's), `path` only names it."""
+    doc = load_yaml(path, text=text)
+    return with_layer(book, doc, doc.validate(LayerModel), "overlay")
+
+
+def with_layer(book: Rulebook, doc: Document, model: LayerModel, name: str, origin: str | None = None) -> Rulebook:
+    """`book` with one what-if layer applied — an overlay file's, or a scoring program's profile
+    (field/profiles.py builds its layer from the profile's file) — as the rulebook ``<book>+<name>``;
+    `origin` says where its values come from (default: that id)."""
+    changed = _apply_layer(book, model, doc, origin or f"{book.id}+{name}", require_cites=False)
     return dataclasses.replace(changed, id=f"{book.id}+{name}", sha256=_hash(book.sha256, doc.text),
                                _evaluators={}, _views={}, rules=[], parameters={})
 
 
-def proposed(book: Rulebook, overlay: str | Path | None, settings: list[str] | None) -> Rulebook:
-    """`book` with an overlay file, then PARAM=VALUE settings, applied (the overlay first, so that
-    a --set wins over it): a proposed change, no file edited."""
-    if overlay:
-        book = with_overlay(book, overlay)
+def proposed(book: Rulebook, overlay: str | Path | None, settings: list[str] | None,
+             overlay_text: str | None = None) -> Rulebook:
+    """`book` with an overlay file (or its `overlay_text`), then PARAM=VALUE settings, applied (the
+    overlay first, so that a --set wins over it): a proposed change, no file edited."""
+    if overlay or overlay_text:
+        book = with_overlay(book, overlay or "overlay.yaml", overlay_text)
     if settings:
         book = book.with_settings(settings)
     return book

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from ..core.exact import NumberError, parse_exact
-from ..core.rounding import MODES
+from ..core.rounding import DIRECTED, MODES, SIDED
 from ..core.vp import parse_table
 
 Kind = Union[str, tuple[str, ...]]
@@ -49,7 +49,9 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                            "to the offending side reach this probability"),
     # weighted scores at IMPs
     "weighted.imps.round_to": ("number", "round a weighted IMP score to this step (0: keep exact)"),
-    "weighted.imps.round_mode": (MODES, "where a weighted IMP score exactly halfway between two steps goes"),
+    "weighted.imps.round_mode": (MODES + DIRECTED + SIDED, "where a weighted IMP score exactly halfway between two "
+                                 "steps goes (up, down: every score off a step; favour-nos: up for the "
+                                 "non-offending side, down for the offending side)"),
     # teams scored in victory points
     "vp.scale": (("wbf-2013", "table"), "the victory-point scale (its name: the rulebook's words: vp.scale:); "
                  "table: the discrete scale vp.table gives"),
@@ -59,6 +61,11 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
                   "to VPs (weight-imps), or convert each outcome's match to VPs and weight those (weight-vps)"),
     "vp.round_to": ("number", "round weighted VPs to this step (0: keep the scale's hundredths)"),
     "vp.round_mode": (MODES, "where weighted VPs exactly halfway between two steps go"),
+    # Law 90: procedural penalties
+    "penalty.matchpoints.order": (("before-factoring", "after-factoring"), "a penalty of a fraction of a top at "
+                                  "matchpoints: taken from the board's matchpoints before they are factored up to "
+                                  "the board's or session's top (Neuberg), so it is factored with them, or from the "
+                                  "factored matchpoints, as a share of the factored top"),
     # Law 92B: the players' right to appeal a ruling
     "appeal.time_limit_minutes": ("count", "minutes after the official score is published within which a ruling "
                                   "may be appealed"),

@@ -21,8 +21,9 @@ Stages, in the order a ruling runs them:
 5. ``artificial``     (artificial, once per side) average plus / average / average minus and the
                       12C2(c) and 12C2(d) modifications
 6. ``event``          (optional) event-level provisions on the two scores: 12C4 knockout averaging
-7. ``penalty``        (optional) who bears a procedural penalty: 12C3 in individual events; a
-                      penalty in an event no rule covers is an error
+7. ``penalty``        (optional) who bears a procedural penalty (Law 90): the pair or team at pairs and
+                      teams, 12C3's offender (and partner) in individual events; a penalty in an
+                      event no rule covers is an error
 
 and, for a case whose infraction lists established revokes (Law 64), before ``damage``:
 
@@ -80,7 +81,7 @@ KIND = Stage(
 EXPECTATION = Stage(
     id="expectation",
     summary="how the score without the infraction (B) is formed from the possible outcomes",
-    facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "scoring": SCORING},
+    facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "judged": "bool", "scoring": SCORING},
     produces="apply",
     apply_options={
         "method": ("weighted-average", "threshold"),  # weight the outcomes, or select one by cumulative probability
@@ -91,9 +92,11 @@ EXPECTATION = Stage(
         "nos_threshold": PARAMETER, "os_threshold": PARAMETER,       # method threshold: where selection stops
         "nos_from": ("most-favourable", "least-favourable"),         # method threshold: which end to start
         "os_from": ("most-favourable", "least-favourable"),          #   from, for each side's own view
+        "nos_judged": ("likely", "at-all-probable"),  # method threshold, results judged in words: the word
+        "os_judged": ("likely", "at-all-probable"),   #   each side's result must carry at least
     },
     apply_defaults={"offending": "complement", "favour": None, "minimum_polled": None, "nos_threshold": None,
-                    "os_threshold": None, "nos_from": None, "os_from": None},
+                    "os_threshold": None, "nos_from": None, "os_from": None, "nos_judged": None, "os_judged": None},
 )
 
 SERIOUS_ERROR = Stage(
@@ -148,7 +151,7 @@ PENALTY = Stage(
     facts={"event": EVENTS, "partner_blameless": "bool"},
     produces="apply",
     hit="optional",
-    apply_options={"to": ("offender", "offender-and-partner")},
+    apply_options={"to": ("offender", "offender-and-partner", "side")},
 )
 
 REVOKE = Stage(

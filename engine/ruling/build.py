@@ -21,10 +21,10 @@ from ..core.errors import BridgelawError
 from ..core.vocab import SIDES
 from ..rulebook import Rulebook, siblings
 from .case import Case
-from .damage import assigned_adjusted
+from .damage import assigned_adjusted, result_stands
 from .draft import Draft
 from .empowering import empowerment
-from .provisions import artificial_adjusted, event, players, victory_points
+from .provisions import artificial_adjusted, event, penalty, players, victory_points
 from .result import Ruling, SideScore
 
 
@@ -35,6 +35,10 @@ def build(d: Draft) -> Ruling:
           day=asked, clamped=asked > book.as_of)
     d.add("basis", scorer=d.scorer)
     d.empowered = empowerment(d)
+    if d.not_empowered is not None and m.artificial is None and m.not_scheduled is None:
+        # a finding defeats the empowering law: the ruling ends here, the table result stands
+        outcome, scores = result_stands(d)
+        return ruling(d, outcome, scores)
     facts = {"artificial": m.artificial is not None or bool(d.empowered and d.empowered.artificial), "possibilities_numerous": m.possibilities == "numerous",
              "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
     kind_rule = d.trace.decide("kind", facts, not_scheduled=m.not_scheduled)
@@ -46,15 +50,29 @@ def build(d: Draft) -> Ruling:
     else:
         outcome = "not-scored"
         scores = {s: SideScore(s, None, "not scored", None, "not-scored") for s in SIDES}
-    assigned = {side: d.formed[side] for side in SIDES if side in d.formed} if kind == "assigned" else None
+    if kind != "assigned":
+        d.assigned.clear()
     event(d, scores)
-    by_player = players(d, scores) if d.case.event == "individual" or m.penalty is not None else None
-    vp = victory_points(d, scores) if m.match is not None else None
+    return ruling(d, outcome, scores)
+
+
+def ruling(d: Draft, outcome: str, scores: dict) -> Ruling:
+    m = d.m
+    penalties = penalty(d, scores)
+    by_player = players(d, scores, penalties) if d.case.event == "individual" else None
+    vp = None
+    if m.match is not None and d.scorer.unit == "points":      # the board's IMPs are not known yet
+        d.warnings.append("the match's victory points need the board's IMPs: give other_table to convert the match")
+    elif m.match is not None:
+        vp = victory_points(d, scores, penalties)
+    both = all(side in d.assigned for side in SIDES)
     return Ruling(
-        title=m.title, source=m.source, outcome=outcome, unit=d.scorer.unit,
-        top=d.scorer.top if d.scorer.unit != "IMP" else None,
-        scores=scores, quantities=d.quantities, trace=d.trace, rulebook=book, event=d.case.event,
-        players=by_player, vp=vp, warnings=d.warnings, assigned=assigned, case=d.case,
+        title=m.title, source=d.case.source, outcome=outcome, unit=d.scorer.unit,
+        top=d.scorer.top if d.scorer.unit in ("MP", "%") else None,
+        scores=scores, quantities=d.quantities, trace=d.trace, rulebook=d.book, event=d.case.event,
+        players=by_player, vp=vp, warnings=d.warnings, assigned={s: d.assigned[s] for s in SIDES} if both else None,
+        formed={side: d.formed[side] for side in SIDES if side in d.formed} or None,
+        rounding={side: r for side, r in d.rounded.items() if both}, penalties=penalties, case=d.case,
         empowering=[ref for i, ref in enumerate(d.empowering) if ref not in d.empowering[:i]],
     )
 

@@ -31,6 +31,9 @@ class Draft:
         self.warnings: list[str] = []
         self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
         self.formed: dict[Side, Weighted] = {}                              # the outcomes behind B and B'
+        self.assigned: dict[Side, Weighted] = {}       # what each side's score is formed from (its award, as results)
+        self.rounding: dict[Side, tuple[Fraction, str]] = {}   # a side's own weighted B (B'), rounded: (step, mode)
+        self.rounded: dict[Side, tuple[Fraction, str]] = {}    # a side's award, its weighted results rounded so
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])
         self.empowering: list[str] = []     # the paragraphs of the empowering law (and Law 64's facts), cited first
         self.empowered: Empowerment | None = None

@@ -46,13 +46,14 @@ def empowerment(d: Draft) -> Empowerment | None:
                                    f"'{name}' a condition of adjusting", key=True,
                                       expected="one of " + (", ".join(sorted(known)) or "(none)"),
                                       suggestion=did_you_mean(name, known))
+    for name, what in e.requires + e.may_find:          # a finding that does not hold defeats the law
+        if findings.get(name) is False and d.not_empowered is None:
+            d.not_empowered = (e, what)
     for name, what in e.requires:
-        if name not in findings:
+        if name not in findings and d.not_empowered is None:
             raise d.case.doc.error(["infraction"], f"Law {e.law} empowers an adjustment only if {what}: the "
                                    f"case must give the Director's finding '{name}'",
                                       expected=f"findings: {{{name}: true or false}}")
-        if not findings[name]:
-            d.not_empowered = (e, what)
     for name, why in e.should:
         if findings.get(name) and d.not_empowered is not None:
             d.warnings.append(f"{why}; the case finds that it appears so ({name}: true) but not "

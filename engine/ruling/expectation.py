@@ -11,7 +11,7 @@ from ..core.errors import BridgelawError
 from ..core.exact import format_mixed
 from ..core.vocab import Side
 from ..rulebook import Rule
-from .case import Component
+from .outcomes import JUDGEMENTS, Component
 from .draft import Draft
 
 
@@ -21,10 +21,18 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
     (apply.favour), and how the value is formed (apply.method: weighted-average, or threshold —
     the result at which the cumulative probability from one end reaches a parameter)."""
     poll = d.m.poll is not None
+    judged = len(comps) > 1 and any(c.judged for c in comps)
     facts = {"weighted": len(comps) > 1, "illegal_outcomes": any(not c.legal for c in comps),
-             "poll": poll, "scoring": d.m.scoring}
+             "poll": poll, "judged": judged, "scoring": d.m.scoring}
     rule = d.trace.decide("expectation", facts, quantity=label, side=side)
     option = rule.option
+    if judged and option("method") != "threshold":
+        raise d.case.doc.error(list(comps[0].path[:-1]) or ["without_infraction"],
+                               f"the results are judged likely / at all probable, not weighted: rule {rule.id} of "
+                               f"{d.book.id} weights them ({', '.join(rule.cites)})",
+                               expected="a weight for each result",
+                               suggestion="or rule under a rulebook whose rule selects the most favourable likely "
+                                          "result by the words (see bridgelaw explain --exceptions expectation)")
     used = comps
     name = label.split(" ")[0]
     if option("outcomes") == "legal":
@@ -44,12 +52,19 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
                 d.warnings.append(warning)
         used = favour(d, used, side, option("favour"), option("minimum_polled"))
     if option("method") == "threshold":
+        if judged:
+            return by_judgement(d, used, side, name, option(f"{role}_judged"), option(f"{role}_from"), rule), rule
+        if option(f"{role}_threshold") is None:
+            raise d.case.doc.error(list(comps[0].path[:-1]) or ["without_infraction"],
+                                   f"rule {rule.id} of {d.book.id} selects by the words likely / at all probable "
+                                   f"({', '.join(rule.cites)}): the results are weighted, not judged",
+                                   expected="judged: likely or judged: at all probable for each result")
         return threshold(d, used, side, name, option(f"{role}_threshold"), option(f"{role}_from")), rule
     value = weighted(d, used, side, name)
     d.weighting[side] = [(c.weight, d.scorer.score(c.outcome, side).value) for c in used]
     d.formed[side] = [(c.weight, c.outcome) for c in used]
     if len(used) > 1:
-        value = round_weighted(d, value, name)
+        value = round_weighted(d, value, name, side, role)
     return value, rule
 
 
@@ -58,8 +73,11 @@ def threshold(d: Draft, comps: list[Component], side: Side, name: str, key: str,
     side's own view, first reaches parameter `key` (2007 12C1(e) as the ACBL reads it:
     "likely" for the non-offending side, "at all probable" for the offending side)."""
     limit = d.trace.parameter(key)
+    # results that score alike are ordered by their table points, so the result reported is the one a
+    # TD reading the table would pick (+420 before +400 when both score the same against the field)
     scored = sorted(((d.scorer.score(c.outcome, side), c) for c in comps),
-                    key=lambda sc: sc[0].value, reverse=start == "most-favourable")
+                    key=lambda sc: (sc[0].value, d.scorer.points(sc[1].outcome, side)),
+                    reverse=start == "most-favourable")
     cumulative = Fraction(0)
     for s, c in scored:
         cumulative += c.weight
@@ -72,13 +90,41 @@ def threshold(d: Draft, comps: list[Component], side: Side, name: str, key: str,
     raise BridgelawError(f"{d.case.file}: the probabilities never reach {format_mixed(limit)} ({key})")
 
 
-def round_weighted(d: Draft, value: Fraction, name: str) -> Fraction:
-    if d.scorer.unit != "IMP" or "weighted.imps.round_to" not in d.book.parameters:
+def by_judgement(d: Draft, comps: list[Component], side: Side, name: str, word: str | None, start: str,
+                 rule: Rule) -> Fraction:
+    """The first result from the `start` end of the side's own view that the TD judged at least
+    `word`: the most favourable *likely* result for the non-offending side, the most unfavourable
+    result *at all probable* for the offending side (a likely result is also at all probable)."""
+    if word is None:
+        raise BridgelawError(f"{d.case.file}: rule {rule.id} of {d.book.id} selects by probability, not by the "
+                             f"words likely / at all probable, for {name}", expected="weights for each result")
+    accepted = JUDGEMENTS[:JUDGEMENTS.index(word) + 1]
+    scored = sorted(((d.scorer.score(c.outcome, side), c) for c in comps),
+                    key=lambda sc: (sc[0].value, d.scorer.points(sc[1].outcome, side)),
+                    reverse=start == "most-favourable")
+    for s, c in scored:
+        if c.judged in accepted:
+            d.add("judged", name=name, start=start, word=word, outcome=c.outcome, scored=s,
+                  passed=[x.outcome for _, x in scored[:scored.index((s, c))]])
+            d.formed[side] = [(Fraction(1), c.outcome)]
+            return s.value
+    raise d.case.doc.error(list(comps[0].path[:-1]), f"no result is judged {word.replace('-', ' ')} for {name}",
+                           expected=f"at least one result with judged: {word.replace('-', ' ')}")
+
+
+def round_weighted(d: Draft, value: Fraction, name: str, side: Side, role: str) -> Fraction:
+    """A weighted IMP score rounded as the rulebook says; in table points, the rounding is recorded
+    for the scoring (the IMPs are not known yet)."""
+    if d.scorer.unit not in ("IMP", "points") or d.m.scoring != "imps" or "weighted.imps.round_to" not in d.book.parameters:
         return value
     step = d.trace.parameter("weighted.imps.round_to")
     if not step:
         return value
-    mode = d.trace.parameter("weighted.imps.round_mode")
+    mode = rounding.for_role(d.trace.parameter("weighted.imps.round_mode"), role)
+    d.rounding[side] = (step, mode)
+    if d.scorer.unit == "points":
+        d.add("rounded-later", name=name, side=side, step=step, mode=mode, parameter="weighted.imps.round_to")
+        return value
     rounded = rounding.by_parameter(value, step, mode)
     d.add("rounded", name=name, step=step, mode=mode, before=value, after=rounded, unit="IMP",
           parameter="weighted.imps.round_to")
@@ -94,7 +140,7 @@ def legal_only(d: Draft, comps: list[Component], rule: Rule) -> list[Component]:
         raise BridgelawError(f"{d.case.file}: every possible outcome is marked not legal; rule {rule.id} "
                              "leaves nothing to assign", suggestion="add the outcome that could have been reached legally")
     kept = sum((c.weight for c in used), Fraction(0))
-    if kept != 1:
+    if kept != 1 and not any(c.judged for c in used):       # judged results carry words, not weights
         d.add("rescaled", kept=kept)
         used = [Component(c.outcome, c.weight / kept, c.legal, c.path) for c in used]
     return used

@@ -10,9 +10,10 @@ from ..core import rounding
 from ..core.errors import BridgelawError
 from ..core import vp as vp_scale
 from ..core.vocab import PARTNER, SIDE_OF, SIDES, Side
+from . import combination
 from .artificial import artificial_scores
 from .draft import Draft
-from .result import SideScore
+from .result import Penalty, SideScore
 from .trace import Entry
 
 
@@ -47,41 +48,86 @@ def event(d: Draft, scores: dict[Side, SideScore]) -> None:
     ns, ew = scores["NS"].value, scores["EW"].value
     if ns is None or ew is None:
         return
-    total = ns + ew
-    balanced = total == 0 if d.scorer.unit == "IMP" else total == d.scorer.top
+    balanced = ns + ew == d.scorer.balanced_at
     facts = {"event": d.case.event, "scoring": d.m.scoring, "balanced": balanced}
     rule = d.trace.decide("event", facts, event=d.case.event)
     if rule is None:
         return
-    env = {"NS": ns, "EW": ew, "top": d.scorer.top if d.scorer.unit != "IMP" else None}
+    env = {"NS": ns, "EW": ew, "top": d.scorer.top if d.scorer.unit in ("MP", "%") else None}
+    views = {side: (side, d.assigned[side]) for side in SIDES if side in d.assigned}
     for side in SIDES:
         f = rule.award[side]
         if f.text == side:
             continue
         scores[side] = d.award(f, env, side, scores[side].role, scores[side].label)
+        parts = combination.of_formula(f, views, side, d.scorer.unit == "MP") if len(views) == 2 else None
+        if parts is None or d.rounded:       # a rounded weighted score averaged: no longer results and weights
+            d.assigned.pop(side, None)
+            if d.scorer.unit == "points":
+                raise BridgelawError(f"{d.case.file}: rule {rule.id} of {d.book.id} ({f.text}) cannot be given in "
+                                     "table points", expected="other_table (IMPs) or field (matchpoints)")
+        else:
+            d.assigned[side] = parts
 
 
-def players(d: Draft, scores: dict[Side, SideScore]) -> dict[str, Fraction | None]:
-    m = d.m
-    players = {d: scores[SIDE_OF[d]].value for d in "NESW"}
-    if m.penalty is None:
-        return players
-    p = m.penalty
-    amount = p.amount.value * d.scorer.top / 100 if p.amount.unit == "%" and d.scorer.unit == "MP" else p.amount.value
-    rule = d.trace.decide("penalty", {"event": d.case.event, "partner_blameless": p.partner_blameless},
-                          amount=amount, player=p.player, unit=d.scorer.unit)
+def penalty(d: Draft, scores: dict[Side, SideScore], note: bool = True) -> list[Penalty]:
+    """The procedural penalty (Law 90), in the units the case gives (a fraction of a top or matchpoints at
+    pairs, IMPs at teams, VPs against a match): the ``penalty`` stage says who bears it; at pairs and teams
+    it is taken from the offending pair's or team's score alone (the opponents' is not changed). In table
+    points, and for VPs without the match, it is recorded for the scoring to apply."""
+    p = d.m.penalty
+    if p is None:
+        return []
+    unit, given = d.scorer.unit, p.amount
+    side = p.side or SIDE_OF[p.player]
+    if given.unit == "%" and unit == "MP":
+        amount: Fraction | None = given.value * d.scorer.top / 100
+    elif given.unit == "MP" and unit == "%":
+        raise d.case.doc.error(["penalty", "amount"], f"'{given.text}' is in matchpoints, but the top is unknown",
+                               expected="field: [...] or results_on_board: <n>", suggestion="or give it as a share of a top: 10%")
+    elif unit == "points" and given.unit != "VP":
+        amount = None                           # the board is not scored yet: the scoring applies it
+    else:
+        amount = given.value
+    rule = d.trace.decide("penalty", {"event": d.case.event, "partner_blameless": bool(p.partner_blameless)},
+                          amount=amount, given=given, player=p.player or side, unit=unit if given.unit != "VP" else "VP")
     if rule is None:
         raise d.case.doc.error(["penalty"], f"rulebook {d.book.id} has no rule for a procedural penalty in a "
                                f"{d.case.event} event (stage penalty)", key=True,
                                   expected="an event its penalty rules cover (e.g. event: individual)")
-    bearers = [p.player] + ([PARTNER[p.player]] if rule.apply["to"] == "offender-and-partner" else [])
-    for d in bearers:
-        if players[d] is not None:
-            players[d] -= amount
+    to = rule.apply["to"]
+    order = (d.trace.parameter("penalty.matchpoints.order")
+             if to == "side" and d.m.scoring == "matchpoints" and given.unit == "%" else None)
+    on = p.player if to in ("offender", "offender-and-partner") else side
+    record = Penalty(on=on, side=side, amount=given, value=amount, against="match" if given.unit == "VP" else "board",
+                     to=to, order=order, rule=rule.id)
+    if to == "side" and given.unit != "VP" and amount is not None and scores[side].value is not None:
+        s = scores[side]
+        before = s.value
+        scores[side] = SideScore(side, before - amount, f"{s.formula} − penalty", s.role, s.label)
+        d.add("procedural-penalty", penalty=record, before=before, after=before - amount, unit=unit, top=d.scorer.top)
+    elif note:
+        d.add("procedural-penalty", penalty=record, before=None, after=None, unit=unit, top=d.scorer.top)
+    return [record]
+
+
+def players(d: Draft, scores: dict[Side, SideScore], penalties: list[Penalty] | None = None) -> dict[str, Fraction | None]:
+    """Each player's score in an individual event: the side's, less a penalty the player bears (the
+    case's penalty, through the penalty stage, unless `penalties` are given already)."""
+    if penalties is None:                   # a field's individual line: who bears it, the players' scores show it
+        penalties = penalty(d, scores, note=False)
+    players = {seat: scores[SIDE_OF[seat]].value for seat in "NESW"}
+    for p in penalties:
+        if p.to not in ("offender", "offender-and-partner") or p.value is None:
+            continue
+        bearers = [p.on] + ([PARTNER[p.on]] if p.to == "offender-and-partner" else [])
+        for seat in bearers:
+            if players[seat] is not None:
+                players[seat] -= p.value
     return players
 
 
-def victory_points(d: Draft, scores: dict[Side, SideScore]) -> dict[Side, Fraction] | None:
+def victory_points(d: Draft, scores: dict[Side, SideScore], penalties: list[Penalty] = ()) -> dict[Side, Fraction] | None:
     """The match in VPs, weighting the IMPs or the VPs as the rulebook's vp.method says."""
     match = d.m.match
     method = d.trace.parameter("vp.method")
@@ -120,4 +166,8 @@ def victory_points(d: Draft, scores: dict[Side, SideScore]) -> dict[Side, Fracti
             value = convert(before + s.value)
             d.add("vp", side=side, before=before, imps=s.value, value=value)
         out[side] = value
+    for p in penalties:                       # a penalty in VPs is taken from the match, after conversion
+        if p.against == "match" and p.side in out:
+            d.add("vp-penalty", side=p.side, before=out[p.side], amount=p.value, after=out[p.side] - p.value)
+            out[p.side] -= p.value
     return out

@@ -7,12 +7,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
+from typing import Callable
+
+from ..core import rounding as rounding_
 from ..core.vocab import Side
 from ..rulebook import Paragraph, Rule, Rulebook
-from .case import Case, Outcome
+from .case import Case
+from .combination import Weighted, value as combined
+from .outcomes import Outcome
 from .trace import Trace
 
-UNIT_NAMES = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent"}
+UNIT_NAMES = {"IMP": "IMPs", "MP": "matchpoints", "%": "percent", "points": "table points"}
 
 
 @dataclass
@@ -24,7 +29,18 @@ class SideScore:
     label: str = ""                   # the outcome for this side (artificial: avg-plus, …)
 
 
-Weighted = list[tuple[Fraction, Outcome]]
+
+@dataclass(frozen=True)
+class Penalty:
+    """A procedural penalty (Law 90) as the ruling applied it, or left it to the scoring."""
+    on: str                       # who bears it: a side (NS, EW) or, in an individual event, a player (W)
+    side: Side                    # the side it is taken from
+    amount: Outcome               # as the case gives it: 10% (of a top), 2 MP, 3 IMP, 1 VP
+    value: Fraction | None        # in the board's unit (VPs against a match); None: left to the scoring (table points)
+    against: str                  # "board" (the side's score on the board) or "match" (its VPs)
+    to: str                       # the penalty rule's apply.to: side, offender, offender-and-partner
+    order: str | None = None      # a fraction of a top at matchpoints: before or after factoring (penalty.matchpoints.order)
+    rule: str = ""
 
 
 @dataclass
@@ -42,12 +58,35 @@ class Ruling:
     players: dict[str, Fraction | None] | None = None
     vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
-    # an assigned adjusted score: per side, the (weight, outcome) pairs its B (B') was formed from
-    # after the expectation stage (legal-only, favour, threshold); None when not assigned
+    # an assigned adjusted score (or the table result standing), per side: the (weight, result) pairs
+    # its score is formed from — its award as results, in table points: Σ weight × the result's score
+    # for that side, whatever the scoring (weights may be negative: A + B − C); None when it is not one
+    # (artificial scores, an award such as average plus that is no result)
     assigned: dict[Side, Weighted] | None = None
+    # per side, the (weight, outcome) pairs its B (B') was formed from after the expectation stage
+    # (legal-only, favour, threshold), whichever quantity the damage stage then awarded
+    formed: dict[Side, Weighted] | None = None
+    # per side, (step, mode): the side's weighted score is rounded so once scored (weighted.imps.round_to)
+    rounding: dict[Side, tuple[Fraction, str]] = field(default_factory=dict)
+    # procedural penalties (Law 90): applied to the scores above where their unit is known, else left to the
+    # scoring (value None); a scoring program takes each side's results (scored) and then these
+    penalties: list[Penalty] = field(default_factory=list)
     case: Case | None = field(default=None, repr=False)
     # the paragraphs of the law that empowers the adjustment (the case's infraction:), cited first
     empowering: list[str] = field(default_factory=list)
+
+    def scored(self, side: Side, score: Callable[[Outcome], Fraction]) -> Fraction | None:
+        """`side`'s score in the event's unit once each of its results is scored for it (against the
+        other table or the field; `score(result)` from `side`'s view): Σ weight × score, rounded as
+        the rulebook says. None when the side's score is not results (artificial, average plus)."""
+        parts = (self.assigned or {}).get(side)
+        if parts is None:
+            return None
+        total = combined(parts, score)
+        if side in self.rounding:
+            step, mode = self.rounding[side]
+            total = rounding_.by_parameter(total, step, mode)
+        return total
 
     @property
     def rules(self) -> list[Rule]:

@@ -4,6 +4,12 @@ IMPs (teams): a side's score for a result is IMP(its points here − its points 
 table). Matchpoints (pairs): the result is scored "as if obtained" against the field — 2 for
 each result beaten, 1 for each tie — which for a weighted score gives exactly what fractional
 frequencies give (Law 78A; WBF commentary example 9).
+
+Table points: a case that gives results but neither the other table nor the field is ruled in the
+points of the results themselves (NS's points; the other side's are their negation), as a TD writes
+an assigned result on the slip — "adjusted to 4♠ making, NS +420". Every form of scoring keeps the
+order of table points, so the ruling's comparisons hold against any field; a scoring program (or
+``bridgelaw score``/``event``) turns each side's results and weights into matchpoints or IMPs.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ from fractions import Fraction
 from typing import Callable
 
 from ..core import bridge
-from .case import Case, Outcome, Side, UnitScore
+from ..core.vocab import Side
+from .case import Case
+from .outcomes import Outcome, UnitScore
 from ..core.exact import format_mixed
 
 
@@ -41,6 +49,8 @@ def basis(case: Case) -> tuple[str, int | None, dict[int, Fraction | int] | None
     for every ruling of it (kept on the case: Case.scoring_basis)."""
     m = case.model
     vulnerability = m.board.vulnerability
+    if m.other_table is None and m.field is None and _gives_results(case):
+        return "points", None, None, None
     if m.scoring == "imps":
         other = bridge.ns_score(m.other_table, vulnerability) if m.other_table is not None else None
         return "IMP", other, None, None
@@ -52,6 +62,13 @@ def basis(case: Case) -> tuple[str, int | None, dict[int, Fraction | int] | None
         top = bridge.top(m.results_on_board)
     unit = "MP" if top is not None else "%"
     return unit, None, field, top if top is not None else Fraction(100)
+
+
+def _gives_results(case: Case) -> bool:
+    """Whether the case's outcomes are results (or raw scores), not scores in the event's unit."""
+    outcomes = [case.model.table_result] + [c.outcome for side in (case.without or {}).values() for c in side] \
+        + [c.outcome for c in case.instead or []]
+    return any(o is not None and not isinstance(o, UnitScore) for o in outcomes)
 
 
 class Scorer:
@@ -69,6 +86,10 @@ class Scorer:
 
     def describe_basis(self) -> str:
         m = self.case.model
+        if self.unit == "points":
+            return ("Scoring: in table points — no other table or field is given, so each side's score is its "
+                    "result(s) and weights, in NS's points (the other side's are their negation); a scoring "
+                    f"program turns them into {'IMPs' if m.scoring == 'imps' else 'matchpoints'} against the field.")
         if self.unit == "IMP":
             if self.other_ns is None:
                 return "Scoring: IMPs."
@@ -83,12 +104,24 @@ class Scorer:
             return f"Scoring: matchpoints, {m.results_on_board} results on the board; top {format_mixed(self.top)}."
         return "Scoring: matchpoints given as percentages of the top."
 
+    @property
+    def balanced_at(self) -> Fraction:
+        """What the two sides' scores for one result add up to: 0 in IMPs and table points, the top at matchpoints."""
+        return Fraction(0) if self.unit in ("IMP", "points") else self.top
+
     def complement(self, value: Fraction) -> Fraction:
-        """The other side's score for the same result: −x at IMPs, top − x at matchpoints."""
-        return -value if self.unit == "IMP" else self.top - value
+        """The other side's score for the same result: −x at IMPs and in table points, top − x at matchpoints."""
+        return self.balanced_at - value
 
     def complement_text(self, name: str) -> str:
-        return f"−{name}" if self.unit == "IMP" else f"{format_mixed(self.top)} − {name}"
+        return f"−{name}" if self.unit in ("IMP", "points") else f"{format_mixed(self.top)} − {name}"
+
+    def points(self, outcome: Outcome, side: Side) -> int:
+        """The result's table points from `side`'s view (0 for a score given in the event's unit)."""
+        if isinstance(outcome, UnitScore):
+            return 0
+        ns = bridge.ns_score(outcome, self.vulnerability)
+        return ns if side == "NS" else -ns
 
     def score(self, outcome: Outcome, side: Side) -> Scored:
         key = (outcome, side)
@@ -102,6 +135,10 @@ class Scorer:
         ns = bridge.ns_score(outcome, self.vulnerability)
         def label() -> str:                     # the result's notation, written only when shown
             return outcome.text if isinstance(outcome, bridge.PlayedResult) else "score"
+        if self.unit == "points":
+            value = Fraction(ns if side == "NS" else -ns)
+            return Scored(value, lambda: f"{label()}: NS {_points(ns)}" + ("" if side == "NS" else
+                                                                           f" → EW {_points(-ns)}"))
         if self.unit == "IMP":
             here, there = (ns, self.other_ns) if side == "NS" else (-ns, -self.other_ns)
             value = Fraction(bridge.imps(here - there))

@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from .caseyaml import MAX_FIELD, MAX_ROWS, dump_yaml
 from .formfields import (FINDING_KEY, POLL_KEY, REVOKE_KEY, ROW_KEY, WEIGHT_TEXT, APPEAL_FIELDS, B_MODES, CASE_KEYS, DECISIONS,
-                         DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, KINDS, MAX_FINDINGS, MAX_REVOKES, NOT_SCHEDULED,
+                         DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, KINDS, MAX_FINDINGS, MAX_REVOKES, NOT_SCHEDULED, OFFENDERS,
                          PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS, SCORINGS, SEATS, SIDES, TEXT_FIELDS, PollRow,
                          RevokeRow, Row)
 
@@ -130,7 +130,7 @@ class CaseForm:
         f.kind = _choice(s("kind", "assigned"), KINDS, "assigned")
         f.not_scheduled = _choice(s("not_scheduled", "bye"), NOT_SCHEDULED, "bye")
         f.non_offending = s("non_offending", "NS")
-        f.inf_by = _choice(s("inf_by"), SEATS, "")
+        f.inf_by = _choice(s("inf_by"), OFFENDERS, "")
         f.b_mode = _choice(s("b_mode", "one"), B_MODES, "one")
         f.se_kind = s("se_kind")
         f.art_ns = s("art_ns", "in-no-way-at-fault")
@@ -180,7 +180,8 @@ class CaseForm:
             except ValueError:
                 loaded = {}
             if isinstance(loaded, dict):
-                f.extra = {k: v for k, v in loaded.items() if k in CASE_KEYS and k not in FORM_KEYS}
+                f.extra = {k: v for k, v in loaded.items() if k in CASE_KEYS and
+                           (k not in FORM_KEYS or (k == "source" and isinstance(v, dict)))}
         if getlist is not None:
             f.compare = [str(v) for v in getlist("compare")][:20]
         action = s("action", "rule") or "rule"
@@ -253,7 +254,9 @@ class CaseForm:
                 m["without_infraction"] = self.b_result or None
             if self.se_kind:
                 m["serious_error"] = {"kind": self.se_kind, "instead": compact_list(self.se_instead, "weight")}
-        if self.pen_player or self.pen_amount:
+        if self.pen_player in ("NS", "EW"):          # Law 90 at pairs and teams: on the side
+            m["penalty"] = {"side": self.pen_player, "amount": self.pen_amount or None}
+        elif self.pen_player or self.pen_amount:
             m["penalty"] = {"player": self.pen_player or None, "amount": self.pen_amount or None,
                             "partner_blameless": self.pen_blameless}
         if self.match_boards or self.match_imps_ns or self.match_imps_ew:
@@ -273,7 +276,8 @@ class CaseForm:
             m["appeal"] = {key: getattr(self, name) for name, key in APPEAL_FIELDS.items() if getattr(self, name)}
             m["appeal"].setdefault("decision", None)
         for key, value in self.extra.items():
-            m.setdefault(key, value)
+            if m.get(key) is None:          # a published ruling's source: the form shows none, keeps it
+                m[key] = value
         ordered = {k: _drop_none(m[k]) for k in CASE_KEYS if m.get(k) is not None}
         return ordered, rowmap
 

@@ -18,6 +18,8 @@ def form_from_tree(tree: Mapping[str, Any]) -> CaseForm:
     f = CaseForm(rows=[], ew_rows=[], poll_rows=[], revokes=[])
     t = dict(tree)
     extra: dict[str, Any] = {k: v for k, v in t.items() if k not in FORM_KEYS}
+    if isinstance(t.get("source"), dict):         # a published ruling's reference: kept as given
+        extra["source"] = t.pop("source")
     for key in ("title", "source", "rulebook", "table_result", "other_table", "notes", "date", "scoring",
                 "event", "non_offending", "results_on_board"):
         if t.get(key) is not None:
@@ -76,7 +78,8 @@ def form_from_tree(tree: Mapping[str, Any]) -> CaseForm:
                     setattr(f, name, _text(value[side]))
     pen = t.get("penalty")
     if isinstance(pen, dict):
-        f.pen_player, f.pen_amount = _text(pen.get("player", "")), _text(pen.get("amount", ""))
+        f.pen_player = _text(pen.get("side") or pen.get("player") or "")
+        f.pen_amount = _text(pen.get("amount", ""))
         f.pen_blameless = pen.get("partner_blameless") is True
     match = t.get("match")
     if isinstance(match, dict):

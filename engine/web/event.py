@@ -21,20 +21,31 @@ from ..render import event as report
 from ..field.run import load_event, outputs, run
 from ..core.exact import format_decimal
 from ..core.yamlio import load_yaml
+from ..core.vocab import METHODS
+from ..field import profiles
 from .service import safe_name
 
 MAX_BYTES = 256 * 1024
+MAX_SETTINGS = 40
 
 
 def _d(v: Any) -> str:
     return "" if v is None else format_decimal(v, 2)
 
 
+def options() -> dict[str, Any]:
+    """The form's choices: scoring methods and the programs' profiles."""
+    return {"methods": list(METHODS), "profiles": {p.id: p.title for p in profiles.profiles().values()}}
+
+
 def view(scored: list) -> list[dict]:
     out = []
     for ss in scored:
+        t_places, p_places = report.printed_places(ss)
         rows = [{"rank": st.rank_text, "pair": st.key.split(":")[-1], "group": " ".join(
-                    x for x in (st.section, st.direction or "") if x), "total": _d(st.total), "percent": _d(st.percent),
+                    x for x in (st.group[0] if st.group else st.section, (st.group[1] if st.group else st.direction)
+                                or "") if x),
+                 "total": report.fixed_or_blank(st.total, t_places), "percent": report.fixed_or_blank(st.percent, p_places),
                  "boards": st.boards, "names": st.contestant.names if st.contestant and st.contestant.names else "",
                  "adjusted": ", ".join(st.adjusted)} for st in ss.standings]
         lines = [{"label": sl.line.label, "ns": sl.line.ns, "ew": sl.line.ew, "what": report._what(sl.line),
@@ -43,20 +54,26 @@ def view(scored: list) -> list[dict]:
                  for _, sl in report.adjusted_lines(ss)]
         checks = ss.checks()
         out.append({"name": ss.session.name, "scoring": ss.session.scoring, "unit": ss.unit,
-                    "rulebook": ss.book.identity, "rows": rows, "lines": lines,
+                    "rulebook": ss.book.identity, "rows": rows, "lines": lines, "warnings": ss.warnings,
+                    "conventions": ss.conventions.text if ss.conventions is not None else None,
                     "checked": len(checks), "agree": sum(c.agrees for c in checks)})
     return out
 
 
 async def handle(request: Request, page, books) -> Response:
     if request.method == "GET":
-        return page(request, "event.html", form={})
+        return page(request, "event.html", form={}, options=options())
     try:
-        data = await request.form(max_files=2, max_fields=10, max_part_size=MAX_BYTES)
+        data = await request.form(max_files=2, max_fields=16, max_part_size=MAX_BYTES)
     except Exception:
-        return page(request, "event.html", 400, form={}, problem="The form could not be read; choose the files again.")
-    form = {k: data.get(k) if isinstance(data.get(k), str) else "" for k in ("rulebook", "rulings", "download",
-                                                                              "event_text", "event_name")}
+        return page(request, "event.html", 400, form={}, options=options(), problem="The form could not be read; choose the files again.")
+    form = {k: data.get(k) if isinstance(data.get(k), str) else "" for k in (
+        "rulebook", "rulings", "download", "event_text", "event_name", "scoring", "profile", "overlay", "settings")}
+    if form["scoring"] not in METHODS:
+        form["scoring"] = ""
+    if form["profile"] not in ("", "none", *profiles.profiles()):
+        form["profile"] = ""
+    settings = [s.strip() for s in form["settings"].splitlines() if s.strip()]
     upload = data.get("event_file")
     if isinstance(upload, UploadFile) and upload.filename:
         raw = await upload.read()
@@ -65,7 +82,8 @@ async def handle(request: Request, page, books) -> Response:
         raw, name = form["event_text"].encode("latin-1", "replace") if form["event_name"].endswith(".latin1") \
             else form["event_text"].encode("utf-8"), safe_name(form["event_name"].removesuffix(".latin1"), "event.pbn")
     else:
-        return page(request, "event.html", 400, form=form, problem="Choose a results file (.pbn or USEBIO .xml).")
+        return page(request, "event.html", 400, form=form, options=options(),
+                    problem="Choose a results file (.pbn or USEBIO .xml).")
     rulings_upload = data.get("rulings_file")
     if isinstance(rulings_upload, UploadFile) and rulings_upload.filename:
         form["rulings"] = (await rulings_upload.read()).decode("utf-8", "replace")
@@ -80,9 +98,12 @@ async def handle(request: Request, page, books) -> Response:
                                      expected="one of " + ", ".join(books.ids()))
             if named:
                 form["rulebook"] = named
-        event = load_event(name, text=raw)
+        if len(settings) > MAX_SETTINGS:
+            raise BridgelawError(f"{len(settings)} settings", expected=f"at most {MAX_SETTINGS}, one PARAM=VALUE a line")
+        event = load_event(name, form["scoring"] or None, text=raw)
         scored = run(event, "rulings.yaml" if form["rulings"].strip() else None, str(books.path(form["rulebook"])),
-                     [], rulings_text=form["rulings"])
+                     settings, rulings_text=form["rulings"], profile=form["profile"] or None,
+                     overlay_text=form["overlay"] if form["overlay"].strip() else None)
         if form["download"] in ("pbn", "xml"):
             stem = name.rsplit(".", 1)[0]
             ((_, text, encoding),) = outputs(event, scored, [f"{stem}-corrected.{form['download']}"], name)
@@ -90,8 +111,8 @@ async def handle(request: Request, page, books) -> Response:
             return Response(text.encode(encoding), media_type=f"{media}; charset={encoding}", headers={
                 "Content-Disposition": f'attachment; filename="{stem}-corrected.{form["download"]}"'})
     except BridgelawError as exc:
-        return page(request, "event.html", 422, form=form, problem=str(exc))
+        return page(request, "event.html", 422, form=form, options=options(), problem=str(exc))
     latin = getattr(event.source, "encoding", "utf-8") == "latin-1"
     form["event_text"] = raw.decode("latin-1" if latin else "utf-8", "replace")
     form["event_name"] = name + (".latin1" if latin else "")
-    return page(request, "event.html", form=form, sessions=view(scored))
+    return page(request, "event.html", form=form, options=options(), sessions=view(scored))

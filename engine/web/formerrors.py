@@ -26,7 +26,7 @@ SIMPLE_FIELDS = {
     ("session", "NS"): "session_ns", ("session", "EW"): "session_ew", ("artificial_boards_this_session",): "boards_ns",
     ("artificial_boards_this_session", "NS"): "boards_ns", ("artificial_boards_this_session", "EW"): "boards_ew",
     ("notes",): "notes", ("not_scheduled",): "not_scheduled", ("poll",): "poll", ("poll", "polled"): "poll_polled",
-    ("poll", "choices"): "poll", ("poll", "benefit_of_doubt"): "poll_bod", ("penalty",): "pen_player", ("penalty", "player"): "pen_player",
+    ("poll", "choices"): "poll", ("poll", "benefit_of_doubt"): "poll_bod", ("penalty",): "pen_player", ("penalty", "player"): "pen_player", ("penalty", "side"): "pen_player",
     ("penalty", "amount"): "pen_amount", ("penalty", "partner_blameless"): "pen_blameless",
     ("match",): "match_boards", ("match", "boards"): "match_boards", ("match", "imps"): "match_imps_ns",
     ("match", "imps", "NS"): "match_imps_ns", ("match", "imps", "EW"): "match_imps_ew",

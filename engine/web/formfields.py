@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..ruling.case import CaseModel
+from ..ruling.caseschema import CaseModel
 
 SCORINGS = {"imps": "Teams (IMPs)", "matchpoints": "Pairs (matchpoints)"}
 EVENTS = {"": "as the scoring says (teams at IMPs, pairs at matchpoints)", "pairs": "pairs",
@@ -23,7 +23,8 @@ KINDS = {"assigned": "Assigned adjusted score (a result could be obtained)",
 B_MODES = {"one": "One result", "weighted": "A weighted list of results", "split": "A different weighting for each side",
            "poll": "From a poll of players"}
 NOT_SCHEDULED = {"bye": "bye", "sit-out": "sit-out"}
-DIRECTIONS = {"": "no penalty", "N": "North", "E": "East", "S": "South", "W": "West"}
+DIRECTIONS = {"": "no penalty", "NS": "North-South (the pair or team)", "EW": "East-West (the pair or team)",
+              "N": "North", "E": "East", "S": "South", "W": "West"}
 SIDES = {"": "—", "NS": "North-South", "EW": "East-West"}
 DECISIONS = {"": "no appeal", "pending": "lodged, not yet heard", "upheld": "upheld: the ruling stands",
              "changed": "changed: the committee changed the ruling", "withdrawn": "withdrawn"}
@@ -31,6 +32,7 @@ DEPOSITS = {"": "—", "returned": "returned", "forfeited": "forfeited"}
 NON_OFFENDING = {"NS": "North-South", "EW": "East-West",
                  "both": "Both (each side ruled from its own view: a Director's error, the other table's result)"}
 SEATS = {"": "—", "N": "North", "E": "East", "S": "South", "W": "West"}
+OFFENDERS = {**SEATS, "NS": "North-South", "EW": "East-West"}   # infraction.by: a seat or a side
 FINDING_CHOICES = {"": "not given", "yes": "yes, it holds", "no": "no, it does not hold"}
 
 

@@ -20,7 +20,8 @@ from ..render import compare as comparing
 from ..render import record, ruling as render
 from ..render import slip as slips
 from .. import rulebook as rulebooks
-from ..ruling.case import Case, CaseModel, check_case
+from ..ruling.case import Case, check_case
+from ..ruling.caseschema import CaseModel
 from ..core.errors import BridgelawError, did_you_mean
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling
@@ -252,7 +253,7 @@ class RulingView:
 def view(ruling: Ruling, case: Case) -> RulingView:
     b = ruling.rulebook
     sides = [SideView(s.side, {"nos": "non-offending", "os": "offending"}.get(s.role or "", ""),
-                      render.amount(ruling, s.value), s.formula, s.label) for s in ruling.sides.values()]
+                      render.amount(ruling, s.value, s.side), s.formula, s.label) for s in ruling.sides.values()]
     players = []
     if ruling.players:
         names = record.players(case)

@@ -1,0 +1,62 @@
+"""Each side's award as results and weights — what :attr:`.result.Ruling.assigned` carries, in table
+points, for a scoring program (or ``bridgelaw score``/``event``) to score against the field.
+
+An award formula is affine in the quantities it names (``B``, ``A + B - C``, ``(NS - EW) / 2``) and
+every quantity is a weighted list of results from one side's view (A: the table result; B: the
+outcomes without the infraction; C: those without the serious error), so each side's score is
+Σ weight × (the score of one result for that side) — whatever the scoring: IMPs against the other
+table, matchpoints against the field. Weights may be negative (``A + B - C`` takes C away) and add
+up to 1. A quantity from the other side's view enters negated: the other side's score for a result
+is −x at IMPs and in table points, top − x at matchpoints, so a constant ``top`` must cancel.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Callable
+
+from ..core.vocab import Side
+from ..rulebook.formula import Formula
+from .outcomes import Outcome
+
+Weighted = list[tuple[Fraction, Outcome]]       # (weight, result): one side's score is Σ weight × score(result)
+View = tuple[Side, Weighted]                     # a quantity: the side whose view it is from, its results
+
+
+def merged(parts: Weighted) -> Weighted:
+    """The same result (the same object: A and the C that equals it) merged, its weights added; results
+    of weight 0 left out, in first-seen order. Equal results written twice stay two entries."""
+    out: dict[int, list] = {}
+    for weight, outcome in parts:
+        entry = out.setdefault(id(outcome), [Fraction(0), outcome])
+        entry[0] += weight
+    return [(w, o) for w, o in out.values() if w]
+
+
+def of_formula(f: Formula, views: dict[str, View], side: Side, at_matchpoints: bool) -> Weighted | None:
+    """`side`'s award `f` as results and weights, or None when it is not one (not affine, a name
+    without results, a constant that does not cancel, weights not adding up to 1)."""
+    shape = f.affine()
+    if shape is None:
+        return None
+    constant, names = shape
+    top = names.pop("top", Fraction(0))      # multiples of the top the formula names …
+    shift = Fraction(0)                      # … and those the other side's view brings at matchpoints
+    parts: Weighted = []
+    for name, coef in names.items():
+        if name not in views:
+            return None
+        view, results = views[name]
+        sign = 1 if view == side else -1
+        parts += [(sign * coef * w, o) for w, o in results]
+        if view != side:
+            shift += coef * sum((w for w, _ in results), Fraction(0))
+    if constant or (top + shift if at_matchpoints else top):
+        return None
+    out = merged(parts)
+    return out if sum((w for w, _ in out), Fraction(0)) == 1 else None
+
+
+def value(parts: Weighted, score: Callable[[Outcome], Fraction]) -> Fraction:
+    """Σ weight × score(result): the side's score once each result is scored for it."""
+    return sum((w * score(o) for w, o in parts), Fraction(0))
