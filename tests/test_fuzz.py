@@ -211,11 +211,7 @@ def test_fuzz_hostile_mutants_of_yaml_kinds(tmp_path, kind, count):
                                              "with 'adjusted: 1/3%' is an AttributeError ('UnitScore' object has no "
                                              "attribute 'contract', field/adjust.py); remove this mark when it is a "
                                              "located error", strict=False)),
-                                  pytest.param("usebio", marks=pytest.mark.xfail(
-                                      reason="issue 24 item 2, a reader item: a USEBIO file declaring encoding="
-                                             "\"x-evil\" (or UTF-7, rot13, …) is a LookupError/ValueError inside "
-                                             "expat until engine/field/ (being rewritten) reads it; remove this mark "
-                                             "then", strict=False))])
+                                  "usebio"])
 def test_fuzz_hostile_mutants_of_results_files(tmp_path, kind):
     _fuzz_kind(kind, 20, tmp_path)
 
