@@ -459,14 +459,18 @@ def test_durable_rules_agrees_with_plain_evaluation(raw_rules, fact_sets):
     for facts in fact_sets:
         facts = {k: v for k, v in facts.items() if v is not None or k == "C"}
         got = set(ev.applicable(facts))
+        refused = False
         for rule_id, cond in rules:
             try:
                 expected = c.evaluate(cond, facts)
             except c.MissingFact:
+                refused = True
                 continue  # Rulebook.decide refuses such facts before durable_rules is asked
             assert (rule_id in got) == expected, (
                 f"{rule_id}: {c.describe(cond)} on {facts}: plain {expected}, durable_rules {rule_id in got}"
             )
+        if ev.index is not None and not refused:    # the index reads the same answer off the compiled rules
+            assert set(ev.index.held(facts)) == got, (facts, [c.describe(cond) for _, cond in rules])
 
 
 @pytest.fixture(scope="module")
@@ -493,3 +497,4 @@ def test_every_comparison_exhaustively_over_the_pool(fixed_comparisons):
             facts = {"A": a, "B": b, "C": POOL[(i + j) % len(POOL)]}
             expected = [rule_id for rule_id, cond in rules if c.evaluate(cond, facts)]
             assert ev.applicable(facts) == expected, facts
+            assert list(ev.index.held(facts)) == expected, facts

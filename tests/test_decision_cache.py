@@ -1,7 +1,7 @@
-"""Decisions are cached by exact facts and by order pattern (StageEvaluator.pattern): any two fact
-sets whose numbers lie in the same order — among themselves and among the stage's constants —
-with the same words and yes/no values are decided alike. These tests check that the cached
-answer is always the answer durable_rules gives afresh."""
+"""Which rules hold is read off the compiled conditions by each stage's index (adapter.Index: where
+each number lies among the constants it is compared with, the order of the numbers compared, the
+words and yes/no values); the decision for each set of held rules is asked of durable_rules once
+and kept. These tests check that the answer is always the one durable_rules gives afresh."""
 
 from __future__ import annotations
 
@@ -62,25 +62,28 @@ def test_artificial_decided_by_pattern_as_afresh(book, facts):
     assert cached(book, "artificial", facts) == fresh(book, "artificial", facts)
 
 
-def test_same_order_same_pattern_other_order_another():
+def test_the_index_reads_what_durable_rules_says():
     vocab = {"A": "number", "B": "number", "C": "number", "imps": "bool"}
     rules = [("below", parse({"all": [{"lt": ["A", 0]}, {"le": ["B", "1/3"]}]}, vocab)),
              ("between", parse({"any": [{"lt": ["A", "B"]}, {"is": ["imps", True]}]}, vocab))]
     ev = StageEvaluator("test/pattern", rules, vocab)
 
-    def key(**q):
-        return ev.pattern({"imps": False, **q})
+    def held(**q):
+        facts = {"imps": False, **q}
+        assert list(ev.index.held(facts)) == ev.applicable(facts), facts
+        return ev.index.held(facts)
 
-    # A < B, both below zero, C not given: the same pattern whatever the values
-    assert key(A=F(-5), B=F(-1)) == key(A=F(-100), B=F(-1, 3))
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-1), B=F(-5))          # the order turned
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(-5))          # a tie
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(0))           # B now on the constant 0
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(1, 6))        # between the constants 0 and 1/3
-    assert key(A=F(-5), B=F(1, 6)) == key(A=F(-5), B=F(1, 4))
-    assert key(A=F(-5), B=F(-1)) == key(A=F(-5), B=F(-1), C=F(-3))  # C: no rule mentions it
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5))                    # B not given
-    assert key(A=F(-5), B=F(-1)) != key(A=F(-5), B=F(-1), imps=True)
+    # A < B, both below zero, C not given: the same rules hold whatever the values
+    assert held(A=F(-5), B=F(-1)) == held(A=F(-100), B=F(-1, 3)) == ("below", "between")
+    assert held(A=F(-1), B=F(-5)) == ("below",)                       # the order turned
+    assert held(A=F(-5), B=F(-5)) == ("below",)                       # a tie
+    assert held(A=F(-5), B=F(0)) == ("below", "between")              # B on the constant 0
+    assert held(A=F(-5), B=F(1, 3)) == ("below", "between")           # B on the constant 1/3
+    assert held(A=F(-5), B=F(1, 2)) == ("between",)                   # B past 1/3
+    assert held(A=F(-5), B=F(1, 6)) == held(A=F(-5), B=F(1, 4))
+    assert held(A=F(-5), B=F(-1)) == held(A=F(-5), B=F(-1), C=F(-3))  # C: no rule mentions it
+    assert held(A=F(-5), imps=True) == ("between",)
+    assert held(A=F(0), B=F(1), imps=True) == ("between",)
     assert ev.applicable({"A": F(-5), "B": F(1, 6), "imps": False}) == ev.applicable(
         {"A": F(-5), "B": F(1, 4), "imps": False}) == ["below", "between"]
 
@@ -119,3 +122,30 @@ def test_facts_too_large_are_refused_whatever_is_cached():
     with pytest.raises(RulingError, match="too large to compare exactly"):
         book.decision("damage", {"A": F(-5), "B": F(2**60), "C": F(-5), "D": F(2**60 + 5), "DR": F(2**60 + 5),
                                  "DS": F(0), **IMPS})
+
+
+def test_decisions_kept_by_facts_only_for_the_same_facts_of_the_same_types():
+    from bridgelaw.rulebook.model import _facts_key
+    a = _facts_key("damage", {"A": F(-7), "B": F(3), "serious_error": False, "scoring": "imps"})
+    assert a == _facts_key("damage", {"A": F(-14, 2), "B": F(3), "serious_error": False, "scoring": "imps"})
+    assert a != _facts_key("damage", {"B": F(-7), "A": F(3), "serious_error": False, "scoring": "imps"})
+    assert a != _facts_key("damage", {"A": F(-7), "B": F(3), "serious_error": 0, "scoring": "imps"}) or \
+        _facts_key("damage", {"A": F(-7), "B": F(3), "serious_error": 0, "scoring": "imps"}) is None
+    assert _facts_key("kind", {"artificial": 1}) is None            # an int equals True: not kept
+    assert _facts_key("kind", {"scoring": "True"}) != _facts_key("kind", {"scoring": True})
+    book = rulebook.get("wbf-2017").at(None)
+    facts = {"A": F(-7), "B": F(3), "C": F(-7), "D": F(10), "DR": F(10), "DS": F(0), **IMPS}
+    first = book.decision("damage", facts)
+    assert book.decision("damage", dict(facts)) is first           # kept by its facts
+    assert book.decision("damage", {**facts, "A": -7}).rule.id == first.rule.id   # an int: read again, alike
+
+
+def test_an_index_that_disagrees_with_durable_rules_is_dropped():
+    book = rulebook.load(rulebook.available()["wbf-2017"])       # a rulebook of its own: its index is broken below
+    facts = {"A": F(-7), "B": F(3), "C": F(-7), "D": F(10), "DR": F(10), "DS": F(0), **IMPS}
+    ev = book.evaluator("damage")
+    ev.index.read = lambda facts, defaults=None: (("no-damage",), False)    # says the wrong rule holds
+    book.forget_decisions()
+    d = book.decision("damage", facts)
+    assert d.rule.id == "none-self-inflicted" and ev.index is None       # durable_rules' answer, the index gone
+    assert book.decision("damage", {**facts, "A": F(-8), "C": F(-8), "D": F(11), "DR": F(11)}).rule.id == "none-self-inflicted"

@@ -47,7 +47,7 @@ def _bench():
 @pytest.fixture(scope="module")
 def big_and_path(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("big")
-    return _bench().extra_rules_book(tmp, "wbf-2017", 1000), tmp / "wbf-2017-plus-1000.yaml"
+    return _bench().extra_rules_book(tmp, "wbf-2017", 1000, inside=False), tmp / "wbf-2017-plus-1000.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +106,32 @@ def test_or_branches_count_as_firings():
                               c.Compare("gt", c.Name("C"), c.Const(F(-i)))))) for i in range(100)]
     ev = StageEvaluator("test/or", rules, {"A": "number", "B": "number", "C": "number"})
     assert ev.applicable({"A": F(1), "B": F(1), "C": F(1)}) == [f"r{i}" for i in range(100)]
+
+
+@pytest.fixture(scope="module")
+def inside(tmp_path_factory):
+    """1,000 extra damage rules whose constants lie inside the facts' range (bench/rulings.py)."""
+    return _bench().extra_rules_book(tmp_path_factory.mktemp("inside"), "wbf-2017", 1000)
+
+
+def test_1000_rules_with_constants_among_the_facts_rule_as_the_shipped_one(inside):
+    import json
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    from reference import generate
+    shipped = rulebooks.get("wbf-2017")
+    evaluator = inside.evaluator("damage")
+    assert evaluator.index is not None and len(evaluator.parts) > 1
+    compared = 0
+    for i, raw in enumerate(generate(120, seed=5)):
+        if raw["rulebook"] != "wbf-2017":
+            continue
+        case = load_case(f"generated-{i}.yaml", text=json.dumps(raw))
+        want, got = rule_case(case, shipped), rule_case(case, inside)
+        assert (got.outcome, got.nos.value, got.os.value) == (want.outcome, want.nos.value, want.os.value), raw
+        damage = next(d for d in got.trace.decisions() if d.stage == "damage")
+        # what the index read is what durable_rules says of the same facts, over all 17 rulesets
+        assert list(damage.held) == evaluator.applicable({**inside.parameters, **damage.facts}) == \
+            [damage.rule.id], raw
+        compared += 1
+    assert compared >= 40

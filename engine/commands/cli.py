@@ -51,7 +51,10 @@ RULEBOOK_HELP = ("rulebook id (see `bridgelaw rulebooks`) or path to a rulebook 
 
 def what_if(book: rulebooks.Rulebook, args: argparse.Namespace) -> rulebooks.Rulebook:
     """`book` with the command line's --overlay and --set applied (a proposed change, no file edited)."""
-    return rulebooks.proposed(book, getattr(args, "overlay", None), getattr(args, "set", None))
+    overlay, settings = getattr(args, "overlay", None), getattr(args, "set", None)
+    if not overlay and not settings:
+        return book
+    return rulebooks.proposed(book, overlay, settings)
 
 
 def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:

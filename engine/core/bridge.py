@@ -298,16 +298,23 @@ def contract_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
     return score
 
 
+_DECLARING_NS = {"N": True, "S": True, "E": False, "W": False}
+_VULNERABLE = {("None", True): False, ("None", False): False, ("NS", True): True, ("NS", False): False,
+               ("EW", True): False, ("EW", False): True, ("All", True): True, ("All", False): True}
+
+
 def ns_score(result: PlayedResult | Score, vulnerability: Vulnerability) -> int:
     """NS's signed score for a result on a board with the given vulnerability (PASS is 0)."""
     if isinstance(result, Score):
         return result.ns
     if result.contract is None or result.declarer is None:
         return 0
-    score = contract_score(
-        result.contract, is_vulnerable(result.declarer, vulnerability), result.tricks
-    )
-    return score if side_of(result.declarer) == "NS" else -score
+    ns = _DECLARING_NS.get(result.declarer)
+    vulnerable = _VULNERABLE.get((vulnerability, ns)) if type(vulnerability) is str else None
+    if vulnerable is None:                                  # a bad seat or vulnerability: say which
+        vulnerable = is_vulnerable(result.declarer, vulnerability)
+    score = contract_score(result.contract, vulnerable, result.tricks)
+    return score if ns else -score
 
 
 # --------------------------------------------------------------------------- IMPs

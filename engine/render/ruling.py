@@ -18,10 +18,12 @@ from ..rulebook import formula as formulas
 from ..rulebook import parameters as params
 from . import record
 from ..core import vp as vp_scale
-from ..core.exact import exact_json, format_decimal, format_mixed
+from ..core.exact import exact_json, format_decimal, format_mixed, fraction_parts
 from ..rulebook import Decision, Dated, Rule, Rulebook
+from ..core.bridge import PlayedResult, Score
 from ..ruling.outcomes import UnitScore
 from ..ruling.result import UNIT_NAMES, Ruling, SideScore
+from ..ruling.scorer import Scored
 from ..ruling.trace import Entry
 
 try:                                    # the web extra's JSON writer (the API's answers); else json's
@@ -271,7 +273,16 @@ def as_dict(r: Ruling, case: Any = None) -> dict[str, Any]:
     return data
 
 
-def _as_dict(r: Ruling) -> dict[str, Any]:
+def _as_dict(r: Ruling, trace: Any = None) -> dict[str, Any]:
+    values: dict[int, dict[str, Any]] = {}           # each side's score once (sides, nos and os repeat them)
+
+    def value(s: SideScore) -> dict[str, Any]:
+        found = values.get(id(s))
+        if found is None:
+            found = values[id(s)] = _value(r, s.value)
+        return dict(found)
+
+    nos, os_ = r.nos, r.os
     return {
         "title": r.title,
         "source": r.source,
@@ -279,9 +290,9 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "unit": r.unit,
         "top": exact_json(r.top) if r.top is not None else None,
         "event": r.event,
-        "sides": {side: {**_value(r, s.value), "label": s.label} for side, s in r.sides.items()},
-        "nos": _side(r, r.nos),
-        "os": _side(r, r.os),
+        "sides": {side: {**value(s), "label": s.label} for side, s in r.sides.items()},
+        "nos": {"side": nos.side, "formula": nos.formula, **value(nos)} if nos is not None else None,
+        "os": {"side": os_.side, "formula": os_.formula, **value(os_)} if os_ is not None else None,
         "quantities": {k: (exact_json(v) if v is not None else None) for k, v in r.quantities.items()},
         "steps": step_lines(r),
         "rules": [rule.id for rule in r.rules],
@@ -300,8 +311,17 @@ def _as_dict(r: Ruling) -> dict[str, Any]:
         "penalties": [{"on": p.on, "side": p.side, "amount": p.amount.text, "unit": p.amount.unit,
                        "given": exact_json(p.amount.value), "value": exact_json(p.value) if p.value is not None else None,
                        "against": p.against, "order": p.order, "rule": p.rule} for p in r.penalties],
-        "trace": trace_json(r.trace.entries),
+        "trace": (trace or trace_json)(r.trace.entries),
     }
+
+
+def _written(r: Ruling, case: Any) -> dict[str, Any]:
+    """as_dict's document with the trace's values as they are: the JSON writer turns each into JSON
+    itself (_json_default) — the same document, without a copy of the trace made first."""
+    data = _as_dict(r, _raw_trace)
+    if case is not None:
+        data["record"] = record.as_json(case, r)
+    return data
 
 
 def _ns_points(r: Ruling, outcome: Any) -> int | None:
@@ -313,27 +333,46 @@ def _ns_points(r: Ruling, outcome: Any) -> int | None:
 
 def as_json(r: Ruling, case: Any = None) -> str:
     """The ruling as JSON for people (the CLI's --format json): indented."""
-    return json.dumps(as_dict(r, case), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(_written(r, case), indent=2, ensure_ascii=False, default=_json_default) + "\n"
 
 
 def as_json_bytes(r: Ruling, case: Any = None) -> bytes:
     """The same document compact, as UTF-8 (the web API's answer)."""
-    return compact_json(as_dict(r, case))
+    return compact_json(_written(r, case), default=_json_default, fast_default=_orjson_default)
 
 
-def compact_json(data: Any) -> bytes:
+_FRAGMENTS: dict[tuple[int, int], Any] = {}      # (numerator, denominator) → its exact_json, as orjson wrote it
+
+
+def _orjson_default(v: Any) -> Any:
+    """_json_default for orjson: a Fraction's JSON written once and kept, by its numerator and
+    denominator (an orjson.Fragment is written as it is: the bytes orjson wrote the first time)."""
+    if type(v) is Fraction:
+        key = fraction_parts(v)
+        found = _FRAGMENTS.get(key)
+        if found is None:
+            if len(_FRAGMENTS) >= 8192:
+                _FRAGMENTS.clear()
+            found = _FRAGMENTS[key] = orjson.Fragment(orjson.dumps(exact_json(v)))
+        return found
+    return _json_default(v)
+
+
+def compact_json(data: Any, default: Any = None, fast_default: Any = None) -> bytes:
     """`data` as compact JSON in UTF-8 with a final newline. orjson (with the web extra) writes a
     ruling's answer in a thirteenth of the time json's C encoder takes; the values read back are the
     same (tests/test_web_api.py checks the corpus), only a float below 1e-4 is written out in full
     (0.00001 where json writes 1e-05). Anything orjson refuses (a whole number beyond 64 bits, an
-    object json would refuse too) is left to json."""
+    object json would refuse too) is left to json. `default` turns what neither knows into JSON
+    (`fast_default`, when given, for orjson: the same JSON)."""
     if orjson is not None:
         try:
-            return orjson.dumps(data, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATETIME
+            return orjson.dumps(data, default=fast_default or default,
+                                option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_PASSTHROUGH_DATETIME
                                 | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS)
         except TypeError:
             pass
-    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=default) + "\n").encode("utf-8")
 
 
 RENDERERS = {"text": text, "markdown": markdown}
@@ -368,7 +407,7 @@ def _cites(rule: Any) -> str:
 
 def _paren(x: Fraction) -> str:
     text = format_mixed(x)
-    return f"({text})" if x < 0 else text
+    return f"({text})" if text.startswith("-") else text
 
 
 def percent(share: Fraction) -> str:
@@ -626,6 +665,61 @@ def _json_value(v: Any) -> Any:
     if hasattr(v, "model_dump"):
         return _json_value(v.model_dump())
     return str(v)
+
+
+def _json_default(v: Any) -> Any:
+    """What the JSON writers do not know, as _json_value writes it (they write dicts, lists, tuples,
+    text, whole numbers, true/false and null themselves, and call this again on what it returns)."""
+    kind = type(v)
+    if kind is Fraction:
+        return exact_json(v)
+    write = _WRITERS.get(kind)
+    if write is not None:
+        return write(v)
+    if isinstance(v, int):                  # a subclass (orjson passes them here)
+        return int(v)
+    if isinstance(v, str):
+        return str(v)
+    return _json_value(v)
+
+
+def _scored_json(v: Any) -> dict[str, Any]:
+    return {"value": exact_json(v.value), "text": v.text} if type(v.value) is Fraction else _json_value(v)
+
+
+def _text_json(v: Any) -> str:
+    return v.text
+
+
+# the trace's common values by exact type, written as _json_value writes them (its checks in order
+# would find the same: a score with a Fraction value and a text, a result's text, a formula's text)
+_WRITERS: dict[type, Any] = {
+    Decision: lambda v: _decision_json(v),
+    Scored: _scored_json,
+    UnitScore: _scored_json,
+    PlayedResult: _text_json,
+    Score: _text_json,
+    formulas.Formula: _text_json,
+}
+
+
+def _decision_json(v: Decision) -> dict[str, Any]:
+    return {"stage": v.stage, "facts": v.facts, "held": v.held, "overridden": v.overridden,
+            "rule": v.rule.id if v.rule else None, "cites": v.rule.cites if v.rule else ()}
+
+
+def _raw_trace(entries: Any) -> list[dict[str, Any]]:
+    """trace_json's entries with their values as they are (see _written)."""
+    out = []
+    for rec in entries:
+        data = rec.data
+        if rec.kind == "decision":
+            data = {**_decision_json(data["decision"]), **{k: v for k, v in data.items() if k != "decision"}}
+        elif rec.kind == "rulebook":
+            data = {**data, "dated": [{"name": name, **_json_value(v)} for name, v in data["dated"]]}
+        assert "kind" not in data, rec.kind          # an entry's data never names itself "kind"
+        out.append({"kind": rec.kind, **data})
+    return out
 
 
 def trace_json(entries: Any) -> list[dict[str, Any]]:

@@ -19,12 +19,28 @@ used by rulings and by the lint), ``registry`` (the rulebooks shipped).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .decide import Decision, resolve
-from .layers import load, proposed, with_layer, with_overlay
 from .model import Dated, Paragraph, Place, Rule, Rulebook, facts_text
 from .files import available, rules_dir
 from .registry import get, siblings
-from .schema import LayerModel, RuleModel, RulebookModel
+
+# Loading rule files (YAML, the schema, every check) is imported when first used: a command served
+# by a snapshot (rulebook/snapshot.py) needs none of it.
+_LAZY = {"load": "layers", "proposed": "layers", "with_layer": "layers", "with_overlay": "layers",
+         "LayerModel": "schema", "RuleModel": "schema", "RulebookModel": "schema"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["Decision", "Dated", "LayerModel", "Paragraph", "Place", "Rule", "RuleModel", "Rulebook",
            "RulebookModel", "available", "facts_text", "get", "load", "proposed", "resolve", "rules_dir", "siblings",

@@ -26,11 +26,10 @@ import threading
 from fractions import Fraction
 from typing import Any
 
-import durable_rules_engine as _engine
 
 from . import conditions as c
 from ..core import limits
-from ..core.exact import format_mixed, lcm_of_denominators
+from ..core.exact import format_mixed, fraction_parts, lcm_of_denominators
 
 MARKER = "bl_stage"          # every fact carries it; every rule requires it
 NEVER = {"$ex": {"bl_never": 1}}   # no fact has this field: a condition that cannot hold
@@ -38,6 +37,15 @@ _LIMIT = 2**53               # integers up to this are exact as doubles
 _SCALE = " scale"           # (not a fact name) the common denominator, while a fact is encoded
 _ids = itertools.count(1)
 _NONE: dict[str, Any] = {}
+_engine: Any = None          # durable_rules' C extension, imported when a ruleset is first made
+
+
+def _rule_engine() -> Any:
+    global _engine
+    if _engine is None:
+        import durable_rules_engine
+        _engine = durable_rules_engine
+    return _engine
 
 
 class _Compiler:
@@ -154,16 +162,27 @@ def stage_problem(label: str, rules: list[tuple[str, c.Condition]]) -> StageLimi
 
 
 class _Part:
-    """One ruleset of a stage: some of its rules, the facts and lifted constants they mention."""
+    """One ruleset of a stage: some of its rules, the facts and lifted constants they mention.
+    The ruleset is made in durable_rules when first asserted into (a ruling whose decisions are all
+    known — see :class:`Index` — makes none)."""
 
     def __init__(self, name: str, label: str, definition: dict[str, Any], fields: set[str], constants: set[str]) -> None:
-        self.name, self.definition = name, definition
+        self.name, self.label, self.definition = name, label, definition
         self.facts = tuple(sorted(fields - constants))
         self.constants = tuple(sorted(constants))
-        try:
-            self.handle = _engine.create_ruleset(name, json.dumps(definition))
-        except Exception as exc:        # noqa: BLE001 — the extension raises plain errors with a code
-            raise StageLimitError(f"the rule engine refuses stage {label}'s rules ({exc})", None) from None
+        self._handle: Any = None
+
+    @property
+    def handle(self) -> Any:
+        if self._handle is None:
+            try:            # named when made: a ruleset's name is unique in the process
+                self._handle = _rule_engine().create_ruleset(f"{self.name}.{next(_ids)}", json.dumps(self.definition))
+            except Exception as exc:        # noqa: BLE001 — the extension raises plain errors with a code
+                raise StageLimitError(f"the rule engine refuses stage {self.label}'s rules ({exc})", None) from None
+        return self._handle
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_handle": None}      # a ruleset lives in this process only
 
 
 class StageEvaluator:
@@ -195,6 +214,7 @@ class StageEvaluator:
         self.constants = compiler.constants
         self.definition = {k: v for definition, *_ in groups for k, v in definition.items()}
         self.needed = set().union(*(c.names(cond) for _, cond in rules)) if rules else set()
+        self.needed_names = tuple(sorted(self.needed))
         lifted = set(self.constants.values())
         base = f"bridgelaw{next(_ids)}"
         self.parts = [_Part(f"{base}.{i}", label, definition, fields, fields & lifted)
@@ -204,10 +224,17 @@ class StageEvaluator:
         self._constants_max = max((abs(v) for v in self.constants), default=Fraction(0))
         self._scaled: dict[int, tuple[dict[str, int], list[str]]] = {}
         self._kinds = {name: vocab[name] for name in sorted(self.needed) if vocab.get(name) is not None}
-        self._numbers = tuple(name for name, kind in self._kinds.items() if kind == "number")
-        self._others = tuple(name for name, kind in self._kinds.items() if kind != "number")
-        self._cuts: dict[int, list[int]] = {}
         self._lock = threading.Lock()
+        try:
+            self.index: Index | None = Index(self)
+        except Unindexable:
+            self.index = None             # durable_rules decides every fact of this stage
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _lock=threading.Lock())
 
     def _scaled_constants(self, scale: int) -> tuple[dict[str, int], list[str]]:
         """The constants scaled by `scale` (worked out once per scale): as a dict, and as each
@@ -279,40 +306,6 @@ class StageEvaluator:
                          + (f"; {finest} = {format_mixed(values[finest])}" if finest else "")
                          + "): use simpler fractions")
 
-    def pattern(self, facts: dict[str, Any], defaults: dict[str, Any] = _NONE) -> tuple:
-        """A key that is the same for any two fact sets this stage decides alike.
-
-        The condition language compares numbers only with each other and with constants (lt, le,
-        eq, ne, ge, gt; no arithmetic), so which rules hold — and which facts a rule finds
-        missing — depends on the numbers only through their order: where each lies among the
-        stage's constants, and how the numbers of the fact set rank among themselves. The key is
-        that order, with the words and yes/no values as given and None for each fact not given.
-        Facts :meth:`applicable` would refuse (too large, too fine) are refused here alike.
-        A name `facts` does not have is looked up in `defaults` (the rulebook's parameters)."""
-        if not self._numbers:                   # words and yes/no only: the values as encoded
-            key = []
-            for name, kind in self._kinds.items():
-                value = facts[name] if name in facts else defaults.get(name)
-                key.append(None if value is None else int(bool(value)) if kind == "bool" else str(value))
-            return tuple(key)
-        fact = self._facts(facts, defaults)
-        scale = fact.pop(_SCALE)
-        cuts = self._cuts.get(scale)
-        if cuts is None:
-            if len(self._cuts) >= 64:
-                self._cuts.clear()
-            cuts = self._cuts[scale] = sorted(set(self._scaled_constants(scale)[0].values()))
-        values = [fact.get(name) for name in self._numbers]
-        present = sorted({v for v in values if v is not None})
-        places = []
-        for v in values:
-            if v is None:
-                places.append(None)
-                continue
-            i = bisect.bisect_left(cuts, v)
-            places.append((2 * i + 1 if i < len(cuts) and cuts[i] == v else 2 * i, bisect.bisect_left(present, v)))
-        return tuple(fact.get(name) for name in self._others), tuple(places)
-
     def applicable(self, facts: dict[str, Any]) -> list[str]:
         """The ids of every rule whose condition holds, in declaration order."""
         fact = self._facts(facts)
@@ -327,18 +320,19 @@ class StageEvaluator:
                 payload = json.dumps(one)
                 if constant_text:
                     payload = f"{payload[:-1]}, {constant_text}}}"
+                engine, handle = _rule_engine(), part.handle
                 try:
-                    _engine.assert_fact(part.handle, payload)
+                    engine.assert_fact(handle, payload)
                 except Exception as exc:    # noqa: BLE001 — the extension's errors carry only a code
                     raise self._refused(exc, facts, part) from None
                 try:
-                    result = _engine.start_action(part.handle)
+                    result = engine.start_action(handle)
                     while result:
                         fired.update(json.loads(result[1]).keys())
-                        following = _engine.complete_and_start_action(part.handle, result[2])
+                        following = engine.complete_and_start_action(handle, result[2])
                         result = (result[0], following, result[2]) if following else None
                 finally:
-                    _engine.retract_fact(part.handle, payload)
+                    engine.retract_fact(handle, payload)
         return [rule_id for rule_id in self.order if rule_id in fired]
 
     def _refused(self, exc: Exception, facts: dict[str, Any], part: _Part) -> StageLimitError:
@@ -377,3 +371,282 @@ def _int(value: Fraction, name: str) -> int:
     if abs(number) >= _LIMIT:
         raise ValueError(f"{name} is too large to compare exactly")
     return number
+
+
+# --- which rules hold, without a round trip --------------------------------------------------------
+
+_OPS = {"$lt": "lt", "$lte": "le", "$eq": "eq", "$neq": "ne", "$gte": "ge", "$gt": "gt"}
+_TRUE_AT = {"lt": lambda s: s < 0, "le": lambda s: s <= 0, "eq": lambda s: s == 0,
+            "ne": lambda s: s != 0, "ge": lambda s: s >= 0, "gt": lambda s: s > 0}
+_OTHER = object()            # a word no rule of the stage mentions
+MAX_BRANCHES = 256           # a rule whose condition expands to more and-branches leaves its stage unindexed
+
+
+class Unindexable(Exception):
+    """A compiled condition the index does not read (durable_rules decides that stage alone)."""
+
+
+class Index:
+    """Which rules of a stage hold for a fact, read off the compiled conditions (the JSON
+    durable_rules is given) without asserting anything.
+
+    Each rule's compiled condition is expanded into and-branches of tests. A test looks at one
+    fact (a number against a constant, a word or yes/no value, given or not) or at two numbers
+    (their order). For each fact the index keeps, for every value that can make a difference —
+    for a number, where it lies among the constants it is compared with (below the first, on
+    one, between two, …: a binary search on exact integers), for a word or yes/no fact the value,
+    and "absent" — the set of branches that value rules out, as one integer bitmask; for each
+    pair of numbers compared, the same for their order (−1, 0, 1) and "absent". A fact's branches
+    are those not ruled out by any of its values; a rule holds when one of its branches is left.
+    A test on an absent fact is false (``$nex`` true). durable_rules agrees wherever the plain
+    evaluator needs no absent fact — the facts Rulebook.decision asks about, having refused the
+    others first (a rule that needs a fact the case lacks). Where a comparison's right-hand fact
+    is absent, durable_rules' own answer varies with the other rules of its ruleset.
+
+    :meth:`held` refuses the facts :meth:`StageEvaluator.applicable` refuses (numbers too large or
+    too fine for durable_rules' doubles), alike. Rulebook.decision asks durable_rules the first
+    time a set of held rules is seen, and stops using an index that ever disagrees with it.
+    """
+
+    def __init__(self, ev: "StageEvaluator") -> None:
+        constant_of = {name: value for value, name in ev.constants.items()}
+        self.rule_ids = list(ev.order)
+        branches: list[tuple[int, list[tuple]]] = []          # (rule index, tests)
+        for r, rule_id in enumerate(self.rule_ids):
+            body = ev.definition[rule_id]["all"][0]["m"]
+            if _paths(body) > MAX_BRANCHES:
+                raise Unindexable(f"rule {rule_id}: more than {MAX_BRANCHES} branches")
+            branches.extend((r, tests) for tests in _branches(body, constant_of))
+        self.branch_rule = [r for r, _ in branches]
+        self.everything = (1 << len(branches)) - 1
+        kinds = ev._kinds
+        by_fact: dict[str, list[tuple[int, tuple]]] = {}
+        by_pair: dict[tuple[str, str], list[tuple[int, tuple]]] = {}
+        for b, (_, tests) in enumerate(branches):
+            for test in tests:
+                if test[0] == "pair":
+                    by_pair.setdefault((test[1], test[3]), []).append((b, test))
+                else:
+                    by_fact.setdefault(test[1], []).append((b, test))
+        unknown = [name for name in (*by_fact, *(n for pair in by_pair for n in pair)) if name not in kinds]
+        if unknown:
+            raise Unindexable(f"fact {unknown[0]} has no kind")
+        self.numbers: list[tuple[str, int, list[int], list[int], int]] = []   # name, scale, cuts, kills, absent
+        self.others: list[tuple[str, bool, dict[Any, int], int, int]] = []    # name, yes/no, kills, other, absent
+        for name, tests in by_fact.items():
+            if kinds[name] == "number":
+                self.numbers.append(_number_dimension(name, tests))
+            else:
+                self.others.append(_word_dimension(name, tests, kinds[name] == "bool"))
+        self.pairs = [(x, y, _pair_kills(tests)) for (x, y), tests in by_pair.items()]
+        self.number_names = tuple(n for n, k in kinds.items() if k == "number")
+        if set(self.number_names) | {o[0] for o in self.others} != ev.needed:
+            raise Unindexable("a fact the rules mention is neither a number nor tested")   # absence unseen
+        top = ev._constants_max           # the least common denominator at which a constant passes 2^53
+        self._too_fine = -(-_LIMIT * top.denominator // top.numerator) if top else math.inf
+        self._lcm = ev._constants_lcm
+        self._ev = ev
+
+    def held(self, facts: dict[str, Any], defaults: dict[str, Any] = _NONE) -> tuple[str, ...]:
+        """The ids of the rules whose conditions hold, in declaration order (what
+        :meth:`StageEvaluator.applicable` returns), or ValueError for numbers durable_rules refuses."""
+        return self.read(facts, defaults)[0]
+
+    def read(self, facts: dict[str, Any], defaults: dict[str, Any] = _NONE) -> tuple[tuple[str, ...], bool]:
+        """(:meth:`held`, whether a fact some rule mentions is absent)."""
+        return self._read(facts, defaults)
+
+    def _read(self, facts: dict[str, Any], defaults: dict[str, Any]) -> tuple[tuple[str, ...], bool]:
+        kill, absent_any = 0, False
+        if self.number_names:
+            numbers: dict[str, tuple[int, int]] = {}
+            scale = self._lcm
+            biggest = 0
+            for name in self.number_names:
+                value = facts[name] if name in facts else defaults.get(name)
+                if value is None:
+                    absent_any = True
+                    continue
+                if type(value) is int:
+                    n, d = value, 1
+                else:
+                    if type(value) is not Fraction:
+                        value = Fraction(value)
+                    n, d = fraction_parts(value)
+                    if d != 1 and scale % d:
+                        scale = scale * d // math.gcd(scale, d)
+                numbers[name] = (n, d)
+                if n > biggest or -n > biggest:
+                    biggest = abs(n)
+            if scale >= self._too_fine or biggest * scale >= _LIMIT:
+                self._check_range(numbers, scale)
+            for name, multiple, cuts, kills, absent in self.numbers:
+                found = numbers.get(name)
+                if found is None:
+                    kill |= absent
+                    continue
+                n, d = found
+                if d == 1:
+                    q = n * multiple
+                    i = bisect.bisect_left(cuts, q)
+                    kill |= kills[2 * i + 1 if i < len(cuts) and cuts[i] == q else 2 * i]
+                else:
+                    q, r = divmod(n * multiple, d)
+                    if r:
+                        kill |= kills[2 * bisect.bisect_right(cuts, q)]
+                    else:
+                        i = bisect.bisect_left(cuts, q)
+                        kill |= kills[2 * i + 1 if i < len(cuts) and cuts[i] == q else 2 * i]
+            for x, y, kills in self.pairs:
+                a, b = numbers.get(x), numbers.get(y)
+                if a is None or b is None:
+                    kill |= kills[3]
+                else:
+                    left, right = a[0] * b[1], b[0] * a[1]
+                    kill |= kills[(left > right) - (left < right) + 1]
+        for name, yes_no, kills, other, absent in self.others:
+            value = facts[name] if name in facts else defaults.get(name)
+            if value is None:
+                kill |= absent
+                absent_any = True
+            else:
+                kill |= kills.get((1 if value else 0) if yes_no else str(value), other)
+        alive = self.everything & ~kill
+        if not alive:
+            return (), absent_any
+        if not alive & (alive - 1):                      # one branch: the usual case
+            return (self.rule_ids[self.branch_rule[alive.bit_length() - 1]],), absent_any
+        rules = set()
+        branch_rule = self.branch_rule
+        while alive:
+            low = alive & -alive
+            rules.add(branch_rule[low.bit_length() - 1])
+            alive ^= low
+        ids = self.rule_ids
+        return tuple(ids[r] for r in sorted(rules)), absent_any
+
+    def _check_range(self, numbers: dict[str, tuple[int, int]], scale: int) -> None:
+        """ValueError when durable_rules could not compare these numbers exactly (as applicable())."""
+        if scale >= self._too_fine or any(not -_LIMIT < n * (scale // d) < _LIMIT for n, d in numbers.values()):
+            self._ev._refuse([(k, n, d) for k, (n, d) in numbers.items()], scale)
+
+
+def _branches(node: Any, constant_of: dict[str, Fraction]) -> list[list[tuple]]:
+    """The and-branches of a compiled condition: each a list of tests (see Index)."""
+    if isinstance(node, dict) and len(node) == 1:
+        key, value = next(iter(node.items()))
+        if key == "$and":
+            out: list[list[tuple]] = [[]]
+            for item in value:
+                out = [left + right for left in out for right in _branches(item, constant_of)]
+            return out
+        if key == "$or":
+            return [branch for item in value for branch in _branches(item, constant_of)]
+        test = _test(key, value, constant_of)
+        return [] if test is False else [[]] if test is True else [[test]]
+    raise Unindexable(f"unexpected test {node!r}")
+
+
+def _test(key: str, value: Any, constant_of: dict[str, Fraction]) -> tuple | bool:
+    if key in ("$ex", "$nex"):
+        (name, _), = value.items()
+        if name == "bl_never":                # NEVER: no fact has it
+            return key == "$nex"
+        return ("given", name, key == "$ex")
+    if key in _OPS:
+        (name, target), = value.items()
+        if isinstance(target, dict):
+            (m, other), = target.items()
+            if m != "$m":
+                raise Unindexable(f"unexpected operand {target!r}")
+            if other in constant_of:
+                return ("constant", name, _OPS[key], constant_of[other])
+            return ("pair", name, _OPS[key], other)
+        if key == "$neq" and isinstance(target, str):
+            return ("word", name, "ne", target)
+        raise Unindexable(f"unexpected comparison {key}: {value!r}")
+    if key.startswith("$"):
+        raise Unindexable(f"unexpected operator {key}")
+    if key == MARKER:
+        return True
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return ("word", key, "eq", value)
+    raise Unindexable(f"unexpected test {key}: {value!r}")
+
+
+def _number_dimension(name: str, tests: list[tuple[int, tuple]]) -> tuple[str, int, list[int], list[int], int]:
+    """A number fact's places among its constants — 0 below the first, 1 on it, 2 between the
+    first and the second, …, 2m above the last — and the branches each place rules out."""
+    values = sorted({t[3] for _, t in tests if t[0] == "constant"})
+    multiple = lcm_of_denominators(values)
+    cuts = [int(v * multiple) for v in values]
+    places = 2 * len(values) + 1
+    where = {v: i for i, v in enumerate(values)}
+    allowed: dict[int, list] = {}          # branch → [low, high, excluded places, present required]
+    absent = 0
+    for b, test in tests:
+        bit = 1 << b
+        span = allowed.setdefault(b, [0, places - 1, set()])
+        if test[0] == "given":
+            if not test[2]:               # "not given": every place of a present number rules it out
+                span[0], span[1] = places, -1
+            continue
+        absent |= bit                     # a comparison with an absent number is false
+        _, _, op, value = test
+        on = 2 * where[value] + 1         # the place of the constant itself
+        low, high = {"lt": (0, on - 1), "le": (0, on), "eq": (on, on), "ne": (0, places - 1),
+                     "ge": (on, places - 1), "gt": (on + 1, places - 1)}[op]
+        span[0], span[1] = max(span[0], low), min(span[1], high)
+        if op == "ne":
+            span[2].add(on)
+    for b, test in tests:
+        if test[0] == "given" and test[2] is True:
+            absent |= 1 << b
+    toggles: dict[int, int] = {}
+    for b, (low, high, excluded) in allowed.items():
+        bit = 1 << b
+        ranges = [(0, low - 1), (high + 1, places - 1)] if low <= high else [(0, places - 1)]
+        ranges += [(p, p) for p in sorted(excluded) if low <= p <= high]
+        for start, end in ranges:
+            if start <= end:
+                toggles[start] = toggles.get(start, 0) ^ bit
+                toggles[end + 1] = toggles.get(end + 1, 0) ^ bit
+    kills, current = [], 0
+    for p in range(places):
+        current ^= toggles.get(p, 0)
+        kills.append(current)
+    return name, multiple, cuts, kills, absent
+
+
+def _word_dimension(name: str, tests: list[tuple[int, tuple]], yes_no: bool) -> tuple[str, bool, dict[Any, int], int, int]:
+    """A word or yes/no fact: the branches each value (and any other word, and absence) rules out."""
+    values = {t[3] for _, t in tests if t[0] == "word"}
+    kills: dict[Any, int] = {}
+    for value in [*values, _OTHER]:
+        kill = 0
+        for b, test in tests:
+            if test[0] == "given":
+                holds = test[2]
+            else:
+                holds = (value == test[3]) == (test[2] == "eq")
+            if not holds:
+                kill |= 1 << b
+        kills[value] = kill
+    other = kills.pop(_OTHER)
+    absent = 0
+    for b, test in tests:
+        if not (test[0] == "given" and test[2] is False):
+            absent |= 1 << b
+    return name, yes_no, kills, other, absent
+
+
+def _pair_kills(tests: list[tuple[int, tuple]]) -> list[int]:
+    """Two numbers compared: the branches their order (−1, 0, 1) and an absent one rule out."""
+    kills = [0, 0, 0, 0]
+    for b, (_, _, op, _) in tests:
+        bit = 1 << b
+        for sign in (-1, 0, 1):
+            if not _TRUE_AT[op](sign):
+                kills[sign + 1] |= bit
+        kills[3] |= bit
+    return kills

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Callable, Union
 
@@ -25,7 +26,7 @@ from ..core import limits
 from ..core import rounding
 from .conditions import MissingFact
 from ..core.errors import RulingError
-from ..core.exact import format_mixed
+from ..core.exact import format_mixed, fraction_parts, minus, plus
 
 
 def _round_to(x: Fraction, step: Fraction) -> Fraction:
@@ -89,9 +90,9 @@ class Formula:
     text: str
     tree: Expr
 
-    @property
-    def names(self) -> set[str]:
-        return _names(self.tree)
+    @cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(_names(self.tree))     # once a formula (a frozen tree)
 
     def evaluate(self, env: dict[str, Fraction]) -> Fraction:
         try:
@@ -105,8 +106,18 @@ class Formula:
 
     def affine(self) -> tuple[Fraction, dict[str, Fraction]] | None:
         """The formula as a constant plus a multiple of each name (``A + B - C`` is 0 + 1·A + 1·B − 1·C),
-        or None when it is not affine in its names (a function of them, a product of two of them)."""
-        return _affine(self.tree)
+        or None when it is not affine in its names (a function of them, a product of two of them).
+        Worked out once a formula (a ruling asks it of every award); the names are the caller's copy."""
+        found = _AFFINE.get(id(self))
+        if found is None or found[0] is not self:
+            if len(_AFFINE) >= 4096:
+                _AFFINE.clear()
+            found = _AFFINE[id(self)] = (self, _affine(self.tree))     # the table holds the formula: its id stays
+        shape = found[1]
+        return None if shape is None else (shape[0], dict(shape[1]))
+
+
+_AFFINE: dict[int, tuple[Formula, tuple[Fraction, dict[str, Fraction]] | None]] = {}
 
 
 def parse(text: str) -> Formula:
@@ -250,28 +261,32 @@ def _names(node: Expr) -> set[str]:
 
 
 def _eval(node: Expr, env: dict[str, Fraction]) -> Fraction:
-    match node:
-        case Num(value):
-            return value
-        case Var(name):
-            if env.get(name) is None:
-                raise MissingFact(name)
-            return Fraction(env[name])
-        case Neg(item):
-            return -_eval(item, env)
-        case BinOp(op, left, right):
-            a, b = _eval(left, env), _eval(right, env)
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
-            if b == 0:
-                raise ZeroDivisionError("division by zero in a formula")
-            return a / b
-        case Call(func, args):
-            return Fraction(FUNCTIONS[func][1](*(_eval(a, env) for a in args)))
+    # by exact type (a ruling evaluates several formulas; matching class patterns cost 35,000
+    # instructions a formula)
+    kind = type(node)
+    if kind is BinOp:
+        a, b = _eval(node.left, env), _eval(node.right, env)
+        op = node.op
+        if op == "+":
+            return plus(a, b)
+        if op == "-":
+            return minus(a, b)
+        if op == "*":
+            return a * b
+        if b == 0:
+            raise ZeroDivisionError("division by zero in a formula")
+        return a / b
+    if kind is Var:
+        value = env.get(node.name)
+        if value is None:
+            raise MissingFact(node.name)
+        return value if type(value) is Fraction else Fraction(value)
+    if kind is Num:
+        return node.value
+    if kind is Neg:
+        return -_eval(node.item, env)
+    if kind is Call:
+        return Fraction(FUNCTIONS[node.func][1](*(_eval(a, env) for a in node.args)))
     raise TypeError(node)
 
 
@@ -318,30 +333,33 @@ _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 def _show(node: Expr, env: dict[str, Fraction], where: str) -> str:
     """`where`: "first" (leading a sum), "sum" (a later term of a sum), "product" (an operand of * or /)."""
-    match node:
-        case Num(value):
-            return _number(value, where)
-        case Var(name):
-            value = env.get(name)
-            return name if value is None else _number(Fraction(value), where)
-        case Neg(item):
-            if isinstance(item, BinOp):
-                return f"-({_show(item, env, 'first')})"
-            return f"-{_show(item, env, 'product')}"
-        case BinOp(op, left, right):
-            if op in "*/":
-                left_where = right_where = "product"
-            else:
-                left_where, right_where = ("first" if where != "product" else "sum"), "sum"
-            return f"{_child(left, op, env, left_where, False)} {op} {_child(right, op, env, right_where, True)}"
-        case Call(func, args):
-            return f"{func}({', '.join(_show(a, env, 'first') for a in args)})"
+    kind = type(node)                   # by exact type, as _eval
+    if kind is Var:
+        value = env.get(node.name)
+        return node.name if value is None else _number(value if type(value) is Fraction else Fraction(value), where)
+    if kind is BinOp:
+        op = node.op
+        if op in "*/":
+            left_where = right_where = "product"
+        else:
+            left_where, right_where = ("first" if where != "product" else "sum"), "sum"
+        return f"{_child(node.left, op, env, left_where, False)} {op} {_child(node.right, op, env, right_where, True)}"
+    if kind is Num:
+        return _number(node.value, where)
+    if kind is Neg:
+        item = node.item
+        if isinstance(item, BinOp):
+            return f"-({_show(item, env, 'first')})"
+        return f"-{_show(item, env, 'product')}"
+    if kind is Call:
+        return f"{node.func}({', '.join(_show(a, env, 'first') for a in node.args)})"
     raise TypeError(node)
 
 
 def _number(value: Fraction, where: str) -> str:
     text = format_mixed(value)
-    if (value < 0 and where != "first") or (value.denominator != 1 and where == "product"):
+    numerator, denominator = fraction_parts(value) if type(value) is Fraction else (value.numerator, value.denominator)
+    if (numerator < 0 and where != "first") or (denominator != 1 and where == "product"):
         return f"({text})"
     return text
 

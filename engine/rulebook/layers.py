@@ -17,7 +17,7 @@ from .adapter import stage_problem
 from ..core.errors import BridgelawError, did_you_mean, quoted
 from .stages import DECLARED, PARAMETER, STAGES, Stage
 from ..core.yamlio import Document, load_yaml
-from .files import available, rules_dir
+from .files import available, shared_dirs
 from .model import TEMPLATE, Bound, Dated, Paragraph, Place, Rule, Rulebook, _hash
 from .schema import LayerModel, RuleModel, RulebookModel, SharedModel
 
@@ -64,12 +64,6 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
         start = dataclasses.replace(start, sha256=_hash(start.sha256, *(sdoc.text for sdoc, _ in shared)))
     book = _apply_layer(start, model, doc, model.rulebook, require_cites=base is not None, shared=shared)
     return book.at(book.clamp(None))
-
-
-def shared_dirs(path: Path) -> list[Path]:
-    """Where a rulebook's shared layers are looked for: beside it, then with the shipped rulebooks."""
-    dirs = [path.parent / "shared", rules_dir() / "shared"]
-    return [d for i, d in enumerate(dirs) if d not in dirs[:i]]
 
 
 LAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.ASCII)    # a file name in shared/, never a path

@@ -16,9 +16,10 @@ from . import conditions, formula
 from . import infractions as infr
 from . import parameters as params
 from . import sources
-from .adapter import StageEvaluator
+from .adapter import StageEvaluator, StageLimitError
 from ..core.errors import BridgelawError, RulingError, did_you_mean
-from ..core.exact import format_mixed
+from ..core.dates import today
+from ..core.exact import format_mixed, fraction_parts
 from .stages import DECLARED, STAGES, Stage
 from ..core.yamlio import Document
 from .decide import Decision, closure, resolve
@@ -127,7 +128,11 @@ class Rule:
 
     def option(self, key: str) -> Any:
         """apply.`key` as the rule gives it, else the stage's default for it."""
-        return self.apply.get(key, STAGES[self.stage].apply_defaults.get(key))
+        return self._options.get(key)
+
+    @cached_property
+    def _options(self) -> dict[str, Any]:
+        return {**STAGES[self.stage].apply_defaults, **self.apply}
 
     def explain_for(self, book: "Rulebook") -> str:
         """The explanation with each {parameter} filled with the value in force in `book`."""
@@ -136,7 +141,7 @@ class Rule:
         return TEMPLATE.sub(lambda m: params.show(book.parameters[m[1]], m[1]) if m[1] in book.parameters
                             else m[0], self.explain)
 
-    @property
+    @cached_property
     def when_text(self) -> str:
         return conditions.describe(self.condition)
 
@@ -186,15 +191,16 @@ class Rulebook:
     _by_stage: dict = field(default_factory=dict, repr=False)
     _beats: dict = field(default_factory=dict, repr=False)
     _by_id: dict = field(default_factory=dict, repr=False)
-    _decided: dict = field(default_factory=dict, repr=False)
-    _patterns: dict = field(default_factory=dict, repr=False)    # decisions by order pattern (StageEvaluator.pattern)
+    _decided: dict = field(default_factory=dict, repr=False)     # (stage, rules that hold) → (overridden, rule)
+    _mention: dict = field(default_factory=dict, repr=False)     # (stage, absent facts) → the rules mentioning them
+    _by_facts: dict = field(default_factory=dict, repr=False)    # (stage, facts) → decision (_facts_key)
     _in_use: list | None = field(default=None, repr=False)
     _reads: dict = field(default_factory=dict, repr=False)
     _evaluator_of: dict = field(default_factory=dict, repr=False)   # stage → its evaluator (rules in force)
 
     def __post_init__(self) -> None:
         self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
-        self._patterns, self._in_use = {}, None
+        self._mention, self._by_facts, self._in_use = {}, {}, None
         self._evaluator_of = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
@@ -219,7 +225,7 @@ class Rulebook:
         return self._views[day]
 
     def clamp(self, day: dt.date | None) -> dt.date:
-        day = day or dt.date.today()
+        day = day or today()
         if day < self.effective_from:
             raise BridgelawError(f"rulebook {self.id} is in force from {self.effective_from.isoformat()}; "
                                  f"{day.isoformat()} is earlier", expected=f"a date from {self.effective_from.isoformat()}")
@@ -303,55 +309,98 @@ class Rulebook:
         A fact a rule needs but the case lacks, several applicable rules, or — in a ``unique``
         stage — none, is a RulingError naming the rules and the facts. An ``optional`` stage
         with no applicable rule decides None.
+
+        durable_rules is not asked again what it has answered: the stage's index
+        (:class:`~.adapter.Index`) reads which rules hold off the compiled conditions, and the
+        first time a set of held rules is seen durable_rules is asked and must agree; the
+        decision for that set (the exceptions, the rule that applies) is then kept. An index that
+        ever disagrees is dropped and durable_rules decides that stage from then on.
         """
-        try:
-            key = (stage_id, tuple(facts.items()))
-            cached = self._decided.get(key)
-        except TypeError:                       # a fact that cannot be a key: decide afresh
-            key, cached = None, None
-        if cached is not None:
-            return cached
-        try:                                    # the same decision, from facts in the same order
-            pattern = (stage_id, self.evaluator(stage_id).pattern(facts, self.parameters))
-            alike = self._patterns.get(pattern)
-        except (TypeError, ValueError):         # refused facts: _decision says why
-            pattern, alike = None, None
-        if alike is not None:
-            decision = Decision(stage_id, dict(facts), *alike)
-        else:
-            decision = self._decision(stage_id, facts)
-            if pattern is not None:
-                if len(self._patterns) >= _DECIDED_LIMIT:
-                    self._patterns.clear()
-                self._patterns[pattern] = (decision.held, decision.overridden, decision.rule)
+        key = _facts_key(stage_id, facts)
         if key is not None:
+            found = self._by_facts.get(key)
+            if found is not None:           # the same facts: the same decision (it is not changed)
+                return found
+        ev = self._evaluator_of.get(stage_id) or self.evaluator(stage_id)
+        index = ev.index
+        if index is None:
+            return self._decision(stage_id, facts)
+        try:
+            held, absent = index.read(facts, self.parameters)
+        except ValueError as exc:
+            self._check_given(stage_id, ev, facts)          # a missing fact is said first, as durable_rules' path does
+            raise RulingError(f"{self.id}, stage {stage_id}: {exc}") from None
+        if absent:
+            self._check_given(stage_id, ev, facts)
+        known = self._decided.get((stage_id, held))
+        if known is None:
+            decision = self._decision(stage_id, facts)
+            if decision.held != held:       # the index is wrong about this stage: durable_rules decides,
+                ev.index = None             # and nothing the index answered is kept
+                self._decided.clear()
+                self._by_facts.clear()
+                return decision
             if len(self._decided) >= _DECIDED_LIMIT:
                 self._decided.clear()
-            self._decided[key] = decision
+            known = self._decided[(stage_id, held)] = (decision.overridden, decision.rule)
+        else:
+            decision = Decision(stage_id, dict(facts), held, *known)
+        if key is not None:
+            if len(self._by_facts) >= _DECIDED_LIMIT:
+                self._by_facts.clear()
+            self._by_facts[key] = decision
         return decision
 
-    def forget_decisions(self, *, patterns: bool = True) -> None:
-        """Empty the decision caches: the one by exact facts, and (unless `patterns` is False)
-        the one by order pattern (benchmarks measure cold and new-case rulings with it)."""
+    def forget_decisions(self) -> None:
+        """Forget the decisions durable_rules gave (benchmarks measure rulings with nothing known)."""
         self._decided.clear()
-        if patterns:
-            self._patterns.clear()
+        self._by_facts.clear()
 
-    def _decision(self, stage_id: str, facts: dict[str, Any]) -> Decision:
-        given_facts = dict(facts)
-        facts = {**self.parameters, **facts}
-        rules = self.rules_for(stage_id)
-        given = {k for k, v in facts.items() if v is not None}
+    def prepare(self) -> None:
+        """Decide, in every stage, the inputs the lint searches (rulebook/lint.py: every word and
+        yes/no value, each number on, between and beside the constants): the decision for each
+        set of rules that can hold is then known before the first ruling asks (a snapshot keeps
+        them: rulebook/snapshot.py)."""
+        from .lint import inputs
+        for stage_id, stage in STAGES.items():
+            if not self.rules_for(stage_id):
+                continue
+            for facts in inputs(stage, self):
+                try:
+                    self.decision(stage_id, facts)
+                except (RulingError, StageLimitError):
+                    continue
+
+    def _check_given(self, stage_id: str, ev: StageEvaluator, facts: dict[str, Any]) -> None:
+        """A rule that needs a fact neither the case nor the parameters give is an error naming
+        both (the plain evaluator finds which rules need it; only the rules that mention an
+        absent fact are evaluated)."""
+        parameters = self.parameters
+        absent = tuple(name for name in ev.needed_names
+                       if (facts[name] if name in facts else parameters.get(name)) is None)
+        if not absent:
+            return
+        key = (stage_id, absent)
+        rules = self._mention.get(key)
+        if rules is None:
+            missing = set(absent)
+            rules = self._mention[key] = [r for r in self.rules_for(stage_id) if r.names & missing]
+        merged = {**parameters, **facts}
         for rule in rules:
-            if rule.names <= given:
-                continue                # every fact it mentions is there: nothing can be missing
             try:
-                conditions.evaluate(rule.condition, facts)
+                conditions.evaluate(rule.condition, merged)
             except conditions.MissingFact as missing:
                 raise RulingError(
                     f"rule '{rule.id}' ({self.id}, stage {stage_id}) needs the fact '{missing.name}', "
-                    f"which this case does not give", suggestion=f"facts given: {facts_text(facts)}",
+                    f"which this case does not give", suggestion=f"facts given: {facts_text(merged)}",
                 ) from None
+
+    def _decision(self, stage_id: str, facts: dict[str, Any]) -> Decision:
+        """The decision as durable_rules gives it, nothing known beforehand."""
+        given_facts = dict(facts)
+        rules = self.rules_for(stage_id)
+        self._check_given(stage_id, self.evaluator(stage_id), facts)
+        facts = {**self.parameters, **facts}
         try:
             held = self.evaluator(stage_id).applicable(facts)
         except ValueError as exc:
@@ -410,6 +459,22 @@ class Rulebook:
     def _derived(self, *, dated: dict[str, list[Dated]], suffix: str, extra: str) -> "Rulebook":
         return dataclasses.replace(self, id=self.id + suffix, dated=dated, sha256=_hash(self.sha256, extra),
                                    _evaluators={}, _views={}, rules=[], parameters={})
+
+
+def _facts_key(stage_id: str, facts: dict[str, Any]) -> tuple | None:
+    """A key equal only for the same facts of the same types: names, and values that are text,
+    yes/no, None or Fractions (by numerator and denominator; hashing a Fraction costs more than
+    reading which rules hold). None for any other value (an int equals True, and is not kept)."""
+    key: list[Any] = [stage_id]
+    for name, value in facts.items():
+        kind = type(value)
+        if kind is Fraction:
+            key += (name, fraction_parts(value))
+        elif kind is str or kind is bool or value is None:
+            key += (name, value)
+        else:
+            return None
+    return tuple(key)
 
 
 def facts_text(facts: dict[str, Any]) -> str:

@@ -1,23 +1,45 @@
-"""The rulebooks shipped: where they are, listing them, loading each once per process."""
+"""The shipped rulebooks: where they are, listing them, loading each once per process (and once per
+change of its files across processes: rulebook/snapshot.py)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..core.errors import BridgelawError, did_you_mean
 from ..core.limits import too_long_name
-from .files import available
-from .layers import load
+from .files import available, rules_dir
 from .model import Rulebook
-
+from . import snapshot
 
 _cache: dict[tuple, Rulebook] = {}
+_listed: dict[Path, tuple[int, dict[str, Path]]] = {}      # folder → (its mtime, its rulebooks)
+
+
+def listing(directory: Path | None = None) -> dict[str, Path]:
+    """The rulebooks of a folder (rulebook.available), listed again only when the folder changed."""
+    folder = directory or rules_dir()
+    try:
+        stamp = os.stat(folder).st_mtime_ns
+    except OSError:
+        return available(directory)
+    found = _listed.get(folder)
+    if found is None or found[0] != stamp:
+        found = _listed[folder] = (stamp, available(directory))
+    return found[1]
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
 
 
 def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> Rulebook:
     """A shipped rulebook by id, loaded once per process. A path to a rulebook file only with
     `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id."""
-    known = available(directory)
+    known = listing(directory)
     path = known.get(name)
     looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
     if path is None and path_ok and looks_like_path:
@@ -33,17 +55,24 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
                              suggestion=("a file names its rulebook by id; to try a rulebook file, pass "
                                          "--rulebook PATH on the command line") if looks_like_path
                              else did_you_mean(name[:100], known))
-    key = (str(path.resolve()), path.stat().st_mtime, tuple(p.stat().st_mtime for p in known.values()))
-    if key not in _cache:
-        _cache[key] = load(path)
-    return _cache[key]
+    # the file, and every rulebook beside it (a chain it extends), as they are now
+    key = (str(path.resolve()), _mtime(path), tuple(_mtime(p) for p in known.values()))
+    book = _cache.get(key)
+    if book is None:
+        book = _cache[key] = snapshot.load(path, _load)
+    return book
+
+
+def _load(path: Path) -> Rulebook:
+    from .layers import load           # YAML, the schema and every check: only when no snapshot serves
+    return load(path)
 
 
 def siblings(book: Rulebook) -> list[Rulebook]:
     """The rulebooks in `book`'s folder (itself included) that load, each once per process: what a
     ruling under one may say of the others (the findings they ask for, which is in force on a day)."""
     out = []
-    for name in available(book.path.parent):
+    for name in listing(book.path.parent):
         try:
             out.append(get(name, book.path.parent))
         except BridgelawError:

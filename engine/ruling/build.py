@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from ..core.dates import today
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES
 from ..rulebook import Rulebook, siblings
@@ -30,7 +31,7 @@ from .result import Ruling, SideScore
 
 def build(d: Draft) -> Ruling:
     m, book = d.m, d.book
-    asked = d.asked or m.date or dt.date.today()
+    asked = d.asked or m.date or today()
     d.add("rulebook", book=book, dated=book.dated_in_use(), asked=d.asked, given=m.date is not None,
           day=asked, clamped=asked > book.as_of)
     d.add("basis", scorer=d.scorer)

@@ -15,10 +15,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
+from ..core.exact import fraction_parts, total
 from ..core.vocab import Side
 from ..rulebook.formula import Formula
 from .outcomes import Outcome
 
+_ZERO = Fraction(0)
 Weighted = list[tuple[Fraction, Outcome]]       # (weight, result): one side's score is Σ weight × score(result)
 View = tuple[Side, Weighted]                     # a quantity: the side whose view it is from, its results
 
@@ -28,9 +30,12 @@ def merged(parts: Weighted) -> Weighted:
     of weight 0 left out, in first-seen order. Equal results written twice stay two entries."""
     out: dict[int, list] = {}
     for weight, outcome in parts:
-        entry = out.setdefault(id(outcome), [Fraction(0), outcome])
-        entry[0] += weight
-    return [(w, o) for w, o in out.values() if w]
+        entry = out.get(id(outcome))
+        if entry is None:                   # a Fraction as it is (0 + weight is the same number)
+            out[id(outcome)] = [weight if type(weight) is Fraction else Fraction(0) + weight, outcome]
+        else:
+            entry[0] += weight
+    return [(w, o) for w, o in out.values() if (w._numerator if type(w) is Fraction else w)]
 
 
 def of_formula(f: Formula, views: dict[str, View], side: Side, at_matchpoints: bool) -> Weighted | None:
@@ -40,21 +45,29 @@ def of_formula(f: Formula, views: dict[str, View], side: Side, at_matchpoints: b
     if shape is None:
         return None
     constant, names = shape
-    top = names.pop("top", Fraction(0))      # multiples of the top the formula names …
-    shift = Fraction(0)                      # … and those the other side's view brings at matchpoints
+    top = names.pop("top", _ZERO)            # multiples of the top the formula names …
+    shift = _ZERO                            # … and those the other side's view brings at matchpoints
     parts: Weighted = []
     for name, coef in names.items():
         if name not in views:
             return None
         view, results = views[name]
-        sign = 1 if view == side else -1
-        parts += [(sign * coef * w, o) for w, o in results]
+        n, d = fraction_parts(coef)                    # one product a name, not one a result (none for ±1)
         if view != side:
-            shift += coef * sum((w for w, _ in results), Fraction(0))
-    if constant or (top + shift if at_matchpoints else top):
+            n = -n
+        if d == 1 and n == 1:
+            parts += results
+        elif d == 1 and n == -1:
+            parts += [(-w, o) for w, o in results]
+        else:
+            factor = Fraction(n, d)
+            parts += [(factor * w, o) for w, o in results]
+        if view != side and at_matchpoints:   # (the shift counts only at matchpoints)
+            shift += coef * total([w for w, _ in results])
+    if fraction_parts(constant)[0] or fraction_parts(top + shift if at_matchpoints else top)[0]:
         return None
     out = merged(parts)
-    return out if sum((w for w, _ in out), Fraction(0)) == 1 else None
+    return out if fraction_parts(total([w for w, _ in out])) == (1, 1) else None
 
 
 def value(parts: Weighted, score: Callable[[Outcome], Fraction]) -> Fraction:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core import rounding
 from ..core.errors import BridgelawError
-from ..core.exact import format_mixed
+from ..core.exact import format_mixed, minus
 from ..core.vocab import Side
 from ..rulebook.formula import Formula
 from ..rulebook.infractions import Empowerment
@@ -92,7 +92,7 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
         views["C"] = (nos, combination.of_formula(f, {"A": views["A"], "instead": (nos, c_results)}, nos,
                                                   scorer.unit == "MP") or [])
         views["C'"] = (os, views["C"][1])
-        q["D"], q["DR"], q["DS"] = q["B"] - q["A"], q["B"] - q["C"], q["C"] - q["A"]
+        q["D"], q["DR"], q["DS"] = minus(q["B"], q["A"]), minus(q["B"], q["C"]), minus(q["C"], q["A"])
         d.add("differences", D=q["D"], DR=q["DR"], DS=q["DS"])
         if scorer.unit == "points":
             compare_in_table_points(d, {k: views[k][1] for k in ("A", "B", "C")})

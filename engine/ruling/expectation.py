@@ -13,6 +13,7 @@ from ..core.vocab import Side
 from ..rulebook import Rule
 from .outcomes import JUDGEMENTS, Component
 from .draft import Draft
+from .scorer import weighted_sum
 
 
 def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, role: str = "nos") -> tuple[Fraction, Rule]:
@@ -194,6 +195,6 @@ def favour(d: Draft, comps: list[Component], side: Side, factor_key: str, minimu
 
 def weighted(d: Draft, comps: list[Component], side: Side, name: str) -> Fraction:
     scored = [(c.weight, d.scorer.score(c.outcome, side)) for c in comps]
-    total = scored[0][1].value if len(scored) == 1 else sum((w * s.value for w, s in scored), Fraction(0))
+    total = scored[0][1].value if len(scored) == 1 else weighted_sum((w, s.value) for w, s in scored)
     d.add("weighted", name=name, side=side, terms=scored, total=total)
     return total

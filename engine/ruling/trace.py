@@ -33,13 +33,18 @@ class Entry:
         return f"Entry({self.kind!r}, {self.data!r})"
 
 
+_new = object.__new__
+
+
 class Trace:
     def __init__(self, book: Rulebook) -> None:
         self.book = book
         self.entries: list[Entry] = []
 
     def add(self, kind: str, /, **data: Any) -> None:
-        self.entries.append(Entry(kind, data))
+        entry = _new(Entry)                 # without a call of __init__ (a ruling adds about 16)
+        entry.kind, entry.data = kind, data
+        self.entries.append(entry)
 
     def decide(self, stage: str, facts: dict[str, Any], **subject: Any) -> Rule | None:
         """Ask the rulebook's `stage` about `facts`; record the decision and the parameters the
@@ -47,11 +52,15 @@ class Trace:
         return self.decision(self.book.decision(stage, facts), **subject)
 
     def decision(self, d: Decision, **subject: Any) -> Rule | None:
-        self.add("decision", decision=d, **subject)
-        if d.rule is not None:
-            for name in parameters_of(d.rule, self.book):
+        self.entries.append(Entry("decision", {"decision": d, **subject}))
+        rule = d.rule
+        if rule is not None:
+            names = self.book._reads.get(rule.id)
+            if names is None:
+                names = parameters_of(rule, self.book)
+            for name in names:
                 self.parameter(name)
-        return d.rule
+        return rule
 
     def parameter(self, name: str) -> Any:
         """The value of parameter `name` in force, recorded as read."""
@@ -66,8 +75,8 @@ class Trace:
 
     def rules(self) -> list[Rule]:
         out: list[Rule] = []
-        for d in self.decisions():
-            if d.rule is not None and d.rule not in out:
+        for d in self.decisions():          # each rule once (by identity: a rulebook has one Rule an id,
+            if d.rule is not None and not any(d.rule is r for r in out):   # and comparing rules' fields is slow)
                 out.append(d.rule)
         return out
 

@@ -61,17 +61,19 @@ def check_list_lengths(tree: Any, path: tuple = ()) -> tuple[tuple, int, int] | 
     """The first list in `tree` that is longer than allowed: (path, length, limit)."""
     if isinstance(tree, dict):
         for k, v in tree.items():
-            found = check_list_lengths(v, path + (k,))
-            if found:
-                return found
+            if isinstance(v, (dict, list)):         # a text or number holds no list
+                found = check_list_lengths(v, path + (k,))
+                if found:
+                    return found
     elif isinstance(tree, list):
         limit = MAX_FIELD if path[:1] == ("field",) else MAX_ROWS if _weighted(path) else MAX_LIST
         if len(tree) > limit:
             return path, len(tree), limit
         for i, v in enumerate(tree):
-            found = check_list_lengths(v, path + (i,))
-            if found:
-                return found
+            if isinstance(v, (dict, list)):
+                found = check_list_lengths(v, path + (i,))
+                if found:
+                    return found
     return None
 
 

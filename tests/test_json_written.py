@@ -1,0 +1,57 @@
+"""The JSON writers write the trace's values themselves (render.ruling._written: Fractions,
+decisions, scores turned into JSON as they are met, no copy of the trace made first): the document
+is byte for byte the one as_dict gives, written by json (the CLI) and by orjson and json (the API)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from bridgelaw.render import ruling as render
+from bridgelaw.rulebook import available, get
+from bridgelaw.ruling.build import rule_case
+from bridgelaw.ruling.case import load_case
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from reference import generate  # noqa: E402
+
+
+def rulings():
+    books = [get(name) for name in available()]
+    cases = [load_case(p) for p in sorted((ROOT / "cases").rglob("*.yaml"))]
+    cases += [load_case(f"generated-{i}.yaml", text=json.dumps(c)) for i, c in enumerate(generate(60, seed=9))]
+    for case in cases:
+        for book in books:
+            try:
+                yield case, rule_case(case, book)
+            except Exception:                     # out of the rulebook's scope or dates
+                continue
+
+
+def test_written_json_is_as_dict_byte_for_byte(monkeypatch):
+    checked = 0
+    for case, ruling in rulings():
+        data = render.as_dict(ruling, case)
+        assert render.as_json(ruling, case) == json.dumps(data, indent=2, ensure_ascii=False) + "\n", case.file
+        assert render.as_json_bytes(ruling, case) == render.compact_json(data), case.file
+        with monkeypatch.context() as m:
+            m.setattr(render, "orjson", None)
+            assert render.as_json_bytes(ruling, case) == render.compact_json(data), case.file
+        checked += 1
+    assert checked >= 458 + 60
+
+
+def test_a_value_json_does_not_know_is_written_as_before():
+    class Odd(str):
+        pass
+
+    class Count(int):
+        pass
+    assert render._json_default(Odd("x")) == "x" and type(render._json_default(Odd("x"))) is str
+    assert render._json_default(Count(3)) == 3 and type(render._json_default(Count(3))) is int
+    with pytest.raises(TypeError):
+        render.compact_json({"d": object()}, default=None)
