@@ -76,8 +76,25 @@ def _field_line(e: Entry) -> list[str] | None:
     if k == "own-facts":
         return [f"{d['contestant']}: {d['label']} on its own session facts (rule {d['rule'].id})"]
     if k == "penalty":
-        return [f"{d['side']}: procedural penalty {format_mixed(d['amount'])} {UNIT_WORDS[d['unit']]} → "
-                f"{format_mixed(d['value'])}"]
+        unit = UNIT_WORDS.get(d["unit"], d["unit"])
+        a = d["amount"]
+        share = f"{format_mixed(a.value)}% of the"
+        if "unfactored" in d:
+            how = (f"{share} unfactored top {format_mixed(d['top'])} = {format_mixed(d['unfactored_taken'])}, "
+                   f"taken before factoring: {format_mixed(d['unfactored'])} − {format_mixed(d['unfactored_taken'])} "
+                   f"= {format_mixed(d['unfactored'] - d['unfactored_taken'])}, then factored; "
+                   f"{d['order']}, penalty.matchpoints.order")
+        elif a.unit == "%":
+            how = f"{share} top {format_mixed(d['top'])}" + (
+                f"; {d['order']}, penalty.matchpoints.order" if d["order"] and d.get("factored") else "")
+        else:
+            how = render.penalty_amount(a)
+        return [f"{d['side']}: procedural penalty {format_mixed(d['taken'])} {unit} ({how}): "
+                f"{format_mixed(d['before'])} → {format_mixed(d['after'])} ({_rule(d['rule'])})"]
+    if k == "word":
+        rule = d["decision"].rule
+        return [f"{d['of']}: '{d['word']}' read as {d['responsibility']} — rule {rule.id} gives {rule.outcome} to a "
+                f"side {d['responsibility']} when the other is {d['other']}"]
     if k == "player-penalty":
         rule = d["rule"]
         why = f"rule {rule.id} ({', '.join(rule.cites)})" if rule is not None else "as the file gives it"
@@ -85,6 +102,10 @@ def _field_line(e: Entry) -> list[str] | None:
         return [f"{d['side']}: player {d['player']} bears a procedural penalty of {format_mixed(d['amount'])} "
                 f"{UNIT_WORDS[d['unit']]} → {value} ({why})"]
     return None
+
+
+def _rule(rule: Any) -> str:
+    return f"rule {rule.id}: {', '.join(rule.cites)}" if rule is not None else "no rule"
 
 
 def lines(entries: Any, book: Any, *, skip: tuple[str, ...] = ("rulebook",)) -> list[str]:

@@ -145,7 +145,8 @@ def _components(line) -> dict[str, str]:
     if any(_key(line.parts[s]) != _key(line.written[s]) for s in SIDES):
         for side in (("NS",) if not line.split else SIDES):
             out[f"{side} as written" if line.split else "as written"] = "; ".join(
-                f"{p.outcome.text} × {format_mixed(p.weight)}" + ("" if p.legal else " (not legal)")
+                (f"{p.outcome.text} judged {p.judged.replace('-', ' ')}" if p.judged else
+                 f"{p.outcome.text} × {format_mixed(p.weight)}") + ("" if p.legal else " (not legal)")
                 for p in line.written[side])
     return out
 
