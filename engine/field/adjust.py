@@ -148,10 +148,10 @@ class Ruler:
             case.model.event = "teams"
             case.model.infraction = line.infraction
             case.scoring_basis = basis(case)
-        elif not in_points:             # every adjusted table of the board has the same field
-            self._basis = case.scoring_basis = self._basis or basis(case)
-        if individual:
-            case.model.event = "individual"
+        else:                           # a pairs field (cross-IMPs and butler too) or an individual's
+            case.model.event = "individual" if individual else "pairs"
+            if not in_points:           # every adjusted table of the board has the same field
+                self._basis = case.scoring_basis = self._basis or basis(case)
         try:
             ruling = rule_case(case, self.book, self.as_of)
         except BridgelawError as exc:

@@ -439,6 +439,9 @@ def _match_penalties(sm: ScoredMatch, match_scoring: str | None) -> None:
                 sm.score[who] = before - p.value
                 b.taken = p.value
                 sm.penalties.append(MatchPenalty(team, mb.number, b, before, sm.score[who]))
+                if sl.trace is not None:
+                    sl.trace.add("match-penalty", side=p.side, team=team, match=m.label, amount=p.value,
+                                 before=before, after=sm.score[who], rule=b.rule)
 
 
 def _victory_points(sm: ScoredMatch, session: Session, book: Rulebook, scale: str, table: str | None,

@@ -389,6 +389,8 @@ def as_dict(board: ScoredBoard) -> dict[str, Any]:
             s = t.side(side)
             item[side] = {"score": f.json(s.value), "percent": f.json(s.percent),
                           "steps": fieldtrace.side_steps(t, side, book)}
+        if t.penalties:
+            item["penalties"] = [fieldtrace.penalty_json(b) for b in t.penalties]
         if t.trace is not None:
             item["citations"] = fieldtrace.citations(t)
             item["trace"] = fieldtrace.trace_json(t)
