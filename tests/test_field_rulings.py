@@ -403,3 +403,26 @@ def test_a_travellers_table_may_give_a_penalty(tmp_path, capsys):
     assert t["penalties"][0]["cites"] == ["90A"] and t["citations"] == ["90A"]
     event = json.loads(cli(capsys, "event", str(path), "--format", "json"))
     assert F(line_json(event, 9, table=8)["NS"]["exact"]) == F(1, 2)             # `score` and `event` alike
+
+
+BOTH_ROOMS = """\
+rulebook: wbf-2007
+rulings:
+  - {board: 3, ns: 1-1-2, non_offending: EW, adjusted: [{result: 4S= W, weight: 1/3}, {result: 4S-2 W, weight: 2/3}]}
+  - {board: 3, ns: 3-1-2, non_offending: EW, adjusted: [{result: 4H= S, weight: 1/2}, {result: 4H+1 S, weight: 1/2}]}
+"""
+
+
+@pytest.mark.parametrize("settings, home", [([], F(-26, 3)), (["weighted.imps.round_to=1"], F(-9))])
+def test_both_rooms_adjusted_are_ruled_in_table_points_and_scored_by_the_ruling(jss, settings, home):
+    """JSS match 1 board 3 with both rooms adjusted: neither case can have the other room, so both are
+    ruled in table points; team 1's board score is room 1's ruling scored against room 2's weights —
+    1/3 × IMP(−620 − 420 or 450) + 2/3 × IMP(+200 − 420 or 450) = 1/3 × (−14) + 2/3 × (−6) = −26/3 — and
+    rounded as the ruling says when the rulebook rounds weighted IMPs (−8 2/3 → −9)."""
+    (ss,) = run(load_event(str(jss)), "r.yaml", None, settings, rulings_text=BOTH_ROOMS)
+    board = ss.teams.matches[0].boards[2]
+    assert (board.home, board.away, board.how) == (home, -home, "ruled")
+    for sl in board.rooms:
+        assert sl.line.ruled.unit == "points"
+        assert [e.data["unit"] for e in sl.line.ruled.trace.entries if e.kind == "award"] == ["points", "points"]
+    assert [o.text for _, o in board.rooms[0].line.ruled.assigned["NS"]] == ["4S= W", "4S-2 W"]

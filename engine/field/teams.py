@@ -111,11 +111,15 @@ def score_board(board: Board, scored: list[Any], method: str, ns_points: Callabl
         else:                               # outcome by outcome (both rooms results, or both adjusted)
             for side in SIDES:
                 team = a.line.team[side]
-                there = other(side)
-                total = Fraction(0)
-                for w1, p1 in _weighted(a.line, side, ns_points):
-                    for w2, p2 in _weighted(b.line, there, ns_points):
-                        total += w1 * w2 * f(_sign(side) * (p1 - p2))
+                there = _weighted(b.line, other(side), ns_points)
+
+                def against(p1: int, side: str = side, there: list = there) -> Fraction:
+                    return sum((w2 * f(_sign(side) * (p1 - p2)) for w2, p2 in there), Fraction(0))
+
+                ruled = a.line.ruled if a.line.kind in ("adjusted", "split") else None
+                total = ruled.scored(side, lambda o: against(ns_points(o))) if ruled is not None else None
+                if total is None:           # a result, or an award that is no weighted sum of results
+                    total = sum((w1 * against(p1) for w1, p1 in _weighted(a.line, side, ns_points)), Fraction(0))
                 values[team] = total
             for sl in rooms:
                 if sl.line.kind in ("adjusted", "split"):
