@@ -574,3 +574,35 @@ def test_the_web_api_applies_the_same_bounds(kind):
     assert r.json()["error"] == {"digits": "a number of 5000 digits is too long (at most 30)",
                                  "deep": "nested more than 64 levels deep",
                                  "bomb": "aliases expand to more than 10,000 values"}[kind]
+
+
+def test_24_sigterm_while_the_command_starts_exits_143_with_one_line():
+    """Issue 24: SIGTERM while the modules load used to end the process by the signal (exit -15,
+    no message); now the entry point's handler is in place before they load."""
+    code = ("import os, signal, sys, importlib.abc\n"
+            "class Terminate(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'bridgelaw.commands.cli':\n"
+            "            os.kill(os.getpid(), signal.SIGTERM)\n"
+            "sys.meta_path.insert(0, Terminate())\n"
+            "from bridgelaw.__main__ import main\n"
+            "sys.exit(main())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (143, "", "bridgelaw: terminated\n")
+
+
+def test_24_sigterm_swallowed_by_a_finalizer_still_ends_the_start():
+    """A SIGTERM whose exception Python swallows (it arrived inside a finalizer) still ends the
+    command: the handler notes it, and the entry point looks at the note after the imports."""
+    code = ("import sys, importlib.abc, bridgelaw.__main__ as entry\n"
+            "class Swallowed(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'bridgelaw.commands.cli':\n"
+            "            try:\n"
+            "                entry._terminate(15, None)\n"
+            "            except BaseException:\n"
+            "                pass\n"
+            "sys.meta_path.insert(0, Swallowed())\n"
+            "sys.exit(entry.main())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (143, "", "bridgelaw: terminated\n")

@@ -245,7 +245,7 @@ def test_plain_tree_is_what_the_yaml_way_reads(tree):
     """The claim the direct JSON way rests on: where plain_tree gives a tree, it is exactly —
     types included (True is not 1, "1" is not 1) — what the YAML way reads from the YAML it
     writes of the JSON tree."""
-    from bridgelaw.web.app import plain_tree
+    from bridgelaw.web.jsonbody import plain_tree
     from bridgelaw.core.yamlio import load_yaml
     plain = plain_tree(tree)
     if plain is None:
@@ -254,7 +254,7 @@ def test_plain_tree_is_what_the_yaml_way_reads(tree):
 
 
 def test_plain_tree_examples():
-    from bridgelaw.web.app import plain_tree
+    from bridgelaw.web.jsonbody import plain_tree
     assert plain_tree({"a": "x\ny", "b": ["1", 1, 1.5, True, None], "c": "x\n"}) == \
         {"a": "x\ny\n", "b": ["1", 1, 1.5, True, None], "c": "x\n"}
     assert plain_tree({"a": [[0] * 5000] * 3}) is not None                    # 15,004 values: within the budget
@@ -1004,9 +1004,10 @@ def test_work_runs_off_the_event_loop(monkeypatch):
     assert quick_done - start < 0.5 < slow_done - start
 
 
-def test_an_api_ruling_is_worked_on_in_the_loops_thread(monkeypatch):
-    """POST /api/rule is not handed to a work thread (its work is bounded by the API's limits and
-    the hand-over cost a fifth of its CPU); the other routes' work is."""
+def test_every_route_works_in_the_pool_under_the_time_limit(monkeypatch):
+    """Issue 24: POST /api/rule used to be ruled in the event loop's own thread, without a time
+    limit (a 240 KB JSON body held a worker's loop for 8.3 s); now its work goes to the pool, as
+    every other route's does, and a ruling past the limit is a 503."""
     import threading
     threads = []
     case_of = service.case_of
@@ -1014,7 +1015,12 @@ def test_an_api_ruling_is_worked_on_in_the_loops_thread(monkeypatch):
     c = TestClient(create_app())
     assert c.post("/api/rule", json=WEIGHTED_CASE).json()["nos"]["exact"] == "11/3"
     assert c.post("/api/compare", json=WEIGHTED_CASE).status_code == 200
-    assert not threads[0].startswith("bridgelaw-work-") and threads[1].startswith("bridgelaw-work-")
+    assert c.post("/api/rule", content=EXAMPLE_07.read_bytes(), headers={"content-type": "application/yaml"}
+                  ).status_code == 200
+    assert len(threads) == 3 and all(t.startswith("bridgelaw-work-") for t in threads)
+    slow = TestClient(slow_app(monkeypatch, 1.0, 0.2), raise_server_exceptions=False)
+    r = slow.post("/api/rule", json=WEIGHTED_CASE)
+    assert r.status_code == 503 and r.json()["error"].startswith("This request took longer than 0.2 seconds")
 
 
 def test_host_names_with_a_network_bind():
@@ -1104,7 +1110,7 @@ def test_deeply_nested_yaml_is_refused_quickly(client, levels):
 
 
 def test_nesting_estimate():
-    from bridgelaw.web.app import nesting
+    from bridgelaw.web.api import nesting
     assert nesting("a: [1, {b: [2]}]\n") == 3
     assert nesting("a:\n  b:\n    c:\n      - 1\n") == 4
     assert nesting("a: 1\n") == 0
@@ -1135,7 +1141,7 @@ def test_work_is_bounded_and_work_given_up_in_line_never_runs():
     for work it gave up."""
     import asyncio
     import time as time_
-    from bridgelaw.web.app import TooSlow, Work
+    from bridgelaw.web.work import TooSlow, Work
     work, ran, outcomes = Work(limit=0.2, slots=2), [], []
 
     async def main() -> None:

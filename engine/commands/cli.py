@@ -28,6 +28,7 @@ from typing import Any, Sequence
 
 from .. import __version__
 from ..render import ruling as render
+from ..render.terminal import SafeOutput
 from .. import rulebook as rulebooks
 from ..rulebook import sources
 from ..ruling.case import Case, load_case
@@ -521,6 +522,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def warn_stale(removed: list[Path]) -> None:
+    """Say which temporary files of earlier, killed writes the writer removed (core.files)."""
+    for path in removed:
+        print(f"bridgelaw: warning: removed {one_line(str(path))}, the temporary file of an earlier write that "
+              "was killed before it finished", file=sys.stderr)
+
+
 def _command(argv: Sequence[str]) -> str | None:
     """The subcommand named on the command line, when it is one of LAZY (else None: build all)."""
     for arg in argv:
@@ -546,9 +554,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = signal.signal(signal.SIGTERM, _terminate)
     except ValueError:                  # not the main thread (e.g. called from a test's thread)
         pass
+    stdout = sys.stdout
     try:
         parser = build_parser(_command(argv))
         args = parser.parse_args(argv)
+        sys.stdout = SafeOutput(stdout)        # control characters from any input escaped in every format
         return args.func(args)
     except BridgelawError as exc:
         print(f"bridgelaw: error: {exc}", file=sys.stderr)
@@ -562,6 +572,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("bridgelaw: terminated", file=sys.stderr)
         return 143
     finally:
+        sys.stdout = stdout
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

@@ -18,12 +18,12 @@ from typing import Any
 
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import same_file, write_atomic
+from ..core.files import same_file, target_of, write_atomic
 from ..core.vocab import METHODS
 from ..field.run import load_event, outputs, run
 from ..field.traveller import bulk
 from ..render import event as report
-from .cli import _what_if_options, what_if
+from .cli import _what_if_options, warn_stale, what_if
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -89,6 +89,8 @@ class Progress:
 
 
 def cmd_event(args: argparse.Namespace) -> int:
+    for target in args.output:
+        target_of(target)                     # a device, FIFO or folder is refused before any work
     progress = Progress()
     event = load_event(args.event, args.scoring, rulebook=args.rulebook, as_of=as_of_option(args.as_of),
                        what_if=(lambda book: what_if(book, args)) if args.set or args.overlay else None)
@@ -117,5 +119,5 @@ def cmd_event(args: argparse.Namespace) -> int:
     progress.done()
     sys.stdout.write(report.RENDER[args.format](scored))
     for path, text, encoding in writes:
-        write_atomic(path, text, encoding)
+        warn_stale(write_atomic(path, text, encoding))
     return 0

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import same_file, write_atomic
+from ..core.files import same_file, target_of, write_atomic
 from ..core.vocab import METHODS
 from ..field.traveller import Traveller, load_results_traveller, load_traveller, score_traveller
 from ..render.traveller import (CSV_HEADER, FORMATS, RENDERERS, as_csv, as_dict, as_json, markdown,  # noqa: F401
@@ -83,6 +83,9 @@ def load(args: argparse.Namespace) -> Traveller:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from .cli import warn_stale
+    if args.output is not None:
+        target_of(args.output)                # a device, FIFO or folder is refused before any work
     trav = load(args)
     board = score_traveller(trav)
     report = RENDERERS[args.format](board)
@@ -100,8 +103,9 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise BridgelawError(f"--output {args.output} is the input file; it is rewritten only with --in-place")
         if trav.adjustments_file is not None and same_file(target, Path(trav.adjustments_file)):
             raise BridgelawError(f"--output {args.output} is the adjustments file; choose another name")
+        target_of(target)                     # a device, FIFO or folder is refused before anything is printed
         pbn_text = pbn_output(board)
     if target is not None:
-        write_atomic(target, pbn_text, trav.pbn.encoding)
+        warn_stale(write_atomic(target, pbn_text, trav.pbn.encoding))
     sys.stdout.write(report)
     return 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BridgelawError
-from ..web.settings import CONNECTIONS, KEEP_ALIVE, PER_CLIENT, READ_TIMEOUT, TIME_LIMIT, show_host  # noqa: F401
+from ..web.settings import CONNECTIONS, PER_CLIENT, QUEUE_PER_CLIENT, QUEUE_WAIT, READ_TIMEOUT, TIME_LIMIT, show_host
 
 
 DESCRIPTION = ("Start the bridgelaw web page: enter a case and read the ruling, print a ruling slip, compare "
@@ -54,8 +54,24 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="answer 503 to a request whose work takes longer (default %(default)g)")
     p.add_argument("--read-timeout", type=_positive(float, 600), default=READ_TIMEOUT, metavar="SECONDS",
                    help="close a connection whose request has not fully arrived in this time (default %(default)g)")
-    p.add_argument("--per-client", type=_positive(int, 10_000), default=PER_CLIENT, metavar="N",
-                   help="connections one address may hold open in each process (default %(default)d)")
+    p.add_argument("--max-per-client", "--per-client", type=_positive(int, 10_000), default=PER_CLIENT, metavar="N",
+                   dest="per_client",
+                   help="requests one client address may have in progress in each process (default %(default)d); "
+                        "more wait their turn (--max-waiting, --max-wait) instead of being refused; idle kept-alive "
+                        "connections count for nothing")
+    p.add_argument("--max-waiting", type=_positive(int, 100_000), default=QUEUE_PER_CLIENT, metavar="N", dest="queue",
+                   help="requests of one client address that may wait for their turn in each process (default "
+                        "%(default)d); past it a request is answered 503")
+    p.add_argument("--max-wait", type=_positive(float, 600), default=QUEUE_WAIT, metavar="SECONDS", dest="queue_wait",
+                   help="seconds a request may wait for its turn (default %(default)g); past it 503")
+    p.add_argument("--max-connections", type=_positive(int, 100_000), default=CONNECTIONS, metavar="N",
+                   dest="connections",
+                   help="connections each process keeps open (default %(default)d); a new one past it closes the "
+                        "longest-open idle connection, else one whose request is still trickling in")
+    p.add_argument("--proxy", action="append", default=[], metavar="ADDRESS", dest="proxies", type=_address,
+                   help="the address of a reverse proxy in front of this server (repeat for several): its "
+                        "X-Forwarded-For is believed and its connections are not capped per client (the proxy "
+                        "limits its clients); without it X-Forwarded-For is ignored")
     p.add_argument("--http", choices=("auto", "httptools", "h11"), default="auto",
                    help="HTTP/1.1 parser: httptools (in C, the web extra installs it) or h11 (pure Python, "
                         "slower); auto (default): httptools when installed")
@@ -72,6 +88,13 @@ def _positive(kind: type, most: float) -> Any:
             raise argparse.ArgumentTypeError(f"{text} is out of range (expected more than 0 and at most {most:g})")
         return value
     return parse
+
+
+def _address(text: str) -> str:
+    try:
+        return str(ipaddress.ip_address(text.strip("[]")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an IP address (expected e.g. 127.0.0.1 or ::1)") from None
 
 
 def _port(text: str) -> int:
@@ -103,7 +126,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                              f"(missing: {', '.join(missing)})",
                              suggestion="pip install 'bridgelaw[web]'")
     from ..web import server
-    from ..web.app import LOOPBACK_HOSTS, create_app
+    from ..web.app import create_app
+    from ..web.guard import LOOPBACK_HOSTS
 
     if args.rules is not None and not args.rules.is_dir():
         raise BridgelawError(f"--rules {args.rules}: no such folder", expected="a folder holding rulebook files (*.yaml)")
@@ -115,7 +139,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server.protocol(args.http)                # before anything is served: a missing httptools is one line
     options = server.Options(rules=str(args.rules.resolve()) if args.rules else None, allowed_hosts=tuple(names),
                              ip_hosts=not local, time_limit=args.time_limit, read_timeout=args.read_timeout,
-                             per_client=args.per_client)
+                             per_client=args.per_client, queue=args.queue, queue_wait=args.queue_wait,
+                             connections=args.connections,
+                             proxies=tuple(dict.fromkeys(args.proxies)))
     create_app(args.rules, allowed_hosts=names)            # every rulebook checked before anything is served
     workers = args.workers or default_workers()
     sock = server.listen(host, args.port, workers)

@@ -69,6 +69,16 @@ def one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
+def quoted(text: str, limit: int = 20) -> str:
+    """`text` for a message: in quotes, cut to `limit` characters, and every character that is not
+    printable (control characters, line breaks) or not plain to read (a digit such as '٩' or '¹'
+    that is not ASCII) escaped — so the message shows what the file holds."""
+    shown = text[:limit]
+    body = "".join(ch if ch.isprintable() and (ch.isascii() or not ch.isnumeric())
+                   else ch.encode("unicode_escape").decode("ascii") for ch in shown)
+    return f"'{body}{'…' if len(text) > limit else ''}'"
+
+
 class RulingError(BridgelawError):
     """The rulebook cannot decide the case: a fact is missing, or not exactly one rule applies."""
 

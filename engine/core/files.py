@@ -1,9 +1,21 @@
-"""Files bridgelaw writes: never over an input under another name, always whole."""
+"""Files bridgelaw writes: never over an input under another name, never into anything but a
+regular file, always whole.
+
+:func:`write_atomic` is the one writer of every command (``score --output/--in-place``,
+``event --output``, ``casebook``): it writes a temporary file beside the target and renames it
+over the target, so a reader sees the old file or the new one. The target — after following
+symbolic links — must be a new name or a regular file: a link to ``/dev/full``, a FIFO or a
+folder is refused before anything is written (``os.replace`` would have put a regular file in
+the device's place). A write killed before its rename (SIGKILL, a power cut) leaves its
+temporary file, named ``.NAME.PID.XXXXXXXX.tmp`` after the process that wrote it; the next write
+to the same name removes those whose process is gone, and reports them.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -19,32 +31,88 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """Write `text` to `path` through a temporary file in the same folder and os.replace: a
-    reader sees the old file or the new one, never half of one; on failure nothing changes."""
-    path = Path(os.path.realpath(path))          # through a symbolic link: the link stays, its target changes
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir():
-        raise BridgelawError(f"cannot write {path}: no such folder {directory}")
+def target_of(path: str | Path) -> Path:
+    """The file a write to `path` would change (symbolic links followed); a BridgelawError when it
+    is anything but a regular file or a name that does not exist yet."""
+    real = Path(os.path.realpath(path))   # through a symbolic link: the link stays, its target changes
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        info = os.stat(real)
+    except FileNotFoundError:
+        info = None
     except OSError as exc:
         raise BridgelawError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, pipe or socket)"
+        shown = f" (a link to {real})" if str(real) != os.path.abspath(path) else ""
+        raise BridgelawError(f"cannot write here{shown}: it is {what}", file=str(path),
+                             expected="a new file name or a regular file to replace")
+    directory = real.parent
+    if not directory.is_dir():
+        raise BridgelawError(f"cannot write {real}: no such folder {directory}")
+    return real
+
+
+def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> list[Path]:
+    """Write `text` to `path` through a temporary file in the same folder and os.replace: a
+    reader sees the old file or the new one, never half of one; on failure nothing changes.
+    Returns the stale temporary files of earlier, killed writes to the same name that it removed."""
+    target = target_of(path)
+    removed = remove_stale(target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        if path.exists():
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+        if target.exists():
+            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
         else:
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise BridgelawError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
         raise
+    return removed
+
+
+def remove_stale(target: Path) -> list[Path]:
+    """Remove the temporary files ``.NAME.PID.XXXXXXXX.tmp`` beside `target` whose writing process
+    no longer runs (a write killed before its rename); the ones removed."""
+    pattern = re.compile(re.escape(f".{target.name}.") + r"([0-9]+)\.[A-Za-z0-9_]{8}\.tmp")
+    removed = []
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return removed
+    for name in names:
+        m = pattern.fullmatch(name)
+        if m is None or _running(int(m[1])):
+            continue
+        stale = target.parent / name
+        try:
+            if stat.S_ISREG(os.lstat(stale).st_mode):
+                os.unlink(stale)
+                removed.append(stale)
+        except OSError:
+            continue
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True                       # another user's process (or a number no process has): leave it
+    return True

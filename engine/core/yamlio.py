@@ -27,7 +27,7 @@ try:                                    # ruamel.yaml.clib's parser, used direct
 except ImportError:                     # pragma: no cover — ruamel.yaml without its C part
     _CParser = None
 
-from . import limits
+from . import dates, limits
 from .errors import BridgelawError, did_you_mean
 
 Path_ = Sequence[str | int]
@@ -139,6 +139,56 @@ class Document:
             return self.error(loc, f"{where}: {_quoted(err.get('input'))} is not allowed",
                               expected=expected, suggestion=did_you_mean(err.get("input"), choices))
         return self.error(loc, f"{where}: {err['msg'].lower()}", expected=None)
+
+
+def node_paths(text: str) -> tuple[dict, dict, dict]:
+    """(value, item, key) positions of every node of a YAML text: 1-based (line, column) → key path.
+    The text is composed (ruamel's safe composer, never constructed: a value that does not
+    construct, such as ``!!bool maybe`` or 2017-02-30, still has its place) and walked without
+    recursion, each node once (an alias of a value that contains itself ends the walk there).
+    Empty maps when the text is not YAML. For errors that carry no key path."""
+    values: dict[tuple[int, int], tuple] = {}
+    items: dict[tuple[int, int], tuple] = {}
+    keys: dict[tuple[int, int], tuple] = {}
+    try:
+        root = _loaders.fast.compose(text)
+    except (YAMLError, ValueError, RecursionError):
+        return values, items, keys
+    finally:
+        _forget(_loaders.fast)
+
+    def at(node: Any) -> tuple[int, int]:
+        return node.start_mark.line + 1, node.start_mark.column + 1
+
+    seen: set[int] = set()
+    todo: list[tuple[Any, tuple]] = [(root, ())]
+    while todo:
+        node, path = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        children: list[tuple[Any, tuple]] = []
+        if isinstance(node, MappingNode):
+            for key_node, value_node in node.value:
+                key = _composed_key(key_node)
+                keys.setdefault(at(key_node), path + (key,))
+                values.setdefault(at(value_node), path + (key,))
+                children.append((value_node, path + (key,)))
+        elif isinstance(node, SequenceNode):
+            for i, item in enumerate(node.value):
+                items.setdefault(at(item), path + (i,))
+                children.append((item, path + (i,)))
+        todo.extend(reversed(children))
+    return values, items, keys
+
+
+def _composed_key(node: Any) -> Any:
+    """A mapping key as the loader would make it, for the keys a path can hold (text, whole numbers)."""
+    if not isinstance(node, ScalarNode):
+        return None
+    if str(node.tag).endswith(":int") and _DIGITS.match(node.value):
+        return int(node.value)
+    return node.value
 
 
 _DATE = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
@@ -286,7 +336,10 @@ def _plain_value(value: str, event: Any, name: str) -> Any:
         elif tag in _SCALAR_TAGS:
             if tag in _INT_FLOAT:
                 _check_number(value, event, name)
-            result = _loaders.events.constructor.construct_object(ScalarNode(tag, value))
+            if tag == _TIMESTAMP:
+                result = _timestamp(value, event, name)
+            else:
+                result = _loaders.events.constructor.construct_object(ScalarNode(tag, value))
         else:                           # a merge key, or anything else unusual
             raise _Fallback
     if len(value) <= _PLAIN_LONGEST:
@@ -336,7 +389,12 @@ def _fast_tree(text: str, name: str = "<text>") -> Any:
         if kind is ev.ScalarEvent:
             if event.anchor is not None or (event.tag is not None and not any(event.implicit)):
                 raise _Fallback
-            add(_plain_value(event.value, event, name) if not event.style and event.implicit[0] else event.value)
+            if not event.style and event.implicit[0]:
+                add(_plain_value(event.value, event, name))
+            else:
+                if event.style == '"':
+                    _check_escapes(event, name)
+                add(event.value)
         elif kind is ev.MappingStartEvent:
             if event.anchor is not None or (event.tag is not None and not event.implicit):
                 raise _Fallback
@@ -419,10 +477,13 @@ _INT_FLOAT = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
 _EXPONENT = re.compile(r"[eE]\s*([-+]?)\s*0*([0-9]+)")
 
 
-def _at(event: Any, name: str, message: str, expected: str | None = None) -> BridgelawError:
+def _at(event: Any, name: str, message: str, expected: str | None = None, *,
+        kind: type[BridgelawError] = limits.LimitError) -> BridgelawError:
+    """An error at `event`: a LimitError (a bound: nothing re-parses the text to find the key it is
+    under), or with `kind` BridgelawError for a value that is wrong but cheap to read again."""
     mark = event.start_mark
-    return limits.LimitError(message, file=name, line=mark.line + 1 if mark else None,
-                          column=mark.column + 1 if mark else None, expected=expected)
+    return kind(message, file=name, line=mark.line + 1 if mark else None,
+                column=mark.column + 1 if mark else None, expected=expected)
 
 
 def _check_number(value: str, event: Any, name: str) -> None:
@@ -434,6 +495,62 @@ def _check_number(value: str, event: Any, name: str) -> None:
     if exponent is not None and len(exponent[2]) > 3 or exponent is not None and int(exponent[2]) > limits.MAX_EXPONENT:
         raise _at(event, name, f"the exponent of {value[:40]} is too large (at most {limits.MAX_EXPONENT})",
                   expected="a number such as 620, 3/5 or 0.6")
+
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_COLLECTION_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
+_READS_AS = {"tag:yaml.org,2002:bool": "true or false", "tag:yaml.org,2002:int": "a whole number such as 7",
+             "tag:yaml.org,2002:float": "a number such as 0.6", "tag:yaml.org,2002:null": "null, ~ or nothing",
+             _TIMESTAMP: "a date such as 2024-05-18"}
+
+
+def _full_tag(tag: Any) -> str:
+    tag = str(tag)
+    return "tag:yaml.org,2002:" + tag[2:] if tag.startswith("!!") else tag
+
+
+def _tag_text(tag: Any) -> str:
+    text = str(tag).replace("tag:yaml.org,2002:", "!!")
+    return _key_text(text[:40])
+
+
+def _check_tagged(tag: str, event: Any, name: str) -> None:
+    """An explicitly tagged value (``!!bool maybe``, ``!!int ''``) must read as its tag — what the
+    same text would be without the tag (``!!float 1`` may be a whole number, ``!!bool yes`` one of
+    YAML 1.1's words) — else ruamel's constructor fails with a KeyError or an IndexError."""
+    if tag == "tag:yaml.org,2002:str" or tag not in _READS_AS:
+        return
+    value = event.value
+    found = str(_loaders.events.resolver.resolve(ScalarNode, value, (True, False)))
+    if found == tag or tag == "tag:yaml.org,2002:float" and found == "tag:yaml.org,2002:int" \
+            or tag == "tag:yaml.org,2002:bool" and value.lower() in _loaders.events.constructor.bool_values:
+        return
+    raise _at(event, name, f"{_quoted(value)} is not a {_tag_text(tag)} value", expected=_READS_AS[tag], kind=BridgelawError)
+
+
+def _timestamp(value: str, event: Any, name: str) -> Any:
+    """A date (or date and time) that exists, in the years dates.read_date accepts."""
+    try:
+        day = _loaders.events.constructor.construct_object(ScalarNode(_TIMESTAMP, value))
+    except (ValueError, TypeError, OverflowError, KeyError, IndexError) as exc:
+        reason = str(exc).splitlines()[0][:100] if str(exc) else type(exc).__name__
+        raise _at(event, name, f"{_quoted(value)} is not a day of the calendar: {reason}",
+                  expected="dates as YYYY-MM-DD that exist", kind=BridgelawError) from None
+    try:
+        dates.check_year(day if isinstance(day, dt.date) else day.date(), what=_quoted(value))
+    except BridgelawError as exc:
+        raise _at(event, name, exc.message, expected=f"a date from {dates.MIN_YEAR} to {dates.MAX_YEAR}",
+                  kind=BridgelawError) from None
+    return day
+
+
+def _check_escapes(event: Any, name: str) -> None:
+    """A double-quoted value may write any character by an escape (``"\\e[31m"``, ``"\\0"``);
+    the control characters the file itself may not hold are refused here too."""
+    bad = _BAD_CHAR.search(event.value)
+    if bad is not None:
+        raise _at(event, name, f"control character U+{ord(bad[0]):04X} (written as an escape) is not allowed",
+                  expected="printable text, tabs and line breaks", kind=BridgelawError)
 
 
 def _depth_error(event: Any, name: str) -> BridgelawError:
@@ -468,25 +585,40 @@ def _scan(text: str, name: str) -> None:
         if kind is ev.ScalarEvent:
             tag = event.tag
             if tag is not None and not any(event.implicit):
-                tag = str(tag)
-                if tag.startswith("!!"):
-                    tag = "tag:yaml.org,2002:" + tag[2:]
+                tag = _full_tag(tag)
                 if tag not in _TAGS_ALLOWED:
                     raise _at(event, name, f"the tag {str(event.tag)[:40]} is not used in bridgelaw files",
                               expected="plain values (no !!binary, !!set, …)")
+                if tag in _COLLECTION_TAGS:
+                    raise _at(event, name, f"the tag {_tag_text(event.tag)} is for a mapping or a list, not a "
+                              "single value", expected="a plain value, or !!str, !!int, !!float, !!bool, !!null",
+                              kind=BridgelawError)
+                _check_tagged(tag, event, name)
             elif not event.style and event.implicit[0] and (len(event.value) > limits.MAX_DIGITS
-                                                            or "e" in event.value or "E" in event.value):
+                                                            or "e" in event.value or "E" in event.value
+                                                            or "-" in event.value[4:5]):
                 tag = str(resolver.resolve(ScalarNode, event.value, (True, False)))
             if tag in _INT_FLOAT:
                 _check_number(event.value, event, name)
+            elif tag == _TIMESTAMP:
+                _timestamp(event.value, event, name)
+            if event.style == '"':
+                _check_escapes(event, name)
             if event.anchor is not None:
                 anchors[event.anchor] = 1
             count(1)
         elif kind is ev.MappingStartEvent or kind is ev.SequenceStartEvent:
-            if event.tag is not None and not event.implicit and str(event.tag).replace("!!", "tag:yaml.org,2002:") \
-                    not in _TAGS_ALLOWED:
-                raise _at(event, name, f"the tag {str(event.tag)[:40]} is not used in bridgelaw files",
-                          expected="plain mappings and lists")
+            if event.tag is not None and not event.implicit:
+                tag = _full_tag(event.tag)
+                wanted = "tag:yaml.org,2002:" + ("map" if kind is ev.MappingStartEvent else "seq")
+                if tag not in _TAGS_ALLOWED:
+                    raise _at(event, name, f"the tag {str(event.tag)[:40]} is not used in bridgelaw files",
+                              expected="plain mappings and lists")
+                if tag != wanted:
+                    raise _at(event, name, f"the tag {_tag_text(event.tag)} is not used in bridgelaw files on a "
+                              f"{'mapping' if kind is ev.MappingStartEvent else 'list'}",
+                              expected="plain mappings and lists (a tag such as !!str is for a single value)",
+                              kind=BridgelawError)
             if len(frames) >= limits.MAX_DEPTH:
                 raise _depth_error(event, name)
             frames.append([1, event.anchor, 0])
@@ -496,6 +628,9 @@ def _scan(text: str, name: str) -> None:
                 anchors[anchor] = size
             count(size)
         elif kind is ev.AliasEvent:
+            if any(frame[1] == event.anchor for frame in frames):
+                raise _at(event, name, f"the alias *{_tag_text(event.anchor)} is used inside the value it names "
+                          "(a value that contains itself)", expected="an alias (*name) after its anchored value ends")
             size = anchors.get(event.anchor, 1)
             added += size
             if added > limits.MAX_ALIAS_NODES:

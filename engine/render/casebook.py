@@ -34,7 +34,9 @@ from . import ruling as render
 from .. import rulebook as rulebooks
 from . import slip as slips
 from ..ruling.case import Case, load_case
+from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
+from ..core.files import target_of, write_atomic
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling
 
@@ -268,19 +270,16 @@ def write(entries: list[Entry], out: Path, *, title: str, stamp: str | None = No
         files[out / "cases" / f"{e.name}.html"] = case_html(
             e, title, entries[i - 1] if i else None, entries[i + 1] if i + 1 < len(entries) else None)
         files[out / "cases" / f"{e.name}.md"] = case_markdown(e, title)
-    for path, text in files.items():
+    for path in files:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        target_of(path)                       # every name checked before the first is written
+    for path, text in files.items():
+        write_atomic(path, text)              # the one writer: never into a device or a FIFO a link names
     return list(files)
 
 
 def cmd_casebook(args: argparse.Namespace) -> int:
-    as_of = None
-    if args.as_of:
-        try:
-            as_of = dt.date.fromisoformat(args.as_of)
-        except ValueError:
-            raise BridgelawError(f"--as-of {args.as_of!r} is not a date", expected="YYYY-MM-DD, e.g. 2015-06-30") from None
+    as_of = as_of_option(args.as_of)
     entries = build(args.cases, as_of=as_of)
     out = Path(args.out)
     if out.exists() and not out.is_dir():

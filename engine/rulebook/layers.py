@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from . import infractions as infr
 from . import parameters as params
 from . import sources
 from .adapter import stage_problem
-from ..core.errors import BridgelawError, did_you_mean
+from ..core.errors import BridgelawError, did_you_mean, quoted
 from .stages import DECLARED, PARAMETER, STAGES, Stage
 from ..core.yamlio import Document, load_yaml
 from .files import available, rules_dir
@@ -71,7 +72,14 @@ def shared_dirs(path: Path) -> list[Path]:
     return [d for i, d in enumerate(dirs) if d not in dirs[:i]]
 
 
+LAYER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}", re.ASCII)    # a file name in shared/, never a path
+
+
 def _shared(doc: Document, path: Path, name: str, i: int) -> tuple[Document, SharedModel]:
+    if not LAYER_NAME.fullmatch(name):
+        raise doc.error(["include", i], f"include: {quoted(name, 40)} is not the name of a shared layer",
+                        expected="the name of a file in the rulebooks' shared/ folder without .yaml, such as "
+                        "wbf-law12 (lower-case letters, digits, - and _; at most 64; never a path)")
     for folder in shared_dirs(path):
         file = folder / f"{name}.yaml"
         if file.is_file():
@@ -220,9 +228,14 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
             if rule.id in mine and rule.source is model.rules[mine[rule.id]]:
                 raise doc.error(["rules", mine[rule.id], "overrides", j], f"rule '{rule.id}' overrides '{target}', "
                                 "which does not exist", suggestion=did_you_mean(target, ids))
-            k = next(k for k, rm in enumerate(model.remove) if rm.rule == target)
-            raise doc.error(["remove", k, "rule"], f"removing '{target}' leaves rule '{rule.id}' overriding "
-                            "nothing", suggestion=f"remove or replace '{rule.id}' too")
+            k = next((k for k, rm in enumerate(model.remove) if rm.rule == target), None)
+            if k is not None:
+                raise doc.error(["remove", k, "rule"], f"removing '{target}' leaves rule '{rule.id}' overriding "
+                                "nothing", suggestion=f"remove or replace '{rule.id}' too")
+            place = rule.places[-1]               # a rule of a shared layer (or of an earlier layer)
+            where = place.doc if place.doc is not None else doc
+            raise where.error(list(place.path) + ["overrides", j], f"rule '{rule.id}' overrides '{target}', which "
+                              "does not exist", suggestion=did_you_mean(target, ids))
     _check_override_cycles(doc, rules)
     _check_stage_limits(doc, rules)
     return dataclasses.replace(view, all_rules=rules)

@@ -101,6 +101,35 @@ FORMER_WORDS: dict[str, dict[str, str]] = {
 }
 
 
+# What a value of each numeric parameter can mean at all, whatever a Law or a regulation says (the
+# Law's own bounds are declared in the editions, at_least/at_most): an IMP quantity of one board
+# lies within the IMP scale's ±24, an average plus is above average, a probability is at most 1, a
+# factor of benefit of doubt raises (1 or more). Checked when a rulebook, an overlay or --set gives
+# the value, so that a value no ruling could use is refused before any case is ruled.
+F = Fraction
+RANGES: dict[str, tuple[Fraction, Fraction, str]] = {
+    "artificial.pairs.avg_plus": (F(1, 2), F(1), "average plus is at least average (50%)"),
+    "artificial.pairs.avg_minus": (F(0), F(1, 2), "average minus is at most average (50%)"),
+    "artificial.imps.avg_plus": (F(0), F(24), "average plus at IMPs is 0 or more, within the IMP scale"),
+    "artificial.imps.average": (F(-24), F(24), "IMPs of one board lie within the IMP scale"),
+    "artificial.imps.avg_minus": (F(-24), F(0), "average minus at IMPs is 0 or less, within the IMP scale"),
+    "session.imps.nos_above": (F(-24), F(24), "IMPs per board lie within the IMP scale"),
+    "session.imps.os_below": (F(-24), F(24), "IMPs per board lie within the IMP scale"),
+    "multiple_boards.limit": (F(0), F(100), "boards in one session"),
+    "poll.minimum": (F(1), F(1000), "players polled"),
+    "poll.benefit_of_doubt": (F(1), F(10), "a factor that raises a weight (1: none)"),
+    "poll.benefit_of_doubt_ceiling": (F(1), F(10), "a factor that raises a weight (1: none)"),
+    "likely.threshold": (F(0), F(1), "a probability"),
+    "probable.threshold": (F(0), F(1), "a probability"),
+    "weighted.imps.round_to": (F(0), F(24), "a step within the IMP scale (0: no rounding)"),
+    "vp.round_to": (F(0), F(20), "a step within the 20-VP scale (0: no rounding)"),
+    "appeal.time_limit_minutes": (F(0), F(7 * 24 * 60), "minutes, at most a week"),
+    "fieldscore.neuberg.round_to": (F(0), F(100), "a step of matchpoints (0: no rounding)"),
+    "fieldscore.butler.drop": (F(0), F(100), "results dropped at each end"),
+    "fieldscore.butler.round_datum_to": (F(0), F(1000), "a step of points (0: no rounding)"),
+}
+
+
 def check(name: str, value: Any) -> Any:
     """The value of parameter `name` in its kind; ValueError (a sentence) when it is not. A word the
     parameter once took (:data:`FORMER_WORDS`) is read as the word that replaced it."""
@@ -126,6 +155,10 @@ def check(name: str, value: Any) -> Any:
         raise ValueError(f"a rounding step is 0 (no rounding) or more, got {value}")
     if kind == "percent" and not 0 <= number <= 1:
         raise ValueError(f"expected a percentage from 0% to 100%, got {value!r}")
+    if name in RANGES:
+        low, high, why = RANGES[name]
+        if not low <= number <= high:
+            raise ValueError(f"{show(number, name)} is outside {show(low, name)} to {show(high, name)} ({why})")
     return number
 
 

@@ -11,8 +11,9 @@ from typing import Any, Mapping
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import YAMLError
 from ruamel.yaml.scalarstring import LiteralScalarString
+
+from ..core.yamlio import node_paths
 
 MAX_ROWS = 20               # outcomes in one weighted list, choices in a poll
 MAX_FIELD = 1000            # results in a field (other tables at matchpoints)
@@ -53,30 +54,7 @@ def _commented(value: Any) -> Any:
 def positions(text: str) -> tuple[dict, dict, dict]:
     """(value, item, key) positions of every node of a YAML text: 1-based (line, column) → path.
     Used only for errors that carry no key path (e.g. a rulebook that is not found)."""
-    values: dict[tuple[int, int], tuple] = {}
-    items: dict[tuple[int, int], tuple] = {}
-    keys: dict[tuple[int, int], tuple] = {}
-    try:
-        root = YAML(typ="rt").load(text)
-    except YAMLError:
-        return values, items, keys
-
-    def walk(node: Any, path: tuple) -> None:
-        if isinstance(node, CommentedMap):
-            for k in node:
-                kl, kc = node.lc.key(k)
-                vl, vc = node.lc.value(k)
-                keys.setdefault((kl + 1, kc + 1), path + (k,))
-                values.setdefault((vl + 1, vc + 1), path + (k,))
-                walk(node[k], path + (k,))
-        elif isinstance(node, CommentedSeq):
-            for i, v in enumerate(node):
-                il, ic = node.lc.item(i)
-                items.setdefault((il + 1, ic + 1), path + (i,))
-                walk(v, path + (i,))
-
-    walk(root, ())
-    return values, items, keys
+    return node_paths(text)
 
 
 def check_list_lengths(tree: Any, path: tuple = ()) -> tuple[tuple, int, int] | None:

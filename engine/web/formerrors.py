@@ -11,7 +11,8 @@ import re
 
 from ..core.errors import BridgelawError
 from ..core.limits import LimitError
-from .caseform import APPEAL_FIELDS, PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS, CaseForm
+from .caseform import CaseForm
+from .formfields import APPEAL_FIELDS, PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS
 from .caseyaml import positions
 
 SIMPLE_FIELDS = {

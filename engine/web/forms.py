@@ -1,6 +1,8 @@
-"""The ruling form, in three modules with one job each (this module gathers their names):
+"""The ruling form, in five modules with one job each (this module gathers their names):
 
-- :mod:`.caseform` — the form's fields ⇄ a case model (exactly the keys of a case file);
+- :mod:`.formfields` — the form's vocabulary: choices, which field is which key, the rows of its lists;
+- :mod:`.caseform` — the form's fields → a case model (exactly the keys of a case file);
+- :mod:`.caseopen` — an opened case file → the form's fields;
 - :mod:`.caseyaml` — a case model as case-file YAML, and the length limits on its lists;
 - :mod:`.formerrors` — an engine error → the form field it belongs to (from the error's key path).
 
@@ -13,9 +15,11 @@ is evaluated.
 
 from __future__ import annotations
 
-from .caseform import (B_MODES, CASE_KEYS, DECISIONS, DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, HIDDEN_FIELDS, KINDS, OFFENDERS,  # noqa: F401
-                       EXCEPTIONS, FINDING_CHOICES, LABELS, NON_OFFENDING, NOT_SCHEDULED, RESPONSIBILITIES, SCORINGS,
-                       SEATS, SERIOUS, SIDES, VULNERABILITIES, CaseForm, PollRow, RevokeRow, Row, compact_list, label,
-                       split_field)
+from .caseform import CaseForm, compact_list, split_field  # noqa: F401
+from .caseopen import form_from_tree  # noqa: F401
 from .caseyaml import MAX_FIELD, MAX_LIST, MAX_ROWS, check_list_lengths, dump_yaml, positions  # noqa: F401
 from .formerrors import error_path, field_for_path, form_errors, friendly  # noqa: F401
+from .formfields import (B_MODES, CASE_KEYS, DECISIONS, DEPOSITS, DIRECTIONS, EVENTS, EXCEPTIONS,  # noqa: F401
+                         FINDING_CHOICES, FORM_KEYS, HIDDEN_FIELDS, KINDS, LABELS, NON_OFFENDING, NOT_SCHEDULED, OFFENDERS,
+                         RESPONSIBILITIES, SCORINGS, SEATS, SERIOUS, SIDES, VULNERABILITIES, PollRow, RevokeRow, Row,
+                         label)

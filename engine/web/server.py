@@ -7,46 +7,25 @@ processes, and the connection guards that keep the server available to everyone.
   socket of its own besides the shared one (``SO_REUSEPORT``, :func:`sockets_for`) so the kernel
   spreads connections over them; each builds the app from :class:`AppFactory`, a small picklable
   object that carries the options (rules folder, allowed host names, limits) to every worker.
-- HTTP/1.1 is parsed by httptools (llhttp, in C: :class:`GuardedHttpToolsProtocol`) on uvloop's
+- HTTP/1.1 is parsed by httptools (llhttp, in C: ``GuardedHttpToolsProtocol``) on uvloop's
   event loop when they are installed (the web extra installs both), else by the pure-Python h11
-  (:class:`GuardedH11Protocol`) on asyncio's; ``serve --http`` chooses. Both carry the same two
-  guards against slow or greedy clients (:class:`_Guards`): a request (headers and body) must
-  arrive within ``read_timeout`` seconds of its first byte — or of the connection's opening —
-  else the connection is closed (408 when part of a request came); and one client address may
-  hold at most ``per_client`` connections in a worker (more are answered 503 and closed at once),
-  so a few dozen idle or trickling connections from one address cannot take the server from
-  everyone else.
+  (``GuardedH11Protocol``) on asyncio's; ``serve --http`` chooses. Both carry the same guards
+  against slow, greedy and numerous clients (:mod:`bridgelaw.web.connections`): a read deadline,
+  a bound on headers, turns per client address with a bounded wait instead of refusals, room
+  made by closing idle connections, and a stop that does not wait for half-sent requests.
+- ``X-Forwarded-For`` is believed only from the addresses ``--proxy`` names (uvicorn's proxy
+  headers, off without them).
 """
 
 from __future__ import annotations
 
 import signal
 import socket
-from collections import Counter
-from dataclasses import dataclass
-from typing import Any, ClassVar
-
-from uvicorn.protocols.http.h11_impl import H11Protocol
-
-try:                                          # the C parser (the web extra installs it); h11 otherwise
-    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-except ImportError:                           # pragma: no cover
-    HttpToolsProtocol = None  # type: ignore[assignment,misc]
+from typing import Any
 
 from ..core.errors import BridgelawError
-from .settings import CONNECTIONS, KEEP_ALIVE, PER_CLIENT, READ_TIMEOUT, TIME_LIMIT, show_host
-
-
-@dataclass(frozen=True)
-class Options:
-    """What every worker needs to build the same app."""
-
-    rules: str | None = None
-    allowed_hosts: tuple[str, ...] | None = None
-    ip_hosts: bool = False
-    time_limit: float = TIME_LIMIT
-    read_timeout: float = READ_TIMEOUT
-    per_client: int = PER_CLIENT
+from .connections import GuardedH11Protocol, GuardedHttpToolsProtocol
+from .settings import KEEP_ALIVE, MAX_HEADER_BYTES, Options, show_host
 
 
 class AppFactory:
@@ -62,94 +41,6 @@ class AppFactory:
         return create_app(o.rules, allowed_hosts=list(o.allowed_hosts) if o.allowed_hosts else None,
                           ip_hosts=o.ip_hosts, time_limit=o.time_limit)
 
-
-def _message(status: bytes, text: bytes) -> bytes:
-    return (b"HTTP/1.1 " + status + b"\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-            b"content-length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
-
-
-REFUSED = _message(b"503 Service Unavailable", b"Too many connections from your address; close some and try again.")
-TIMED_OUT = _message(b"408 Request Timeout", b"The request did not arrive in time; send it again.")
-
-
-class _Guards:
-    """The two connection guards, mixed into a uvicorn HTTP protocol class (h11 or httptools):
-    a read deadline per request and a cap per client address. They use only what both protocols
-    have (``transport``, ``client``, ``cycle``, ``loop``, ``config``, ``on_response_complete``).
-    The limits come from the app factory's options (``config.app``)."""
-
-    clients: ClassVar[Counter[str]] = Counter()          # open connections per address, this process
-    _address: str | None = None
-    _deadline: Any = None
-
-    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
-        super().connection_made(transport)  # type: ignore[misc]
-        options = getattr(self.config.app, "options", None) or Options()
-        self._read_timeout, self._deadline, self._partial = options.read_timeout, None, False
-        self._address = self.client[0] if self.client else ""
-        self.clients[self._address] += 1
-        if self.clients[self._address] > options.per_client:
-            self.logger.warning("refused a connection from %s: it already has %d open", self._address,
-                                options.per_client)
-            transport.write(REFUSED)
-            transport.close()
-            return
-        self._arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        if self._address is not None:
-            self.clients[self._address] -= 1
-            if self.clients[self._address] <= 0:
-                del self.clients[self._address]
-            self._address = None
-        super().connection_lost(exc)  # type: ignore[misc]
-
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)  # type: ignore[misc]
-        cycle = self.cycle
-        if self.transport.is_closing():
-            self._disarm()
-        elif cycle is not None and not cycle.response_complete and not cycle.more_body:
-            self._disarm()                    # the whole request is here: the app's time limit applies now
-            self._partial = False
-        else:                                 # part of a request: it must be complete by the deadline
-            self._partial = True
-            if self._deadline is None:
-                self._arm()
-
-    def on_response_complete(self) -> None:
-        self._partial = False
-        super().on_response_complete()  # type: ignore[misc]  # the keep-alive timeout applies until the next request
-
-    def _arm(self) -> None:
-        self._disarm()
-        self._deadline = self.loop.call_later(self._read_timeout, self._too_slow)
-
-    def _disarm(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-
-    def _too_slow(self) -> None:
-        self._deadline = None
-        if self.transport.is_closing():
-            return
-        cycle = self.cycle
-        if self._partial and (cycle is None or cycle.response_complete or not cycle.response_started):
-            self.transport.write(TIMED_OUT)
-        self.transport.close()
-
-
-class GuardedH11Protocol(_Guards, H11Protocol):
-    """uvicorn's pure-Python h11 protocol with the guards (used when httptools is not installed)."""
-
-
-if HttpToolsProtocol is not None:
-    class GuardedHttpToolsProtocol(_Guards, HttpToolsProtocol):
-        """uvicorn's httptools protocol (llhttp, in C) with the guards: the default."""
-else:                                         # pragma: no cover — httptools not installed
-    GuardedHttpToolsProtocol = None  # type: ignore[assignment,misc]
 
 PROTOCOLS = {"httptools": GuardedHttpToolsProtocol, "h11": GuardedH11Protocol}
 
@@ -274,10 +165,13 @@ def run(sock: socket.socket, options: Options, workers: int, http: str = "auto",
 
     stop = stop or Stop()
 
-    # proxy_headers off: no proxy stands in front, so X-Forwarded-For from a client is not believed
+    # X-Forwarded-For is believed only from the proxies --proxy names (none by default); the number
+    # of connections is the guards' (a new one past it closes an idle one) rather than uvicorn's 503s
     config = uvicorn.Config(AppFactory(options), factory=True, http=protocol(http), loop="auto", workers=workers,
-                            log_level="warning", access_log=False, server_header=False, proxy_headers=False,
-                            limit_concurrency=CONNECTIONS, timeout_keep_alive=KEEP_ALIVE, lifespan="off")
+                            log_level="warning", access_log=False, server_header=False,
+                            proxy_headers=bool(options.proxies), forwarded_allow_ips=list(options.proxies) or None,
+                            limit_concurrency=None, timeout_keep_alive=KEEP_ALIVE, lifespan="off",
+                            h11_max_incomplete_event_size=MAX_HEADER_BYTES + (256 << 10))   # the guards' bound first
     try:
         if workers > 1:
             supervisor = Multiprocess(config, sockets=sockets_for(sock, workers))   # its signal handlers now

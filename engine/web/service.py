@@ -171,7 +171,7 @@ def case_of(doc: Document) -> Case:
     try:
         too_long = forms.check_list_lengths(doc.tree)
     except RecursionError:
-        raise BridgelawError("the case nests too deeply", file=file,      # no position: composing it would recurse
+        raise BridgelawError("the case nests too deeply", file=doc.file,      # no position: composing it would recurse
                              expected="a case a few levels deep") from None
     if too_long:
         path, length, limit = too_long

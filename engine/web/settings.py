@@ -7,11 +7,32 @@ them as options.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 TIME_LIMIT = 10.0             # seconds of work one request may take before it is answered 503
 READ_TIMEOUT = 15.0           # seconds a client has to send one whole request
-PER_CLIENT = 16               # connections one address may hold open in one process
-CONNECTIONS = 512             # connections one process keeps open at most (503 past it)
+PER_CLIENT = 16               # requests one address may have in progress in one process (more wait their turn)
+QUEUE_PER_CLIENT = 256        # requests of one address waiting for their turn in one process (503 past it)
+QUEUE_WAIT = 30.0             # seconds a request may wait for its turn (503 past it)
+CONNECTIONS = 512             # connections one process keeps open; past it the longest idle one is closed
 KEEP_ALIVE = 5                # seconds an idle kept-alive connection stays open
+MAX_HEADER_BYTES = 32 * 1024  # bytes of a request's line and headers (431 past it), as nginx's default buffers
+
+
+@dataclass(frozen=True)
+class Options:
+    """What every worker needs to build the same app and guard its connections."""
+
+    rules: str | None = None
+    allowed_hosts: tuple[str, ...] | None = None
+    ip_hosts: bool = False
+    time_limit: float = TIME_LIMIT
+    read_timeout: float = READ_TIMEOUT
+    per_client: int = PER_CLIENT
+    queue: int = QUEUE_PER_CLIENT
+    queue_wait: float = QUEUE_WAIT
+    connections: int = CONNECTIONS
+    proxies: tuple[str, ...] = ()
 
 
 def show_host(host: str) -> str:

@@ -20,8 +20,9 @@ from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..core.errors import BridgelawError
+from ..core.errors import BridgelawError, InvalidValue
 from ..core.exact import format_decimal, format_mixed
+from ..core.numbers import whole_number
 from ..core.yamlio import load_yaml
 from . import forms
 from .service import safe_name
@@ -142,9 +143,10 @@ def score(f: TravellerForm, books: Any):
         raise FormProblem("traveller", "Paste a traveller (YAML or PBN) or choose a file.")
     if len(f.traveller) > MAX_TEXT or len(f.adjustments) > MAX_TEXT:
         raise FormProblem("traveller", f"The traveller is larger than {MAX_TEXT // 1024} KiB.")
-    if f.board and not (f.board.isdigit() and 0 < int(f.board) < 10000):
-        raise FormProblem("board", "The board number is a whole number such as 9.")
-    board = int(f.board) if f.board else None
+    try:
+        board = whole_number(f.board, what="board number", high=9999) if f.board else None
+    except InvalidValue:
+        raise FormProblem("board", "The board number is a whole number such as 9.") from None
     scoring = f.scoring or None
     if not f.pbn:
         if f.adjustments.strip():
