@@ -228,8 +228,11 @@ def test_a_vp_penalty_is_written_where_the_match_score_is_and_reads_back(jss, tm
      "teams match scored in VPs"),
     ("  - {board: 8, table: 3, penalty: {EW: 3 IMP}}\n", "r.yaml:3:40: a penalty of 3 IMP at matchpoints"),
     ("  - {board: 8, table: 3, penalty: {EW: 3 apples}}\n", "r.yaml:3:40: rulings.0.penalty.EW: '3 apples' is not a penalty"),
+    # found by tests/test_fuzz.py: an adjusted score in the event's unit was an AttributeError in the field
+    ("  - {board: 8, table: 3, adjusted: 1/3%}\n", "r.yaml:3:36: '1/3%' is a score in the event's unit; an adjusted "
+     "table needs the result or the raw score"),
 ])
-def test_a_penalty_in_the_wrong_unit_is_refused_at_its_place(rulings, message):
+def test_a_penalty_or_a_score_in_the_wrong_unit_is_refused_at_its_place(rulings, message):
     with pytest.raises(BridgelawError) as e:
         run(load_event(str(MAGIC)), "r.yaml", None, [], rulings_text="rulebook: wbf-2017\nrulings:\n" + rulings)
     assert str(e.value).startswith(message), str(e.value)

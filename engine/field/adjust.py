@@ -30,19 +30,21 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Callable
 
+from ..core import bridge
 from ..core.errors import BridgelawError
 from ..core.vocab import RESPONSIBILITY, SIDES, Side, other, unit_scoring
 from ..rulebook import Decision, Rulebook
 from ..ruling.build import rule_case
 from ..ruling.case import Case, assigned_case
-from ..ruling.caseschema import Artificial, Board as CaseBoard, BoardCount, CaseModel
-from ..ruling.outcomes import Component
+from ..ruling.casechecks import weighted_components
+from ..ruling.caseschema import Artificial, Board as CaseBoard, BoardCount, CaseModel, SplitWeighting
+from ..ruling.outcomes import Component, UnitScore
 from ..ruling.result import Ruling
 from ..ruling.scorer import basis
 from ..ruling.trace import Entry, Trace
 from .model import Board, Line
 
-__all__ = ["Ruler", "Reading", "at", "artificial_ruling"]
+__all__ = ["Ruler", "Reading", "at", "artificial_ruling", "written_results"]
 
 Raise = Callable[..., BridgelawError]          # (path, message, **kw) → the error at that place
 
@@ -54,6 +56,28 @@ class Ruled:
 
     ruling: Ruling
     assigned: dict[Side, list[tuple[Fraction, tuple[Side, int]]]]
+
+
+def written_results(doc: Any, value: Any, where: list) -> tuple[dict[Side, list[Component]], bool]:
+    """An adjusted score as a TD writes it in a traveller or a rulings file (one result, a weighted or
+    judged list, or a split ``{NS: …, EW: …}``; validated as a case's ``without_infraction``): each
+    side's components, and whether it is split. Each outcome must be a result or a raw score — the
+    field scores it against the other tables — not a score in the event's unit (an error at it)."""
+    split = isinstance(value, SplitWeighting)
+    if split:
+        written = {s: weighted_components(doc, getattr(value, s), where + [s]) for s in SIDES}
+    else:
+        comps = weighted_components(doc, value, where)
+        written = {"NS": comps, "EW": comps}
+    base = len(where) + split
+    for side in SIDES:
+        for c in written[side]:
+            if isinstance(c.outcome, UnitScore):
+                raise doc.error(list(c.path) + (["result"] if len(c.path) > base else []),
+                                f"'{c.outcome.text}' is a score in the event's unit; an adjusted table needs the "
+                                "result or the raw score, to rescore the other tables against it",
+                                expected=bridge.RESULT_HINT, suggestion="for average plus/minus use artificial:")
+    return written, split
 
 
 def at(where: Any) -> Raise:

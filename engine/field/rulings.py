@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -35,13 +34,12 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from .. import rulebook as rulebooks
 from ..core.errors import BridgelawError, InvalidValue, did_you_mean
-from ..core.vocab import SIDES, Method
+from ..core.vocab import Method
 from ..core.yamlio import Document, load_yaml
-from ..ruling.casechecks import weighted_components
-from ..ruling.caseschema import Infraction, Possibilities, SplitWeighting
+from ..ruling.caseschema import Infraction, Possibilities
 from ..rulebook.infractions import UnknownLaw, resolve
 from . import penalties
-from .adjust import Ruler
+from .adjust import Ruler, written_results
 from .cells import Where, parse_code
 from .model import Board, Event, Line, Session
 
@@ -251,14 +249,7 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
         change.update(kind="artificial", artificial=dict(read.responsibility), artificial_words=dict(read.words),
                       reading=list(read.entries), written=None, parts=None, ruled=None, mirrored=None)
     elif kind == "adjusted":
-        value = r.adjusted
-        split = isinstance(value, SplitWeighting)
-        where = path + ["adjusted"]
-        if split:
-            written = {s: weighted_components(doc, getattr(value, s), where + [s]) for s in SIDES}
-        else:
-            comps = weighted_components(doc, value, where)
-            written = {"NS": comps, "EW": comps}
+        written, split = written_results(doc, r.adjusted, path + ["adjusted"])
         change.update(kind="split" if split else "adjusted", written=written, non_offending=r.non_offending,
                       artificial=None, parts=None, ruled=None, infraction=_infraction(r, line, path, doc, book))
     return _penalty_change(r, line, path, doc, session, change)

@@ -283,7 +283,6 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
     """Score every board of `session` and total it, under `book` (as in force on the session's day).
     `progress(done, total)` is called once a board (the CLI's progress bar)."""
     method = session.scoring
-    scoring = unit_scoring(method)
     unit = UNITS[method]
     trace = Trace(book)
     needs_cross = method == "cross-imps" and any(l.kind == "artificial" for b in session.boards.values() for l in b.lines)

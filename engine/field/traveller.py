@@ -43,11 +43,10 @@ from ..core.vocab import SIDES, Method, Side
 from ..core.yamlio import Document, load_yaml
 from ..ruling.outcomes import NUMBER_SCHEMA as _NUM, TEXT_SCHEMA as _TEXT, StrictModel as _Strict    # shared with case files
 from ..ruling.caseschema import Board as CaseBoard
-from ..ruling.caseschema import BoardCount, Possibilities, SplitWeighting
-from ..ruling.casechecks import weighted_components
+from ..ruling.caseschema import BoardCount, Possibilities
 from ..ruling.outcomes import UnitScore, parse_outcome
 from . import penalties
-from .adjust import Ruler, at
+from .adjust import Ruler, at, written_results
 from .penalties import PenaltyModel
 from .cells import Published, Where, artificial_word, code_text
 from . import profiles
@@ -356,18 +355,7 @@ class _Tables:
             line.kind, line.result = "result", m.result
             line.points = self.points(m.result, path + ["result"])
         elif kind == "adjusted":
-            value = m.adjusted
-            split = isinstance(value, SplitWeighting)
-            where = path + ["adjusted"]
-            if split:
-                written = {s: weighted_components(self.doc, getattr(value, s), where + [s]) for s in SIDES}
-            else:
-                comps = weighted_components(self.doc, value, where)
-                written = {"NS": comps, "EW": comps}
-            base = len(where) + split
-            for side in SIDES:
-                for c in written[side]:
-                    self.points(c.outcome, list(c.path) + (["result"] if len(c.path) > base else []))
+            written, split = written_results(self.doc, m.adjusted, path + ["adjusted"])
             line.kind = "split" if split else "adjusted"
             line.written, line.non_offending, line.artificial = written, m.non_offending, None
         else:
