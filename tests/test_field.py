@@ -192,3 +192,31 @@ def test_the_field_names_no_federation_and_no_paragraph():
             found += [f"{path.relative_to(ROOT)}:{n}: {m.group(0)}" for m in re.finditer(r"\bLaw\s+[0-9]+", text)]
     assert found == []
     assert federations("the EBU form") and paragraph_ids("12C2(c) session facts")   # the checks can fail
+
+
+@pytest.mark.parametrize("name, number, penalty", [("ffb-magic-contest-2022-open-dn1-s1.pbn", 3, "10%"),
+                                                   ("compscore-cross-imp-howell.xml", 1, "3 IMP"),
+                                                   ("compscore-butler-howell.xml", 1, "3 IMP")])
+def test_score_and_event_rule_a_weighted_table_and_a_penalty_alike(name, number, penalty):
+    """Issue 22: a weighted adjusted table (in table points at cross-IMPs and butler) and a procedural
+    penalty, given to `bridgelaw score` in an adjustments file and to `bridgelaw event` in a rulings
+    file: the board scores the same, and the penalty's ruling cites the same paragraph."""
+    path = DATA / name
+    data = path.read_bytes()
+    board = load_event(str(path), text=data).sessions[0].boards[number]
+    (a, b), results = board.lines[:2], [l.result.text for l in board.lines[2:4]]
+    weighting = f"[{{result: {results[0]}, weight: 1/3}}, {{result: {results[1]}, weight: 2/3}}]"
+    # a file without table numbers: its rows are tables 1, 2, … to an adjustments file; a rulings file names the pairs
+    ta, tb = a.table or 1, b.table or 2
+    adjustments = (f"rulebook: wbf-2017\nboard: {number}\ntables:\n  - {{table: {ta}, adjusted: {weighting}}}\n"
+                   f"  - {{table: {tb}, penalty: {{EW: {penalty}}}}}\n")
+    rulings = (f"rulebook: wbf-2017\nrulings:\n  - {{board: {number}, ns: {a.ns}, adjusted: {weighting}}}\n"
+               f"  - {{board: {number}, ns: {b.ns}, penalty: {{EW: {penalty}}}}}\n")
+    scored = score_traveller(load_results_traveller(path, text=data, adjustments="a.yaml",
+                                                    adjustments_text=adjustments))
+    (session,) = run(load_event(str(path), text=data), "r.yaml", None, [], rulings_text=rulings)
+    evented = session.boards[number]
+    assert values(scored.lines) == values(evented.lines)
+    assert [sl.citations for sl in scored.lines[:2]] == [sl.citations for sl in evented.lines[:2]]
+    assert "90A" in evented.lines[1].citations and evented.lines[1].penalties[0].taken > 0
+    assert evented.lines[0].line.ruled.unit == ("MP" if name.startswith("ffb") else "points")

@@ -205,13 +205,7 @@ def test_fuzz_hostile_mutants_of_yaml_kinds(tmp_path, kind, count):
     _fuzz_kind(kind, count, tmp_path)
 
 
-@pytest.mark.parametrize("kind", ["pbn",
-                                  pytest.param("rulings", marks=pytest.mark.xfail(
-                                      reason="found by this test in engine/field/ (not this branch's): a rulings file "
-                                             "with 'adjusted: 1/3%' is an AttributeError ('UnitScore' object has no "
-                                             "attribute 'contract', field/adjust.py); remove this mark when it is a "
-                                             "located error", strict=False)),
-                                  "usebio"])
+@pytest.mark.parametrize("kind", ["pbn", "rulings", "usebio"])
 def test_fuzz_hostile_mutants_of_results_files(tmp_path, kind):
     _fuzz_kind(kind, 20, tmp_path)
 

@@ -1,22 +1,24 @@
-"""The adjusted, artificial and penalised lines of a field, ruled by the case ruling path
+"""The adjusted and artificial lines of a field, ruled by the case ruling path
 (:func:`bridgelaw.ruling.build.rule_case`, the stages of ``bridgelaw rule``): each line's ruling
 is a :class:`~bridgelaw.ruling.result.Ruling` with its trace, which the field keeps and the
 renderers show.
 
 An assigned adjusted score is ruled as its *equivalent case* — the case a TD would write for that
-table: its possible outcomes (``without_infraction``, ``legal:`` flags kept), its non-offending
-side, the board, and the table's field as a case gives it: at matchpoints the results of the
-other tables (``field:``), at IMPs the one other table (``other_table:``). The ruling's
-``assigned`` outcomes, per side, are what the line adds to that side's field. The other adjusted
-tables of the board are not in a table's case (their scores are being decided too), so that no
-ruling waits for another. When a case cannot give the field (IMPs against several tables:
-cross-IMPs, butler), the outcomes stand in the case as their rank by NS points — the order every
-scoring method keeps — and the ruling decides from that order alone.
+table: its possible outcomes (``without_infraction``, ``legal:`` flags and ``judged:`` words kept),
+its non-offending side, the board, and the table's field as a case gives it: at matchpoints the
+results of the other tables (``field:``), at IMPs the one other table (``other_table:``). The
+ruling's ``assigned`` results, per side, are what the line adds to that side's field, and the field
+scores them (``Ruling.scored``). The other adjusted tables of the board are not in a table's case
+(their scores are being decided too), so that no ruling waits for another. When a case cannot give
+the field (IMPs against several tables: cross-IMPs, butler; a teams room whose other room is not a
+result), the table is ruled in table points — its real results, as a TD writes them on the slip —
+and the field scores what that ruling assigns.
 
 An artificial adjusted score is ruled as an artificial case (``artificial:`` responsibilities,
 the session facts the artificial stage asks for, the board's top) once the session's other boards are scored
-(:mod:`.score`). A procedural penalty goes through the ruling path's penalty stage
-(:func:`bridgelaw.ruling.provisions.players`).
+(:mod:`.score`); an outcome word written for it (avg-plus …) is read by the artificial stage's rules,
+each decision kept for the line's trace. A procedural penalty is ruled by the case path's penalty
+stage (:mod:`.penalties`).
 """
 
 from __future__ import annotations
@@ -24,26 +26,25 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Callable
 
 from ..core import bridge
 from ..core.errors import BridgelawError
-from ..core.vocab import RESPONSIBILITY, SIDES, Side, unit_scoring
-from ..rulebook import Rulebook
-from ..ruling import provisions
+from ..core.vocab import RESPONSIBILITY, SIDES, Side, other, unit_scoring
+from ..rulebook import Decision, Rulebook
 from ..ruling.build import rule_case
 from ..ruling.case import Case, assigned_case
-from ..ruling.caseschema import Artificial, Board as CaseBoard, BoardCount, CaseModel, Penalty
+from ..ruling.casechecks import weighted_components
+from ..ruling.caseschema import Artificial, Board as CaseBoard, BoardCount, CaseModel, SplitWeighting
 from ..ruling.outcomes import Component, UnitScore
-from ..ruling.draft import Draft
-from ..ruling.result import Ruling, SideScore
+from ..ruling.result import Ruling
 from ..ruling.scorer import basis
-from ..ruling.trace import Trace
+from ..ruling.trace import Entry, Trace
 from .model import Board, Line
 
-__all__ = ["Ruler", "at", "artificial_ruling", "penalty_ruling"]
+__all__ = ["Ruler", "Reading", "at", "artificial_ruling", "written_results"]
 
 Raise = Callable[..., BridgelawError]          # (path, message, **kw) → the error at that place
 
@@ -55,6 +56,28 @@ class Ruled:
 
     ruling: Ruling
     assigned: dict[Side, list[tuple[Fraction, tuple[Side, int]]]]
+
+
+def written_results(doc: Any, value: Any, where: list) -> tuple[dict[Side, list[Component]], bool]:
+    """An adjusted score as a TD writes it in a traveller or a rulings file (one result, a weighted or
+    judged list, or a split ``{NS: …, EW: …}``; validated as a case's ``without_infraction``): each
+    side's components, and whether it is split. Each outcome must be a result or a raw score — the
+    field scores it against the other tables — not a score in the event's unit (an error at it)."""
+    split = isinstance(value, SplitWeighting)
+    if split:
+        written = {s: weighted_components(doc, getattr(value, s), where + [s]) for s in SIDES}
+    else:
+        comps = weighted_components(doc, value, where)
+        written = {"NS": comps, "EW": comps}
+    base = len(where) + split
+    for side in SIDES:
+        for c in written[side]:
+            if isinstance(c.outcome, UnitScore):
+                raise doc.error(list(c.path) + (["result"] if len(c.path) > base else []),
+                                f"'{c.outcome.text}' is a score in the event's unit; an adjusted table needs the "
+                                "result or the raw score, to rescore the other tables against it",
+                                expected=bridge.RESULT_HINT, suggestion="for average plus/minus use artificial:")
+    return written, split
 
 
 def at(where: Any) -> Raise:
@@ -114,53 +137,45 @@ class Ruler:
     def _ruled(self, line: Line, nos: Side, path: list, individual: bool) -> Ruled:
         raw, split = line.written, line.split
         field = self.field_of(line)
-        # IMPs against several tables (or, at teams, a room whose other room is not a result): by rank
-        ranked = (self.scoring == "imps" or line.match is not None) and len(field) != 1
-        points = {id(c): bridge.ns_score(c.outcome, self.board.vulnerability or "None")
-                  for side in SIDES for c in raw[side]}
-        if ranked:      # what the stages choose depends only on the order, the weights and the legal: flags
-            rank = {p: k for k, p in enumerate(sorted(set(points.values())))}
-            shape = tuple(tuple((rank[points[id(c)]], c.weight, c.legal) for c in raw[side]) for side in SIDES)
-        else:           # the board's other results are the same for each of its adjusted tables
-            shape = tuple(tuple((c.outcome, c.weight, c.legal) for c in raw[side]) for side in SIDES)
-        key = (nos, split, individual, ranked, shape, id(line.match), id(line.infraction))
+        # IMPs against several tables (or, at teams, a room whose other room is not a result): a case
+        # cannot give that field, so the table is ruled in table points and the field scores the results
+        in_points = (self.scoring == "imps" or line.match is not None) and len(field) != 1
+        shape = tuple(tuple((c.outcome, c.weight, c.legal, c.judged) for c in raw[side]) for side in SIDES)
+        key = (nos, split, individual, in_points, shape, id(line.match), id(line.infraction))
         hit = self._rulings.get(key)
         if hit is None:
-            hit = self._rulings[key] = self._rule(line, nos, path, field, ranked, points, individual)
+            hit = self._rulings[key] = self._rule(line, nos, path, field, in_points, individual)
         return hit
 
-    def _rule(self, line: Line, nos: Side, path: list, field: list, ranked: bool, points: dict[int, int],
-              individual: bool) -> Ruled:
+    def _rule(self, line: Line, nos: Side, path: list, field: list, in_points: bool, individual: bool) -> Ruled:
         raw = line.written
         position: dict[int, tuple[Side, int]] = {}      # id of an outcome in the case → (side, index) in raw
         lists: dict[int, list[Component]] = {}
-        rank = {p: k for k, p in enumerate(sorted(set(points.values())))}
         for side in SIDES:
             if id(raw[side]) not in lists:
                 made = []
                 for k, c in enumerate(raw[side]):
                     # a fresh outcome object for each written one, so that the ruling's assigned
                     # outcomes point back to the written component (two may be the same result)
-                    outcome = UnitScore(Fraction(rank[points[id(c)]]), "IMP") if ranked else copy.copy(c.outcome)
+                    outcome = copy.copy(c.outcome)
                     position[id(outcome)] = (side, k)
-                    made.append(Component(outcome, c.weight, c.legal, c.path))
+                    made.append(replace(c, outcome=outcome))
                 lists[id(raw[side])] = made
         without = {side: lists[id(raw[side])] for side in SIDES}
         kw: dict[str, Any] = {}
-        if not ranked:
+        if not in_points:
             kw = {"field": field} if self.scoring == "matchpoints" else {"other_table": field[0]}
         doc = self.doc if line.infraction is None or self.doc is None else _Under(self.doc, path[:-1])
-        case = assigned_case(doc, title=f"{line.label}", scoring="imps" if ranked else self.scoring,
-                             board=self.case_board, non_offending=nos, without=without, split=line.split, **kw)
+        case = assigned_case(doc, title=f"{line.label}", scoring=self.scoring, board=self.case_board,
+                             non_offending=nos, without=without, split=line.split, **kw)
         if line.match is not None:      # a teams match: the other room is this line's own field
             case.model.event = "teams"
             case.model.infraction = line.infraction
-            if not ranked:
-                case.scoring_basis = basis(case)
-        elif not ranked:                # every adjusted table of the board has the same field
-            self._basis = case.scoring_basis = self._basis or basis(case)
-        if individual:
-            case.model.event = "individual"
+            case.scoring_basis = basis(case)
+        else:                           # a pairs field (cross-IMPs and butler too) or an individual's
+            case.model.event = "individual" if individual else "pairs"
+            if not in_points:           # every adjusted table of the board has the same field
+                self._basis = case.scoring_basis = self._basis or basis(case)
         try:
             ruling = rule_case(case, self.book, self.as_of)
         except BridgelawError as exc:
@@ -175,10 +190,12 @@ class Ruler:
 
     # --- artificial adjusted scores: the words --------------------------------------------------------
 
-    def responsibilities(self, written: dict[Side, str]) -> tuple[dict[Side, str], dict[Side, str]]:
+    def responsibilities(self, written: dict[Side, str]) -> Reading:
         """Each side's responsibility, and the rulebook's outcome word for it: a responsibility word
         is taken as written; an outcome word (avg-plus, average, avg-minus) stands for the
-        responsibility whose artificial rule gives that outcome (the other side's as written)."""
+        responsibility whose artificial rule gives that outcome (the other side's as written). How
+        each outcome word was read — the artificial stage's decision for the responsibilities found,
+        made in a trace — is kept for the line's trace (``word`` entries)."""
         key = (written["NS"], written["EW"])
         hit = self._words.get(key)
         if hit is not None:
@@ -187,32 +204,47 @@ class Ruler:
         found = []
         for ns, ew in itertools.product(*options):
             given = {"NS": ns, "EW": ew}
-            words = {side: self.word(given, side) for side in SIDES}
+            decided = {side: self.word(given, side) for side in SIDES}
+            words = {side: decided[side].rule.outcome for side in SIDES}
             if all(written[s] in (given[s], words[s]) for s in SIDES):
-                found.append((given, words))
+                entries = [Entry("word", {"of": s, "word": written[s], "responsibility": given[s],
+                                          "other": given[other(s)], "decision": decided[s]})
+                           for s in SIDES if written[s] != given[s]]
+                found.append(Reading(given, words, entries))
         if len(found) != 1:
             said = f"NS {written['NS']}, EW {written['EW']}"
             if not found:
                 message = f"no responsibilities give {said} in {self.book.id}"
             else:
                 message = f"{said} is ambiguous in {self.book.id}: " + " or ".join(
-                    f"NS {given['NS']}, EW {given['EW']}" for given, _ in found)
+                    f"NS {r.responsibility['NS']}, EW {r.responsibility['EW']}" for r in found)
             raise BridgelawError(message, expected="the responsibility of each side: in-no-way-at-fault, "
                                  "partly-at-fault or directly-at-fault")
         self._words[key] = found[0]
         return found[0]
 
-    def word(self, responsibility: dict[Side, str], side: Side) -> str:
-        """The rulebook's outcome word (avg-plus …) for a side's responsibility, before any session
-        facts: how the input's words are read, not a ruling (the line is ruled when it is scored)."""
-        other = "EW" if side == "NS" else "NS"
-        rule = self.dated.decide("artificial", {"responsibility": responsibility[side],
-                                                "other_responsibility": responsibility[other],
-                                                "scoring": self.scoring, "session": None, "boards": None})
-        return rule.outcome
+    def word(self, responsibility: dict[Side, str], side: Side) -> Decision:
+        """The artificial stage's decision (its rule's outcome word: avg-plus …) for a side's
+        responsibility, before any session facts — decided in a trace, as every decision is: how the
+        input's words are read, not the ruling (the line is ruled when it is scored)."""
+        facts = {"responsibility": responsibility[side], "other_responsibility": responsibility[other(side)],
+                 "scoring": self.scoring, "session": None, "boards": None}
+        trace = Trace(self.dated)
+        trace.decide("artificial", facts, side=side)
+        return trace.entries[0].data["decision"]
 
 
-# --- artificial scores and penalties at scoring time ---------------------------------------------
+@dataclass(frozen=True)
+class Reading:
+    """Artificial words read: each side's responsibility, the rulebook's outcome word for it, and how
+    each outcome word written was read (``word`` entries, each with the artificial stage's decision)."""
+
+    responsibility: dict[Side, str]
+    words: dict[Side, str]
+    entries: list[Entry]
+
+
+# --- artificial scores at scoring time ---------------------------------------------
 
 def artificial_ruling(book: Rulebook, *, method: str, board: Board, responsibility: dict[Side, str],
                       session: dict[Side, Fraction], boards: dict[Side, int], top: Fraction | None,
@@ -232,26 +264,6 @@ def artificial_ruling(book: Rulebook, *, method: str, board: Board, responsibili
     return rule_case(case, book, book.as_of)
 
 
-def penalty_ruling(book: Rulebook, *, method: str, scores: dict[Side, Fraction | None], top: Fraction | None,
-                   player: str, amount: Fraction, partner_blameless: bool, where: Any,
-                   trace: Trace) -> dict[str, Fraction | None]:
-    """A procedural penalty on one player of an individual event (`amount`: a share of a top at
-    matchpoints, IMPs at IMPs), by the ruling path's penalty stage — who bears it — recorded
-    in `trace`: each seat's score on the line after it. An error is reported at `where`."""
-    scoring = unit_scoring(method)
-    unit = "MP" if scoring == "matchpoints" else "IMP"
-    given = UnitScore(amount * 100, "%") if scoring == "matchpoints" else UnitScore(amount, "IMP")
-    m = CaseModel.model_construct(title="penalty", scoring=scoring, event="individual",
-                                  board=CaseBoard.model_construct(number=None, vulnerability="None"),
-                                  penalty=Penalty.model_construct(player=player, amount=given,
-                                                                  partner_blameless=partner_blameless))
-    case = Case(model=m, doc=_At(where), without=None, split=False, instead=None, session={})
-    case.scoring_basis = (unit, None, None, top if scoring == "matchpoints" else None)
-    d = Draft(case, book)
-    d.trace, d.add = trace, trace.add
-    return provisions.players(d, {s: SideScore(s, v, s) for s, v in scores.items()})
-
-
 class _Under:
     """A case's document for a ruling of a rulings file: a path in the case is a path under the
     ruling's entry (its infraction's law, its findings)."""
@@ -261,15 +273,3 @@ class _Under:
 
     def error(self, path: list, message: str, **kw: Any) -> BridgelawError:
         return self.doc.error(self.prefix + list(path), message, **kw)
-
-
-class _At:
-    """A case's document for a case the field makes: an error anywhere in it is at one place."""
-
-    def __init__(self, where: Any) -> None:
-        self.where, self.file = where, where.file
-
-    def error(self, path: list, message: str, **kw: Any) -> BridgelawError:
-        kw.pop("key", None)
-        return self.where.error(message, **kw)
-

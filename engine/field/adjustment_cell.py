@@ -6,13 +6,15 @@ re-reading the file scores the line the same way without the rulings file.
     adj 4S= N @1/3; 4S-1 N @2/3       a weighted score (weights sum to 1)
     split NS: 4S= N @1/2; 4S-1 N @1/2 | EW: 4S= N @1/3; 4S-1 N @2/3
     np                                not played (not scheduled, or no score for either side)
-    … & pen EW=1/4                    a procedural penalty as well (fraction of a top, or IMPs)
-    … & ppen 3a=1/4                   an individual: a procedural penalty on a player
+    … & pen EW=1/4                    a procedural penalty as well (a share of a top, or IMPs: the event's
+                                      unit); pen EW=2MP (matchpoints), pen EW=1VP (against a teams match)
+    … & ppen 3a=1/4                   an individual: the procedural penalty each player bears
     art NS=… EW=… & own 21b=3/5       an individual: a player's own artificial score (its own session facts)
 
 The same text is the USEBIO writer's comment on an adjusted line. A line read back is scored
 as the cell says: an adjusted score is ruled again (its assigned outcomes are its own weighted
-average), an artificial one and a penalty are taken as given.
+average), an artificial one is taken as given, and a penalty is ruled again by the penalty stage
+(:mod:`.penalties`: ``ppen`` gives the offender, and the partner when both bore it).
 """
 
 from __future__ import annotations
@@ -94,9 +96,9 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
             line.kind = "split"
             line.written = {"NS": _parts(ns.strip()[3:], where, vulnerability),
                             "EW": _parts(ew.strip()[3:], where, vulnerability)}
-        elif word == "pen":
-            line.penalty = _values(rest, where)
-        elif word in ("ppen", "own"):
+        elif word in ("pen", "ppen"):        # ruled when the session is scored (its scoring gives the unit)
+            line.extra.setdefault("penalty_cells", []).append((word, rest, where))
+        elif word == "own":
             if line.players is None:
                 raise where.error(f"Adjustment '{word}' names players, but the line is not an individual's",
                                   expected="PlayerId_North … columns")
@@ -105,10 +107,7 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
             if unknown:
                 raise where.error(f"Adjustment '{word}': player {unknown[0]} does not play on this line",
                                   expected="one of " + ", ".join(line.players.values()))
-            if word == "ppen":
-                line.player_penalty_given = values
-            else:
-                line.extra["own_given"] = values
+            line.extra["own_given"] = values
         else:
             raise where.error(f"Adjustment '{clause[:30]}' is not understood", expected=HINT)
     line.extra["adjustment"] = text
@@ -139,19 +138,24 @@ def write(sl: Any) -> str | None:
     own = line.extra.get("own_awarded") or line.extra.get("own_given")
     if line.kind == "artificial" and own:
         clauses.append("own " + " ".join(f"{p}={v}" for p, v in own.items()))
-    if line.penalty:
-        clauses.append("pen " + " ".join(f"{s}={v}" for s, v in line.penalty.items()))
+    sides = [b.penalty for b in sl.penalties if b.penalty.to == "side"]
+    if sides:
+        clauses.append("pen " + " ".join(f"{p.side}={_amount(p)}" for p in sides))
     borne = player_penalties(sl)
     if borne:
         clauses.append("ppen " + " ".join(f"{p}={v}" for p, v in borne.items()))
     return " & ".join(clauses) if clauses else None
 
 
+def _amount(p: Any) -> str:
+    """A side's penalty as the cell writes it: a share of a top or IMPs bare (the event's unit), else with its unit."""
+    a = p.amount
+    return f"{a.value / 100}" if a.unit == "%" else f"{a.value}" if a.unit == "IMP" else f"{a.value}{a.unit}"
+
+
 def player_penalties(sl: Any) -> dict[str, Fraction]:
-    """The procedural penalty each player of an individual's line bears (a share of a top, or IMPs):
-    as the penalty stage decided it (the line's trace), or as a file read back gives it."""
-    if sl.line.player_penalty_given:
-        return dict(sl.line.player_penalty_given)
+    """The procedural penalty each player of an individual's line bears (a share of a top, or IMPs), as
+    its ruling's penalty stage decided it."""
     out: dict[str, Fraction] = {}
     for e in (sl.trace.entries if sl.trace is not None else ()):
         if e.kind == "player-penalty":

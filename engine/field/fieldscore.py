@@ -220,6 +220,8 @@ class MatchpointResult:
     factored: bool                    # Neuberg applied
     rounded_to: Fraction              # 0 = exact
     field: Field
+    raw: list[Fraction | None]        # per table, before factoring (the same as values when not factored)
+    factor: Callable[[Fraction], Fraction]    # matchpoints within the results → the board's score (factored, rounded)
 
 
 def matchpoints(
@@ -257,9 +259,14 @@ def matchpoints(
                 m = by_parameter(m, step, round_mode, centre)
         return m
 
-    values = _per_table(field, lambda points: finish(Fraction(field.mp_units(points) - scale, scale)),
-                        lambda entry: finish(_weighted(entry, field.mp_units, scale) - 1))
-    return MatchpointResult(values, top, a, e, factored, step, field)
+    raw = _per_table(field, lambda points: Fraction(field.mp_units(points) - scale, scale),
+                     lambda entry: _weighted(entry, field.mp_units, scale) - 1)
+    values = raw
+    if factored:                        # equal results share one raw Fraction: factored once
+        done: dict[int, Fraction] = {}
+        values = [None if m is None else done[id(m)] if id(m) in done else done.setdefault(id(m), finish(m))
+                  for m in raw]
+    return MatchpointResult(values, top, a, e, factored, step, field, raw, finish)
 
 
 def matchpoints_as_if(field: Field, entry: Weighting) -> list[Fraction]:

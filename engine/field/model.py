@@ -56,11 +56,11 @@ class Line:
     non_offending: Side | None = None
     ruled: Any = None                # the adjusted score's ruling (ruling.result.Ruling), once ruled
     parts: dict[str, list[Any]] | None = None   # adjusted: per side, the outcomes the ruling assigns, with its weights
-    penalty: dict[str, Fraction] = field(default_factory=dict)       # side → a share of a top (pairs) or IMPs
-    # individual: a TD's penalty on one player, {seat, amount, percent, partner_blameless}, ruled by the
-    # penalty stage; or, read back from a file, the penalty each player bears ({player id: amount})
-    player_penalty: dict[str, Any] | None = None
-    player_penalty_given: dict[str, Fraction] = field(default_factory=dict)
+    # procedural penalties as the TD gives them — each the facts of a case's penalty: (ruling.caseschema.Penalty:
+    # on a side, or on a player at an individual, its amount as 10%, 3 IMP, 1 VP; the place it was given),
+    # ruled by the case path's penalty stage when the line is scored
+    penalties: list[tuple[Any, Where]] = field(default_factory=list)
+    reading: list[Any] = field(default_factory=list)     # artificial: how its outcome words were read (trace entries)
     published: dict[str, Published] = field(default_factory=dict)   # NS, EW, NS%, EW%
     published_why: str | None = None
     code: str | None = None          # the artificial code as the file wrote it

@@ -15,7 +15,7 @@
         not_played: true              # no score for either side; the board is not counted
       - board: 14
         table: 2
-        penalty: {EW: 25%}            # procedural: a share of a top (pairs) or IMPs (teams)
+        penalty: {EW: 25%}            # procedural: a share of a top (pairs), IMPs (teams), or 1 VP (a match)
 
 ``adjusted`` uses the case file's vocabulary (results such as ``4SX-2 W``, raw scores, weights
 such as 1/3 or 60%, ``legal: false`` for outcomes the rulebook's expectation stage leaves out).
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -35,25 +34,14 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from .. import rulebook as rulebooks
 from ..core.errors import BridgelawError, InvalidValue, did_you_mean
-from ..core.exact import NumberError, format_mixed, parse_exact
-from ..core.vocab import SIDES, Method
+from ..core.vocab import Method
 from ..core.yamlio import Document, load_yaml
-from ..ruling.casechecks import weighted_components
-from ..ruling.caseschema import Infraction, Possibilities, SplitWeighting
+from ..ruling.caseschema import Infraction, Possibilities
 from ..rulebook.infractions import UnknownLaw, resolve
-from .adjust import Ruler
+from . import penalties
+from .adjust import Ruler, written_results
 from .cells import Where, parse_code
 from .model import Board, Event, Line, Session
-
-def _pen(value: Any) -> tuple[Fraction, bool]:
-    if isinstance(value, bool):
-        raise InvalidValue(f"expected a penalty, got {value!r}")
-    text = str(value).strip()
-    try:
-        return parse_exact(text, percent=True), text.endswith("%")
-    except NumberError as exc:
-        raise InvalidValue(str(exc), expected="a share of a top such as 25% or 1/4 (pairs), or IMPs such as 3") from None
-
 
 def _id(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip():
@@ -61,7 +49,6 @@ def _id(value: Any) -> str:
     return str(value).strip()
 
 
-PenaltyValue = Annotated[Any, BeforeValidator(_pen)]
 Id = Annotated[str, BeforeValidator(_id)]
 
 
@@ -72,16 +59,6 @@ class _Strict(BaseModel):
 class ArtificialWords(_Strict):
     NS: str = Field(max_length=40)     # a responsibility, or the rulebook's outcome word (avg-plus …)
     EW: str = Field(max_length=40)
-
-
-class PenaltyModel(_Strict):
-    NS: PenaltyValue | None = None
-    EW: PenaltyValue | None = None
-    # an individual event: the offending player's seat, the amount, and whether the partner is in no
-    # way to blame; the rulebook's penalty stage decides who bears it
-    player: Literal["N", "E", "S", "W"] | None = None
-    amount: PenaltyValue | None = None
-    partner_blameless: bool | None = None
 
 
 class RulingModel(_Strict):
@@ -95,7 +72,7 @@ class RulingModel(_Strict):
     non_offending: Literal["NS", "EW"] | None = None
     artificial: ArtificialWords | None = None
     not_played: Literal[True] | None = None
-    penalty: PenaltyModel | None = None
+    penalty: penalties.PenaltyModel | None = None
     infraction: Infraction | None = None       # the law that empowers an adjusted score (a teams room's)
     note: str | None = Field(default=None, max_length=2000)
 
@@ -265,45 +242,34 @@ def _change(r: RulingModel, line: Line, kind: str | None, path: list, doc: Docum
                               parts=None, ruled=None, mirrored=None, code="/".join(written.values()))
                 return _penalty_change(r, line, path, doc, session, change)
         try:
-            responsibility, words = _words(book, session).responsibilities(written)
+            read = _words(book, session).responsibilities(written)
         except BridgelawError as exc:
             raise doc.error(path + ["artificial"], exc.message, expected=exc.expected,
                             suggestion=exc.suggestion) from None
-        change.update(kind="artificial", artificial=dict(responsibility), artificial_words=dict(words),
-                      written=None, parts=None, ruled=None, mirrored=None)
+        change.update(kind="artificial", artificial=dict(read.responsibility), artificial_words=dict(read.words),
+                      reading=list(read.entries), written=None, parts=None, ruled=None, mirrored=None)
     elif kind == "adjusted":
-        value = r.adjusted
-        split = isinstance(value, SplitWeighting)
-        where = path + ["adjusted"]
-        if split:
-            written = {s: weighted_components(doc, getattr(value, s), where + [s]) for s in SIDES}
-        else:
-            comps = weighted_components(doc, value, where)
-            written = {"NS": comps, "EW": comps}
+        written, split = written_results(doc, r.adjusted, path + ["adjusted"])
         change.update(kind="split" if split else "adjusted", written=written, non_offending=r.non_offending,
                       artificial=None, parts=None, ruled=None, infraction=_infraction(r, line, path, doc, book))
     return _penalty_change(r, line, path, doc, session, change)
 
 
 def _penalty_change(r: RulingModel, line: Line, path: list, doc: Document, session: Session, change: dict) -> dict:
-    if r.penalty is not None and r.penalty.player is not None:
-        change["player_penalty"] = _player_penalty(r, line, path, doc, session)
-    elif r.penalty is not None and (r.penalty.amount is not None or r.penalty.partner_blameless is not None):
-        raise doc.error(path + ["penalty"], "amount and partner_blameless go with player:", key=True,
-                        expected="penalty: {player: N, amount: 25%, partner_blameless: true} (an individual event), "
-                        "or penalty: {NS: 25%} / {EW: 25%}")
-    if r.penalty is not None and r.penalty.player is None:
-        pens = {}
-        for side in SIDES:
-            v = getattr(r.penalty, side)
-            if v is None:
-                continue
-            amount, percent = v
-            if session.scoring == "matchpoints" and not percent and amount > 1:
-                raise doc.error(path + ["penalty", side], f"a penalty of {format_mixed(amount)} at matchpoints",
-                                expected="a share of a top: 25% or 1/4")
-            pens[side] = amount
-        change["penalty"] = pens
+    """The ruling's procedural penalties as the facts of a case's penalty (ruled when the line is scored)."""
+    if r.penalty is None:
+        return change
+    where = path + ["penalty"]
+
+    def fail(sub: list, message: str, expected: str) -> BridgelawError:
+        return doc.error(where + sub, message, expected=expected, key=not sub or sub[-1] not in ("NS", "EW"))
+
+    def bound(message: str, expected: str) -> BridgelawError:
+        return BridgelawError(message, file=doc.file, line=doc.position(path)[0], column=1, expected=expected)
+
+    vps = bool(session.matches) and session.match_scoring == "vps"
+    change["penalties"] = penalties.given(r.penalty, line=line, method=session.scoring, vps=vps, fail=fail,
+                                          bound=bound, where=Where(doc.file, *doc.position(where)))
     return change
 
 
@@ -321,28 +287,6 @@ def _infraction(r: RulingModel, line: Line, path: list, doc: Document, book) -> 
     except UnknownLaw as exc:
         raise doc.error(path + ["infraction", "law"], exc.message, suggestion=exc.suggestion) from None
     return r.infraction
-
-
-def _player_penalty(r: RulingModel, line: Line, path: list, doc: Document, session: Session) -> dict:
-    """A procedural penalty on one player of an individual event, as the TD gives it: the rulebook's
-    penalty stage decides, when the line is scored, whether the partner bears it too."""
-    pen = r.penalty
-    if line.players is None:
-        raise doc.error(path + ["penalty", "player"], "a penalty on one player needs an individual event "
-                        f"(the lines of {line.label} are pairs)", expected="penalty: {NS: 25%} or {EW: 25%}")
-    if pen.NS is not None or pen.EW is not None:
-        raise doc.error(path + ["penalty", "NS" if pen.NS is not None else "EW"], "a penalty names a player "
-                        "or a side, not both", expected="penalty: {player: N, amount: 25%, partner_blameless: true}")
-    for name in ("amount", "partner_blameless"):
-        if getattr(pen, name) is None:
-            raise doc.error(path + ["penalty"], f"the penalty on player {pen.player} has no {name}", key=True,
-                            expected="penalty: {player: N, amount: 25%, partner_blameless: true}")
-    amount, percent = pen.amount
-    if session.scoring == "matchpoints" and not percent and amount > 1:
-        raise doc.error(path + ["penalty", "amount"], f"a penalty of {format_mixed(amount)} at matchpoints",
-                        expected="a share of a top: 25% or 1/4")
-    return {"player": pen.player, "amount": amount, "percent": percent, "partner_blameless": pen.partner_blameless,
-            "where": Where(doc.file, *doc.position(path + ["penalty"]))}
 
 
 def _words(book, session: Session) -> Ruler:

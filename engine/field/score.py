@@ -39,7 +39,9 @@ from ..rulebook import Rulebook
 from ..ruling.result import Ruling
 from ..ruling.trace import Entry, Trace
 from . import fieldscore, teams
-from .adjust import Ruler, artificial_ruling, at, penalty_ruling
+from . import penalties
+from .adjust import Ruler, artificial_ruling, at
+from .penalties import IMP_BOUND, Borne
 from .cells import Published, imp_words
 from .model import Board, Contestant, Line, Session, contestant_key, rank, side_keys
 
@@ -78,6 +80,8 @@ class ScoredLine:
     contestants: dict[str, Fraction | None] = field(default_factory=dict)   # each contestant's score on the line
     own: dict[str, Fraction | None] = field(default_factory=dict)   # individual: a player's own artificial score
     rulings: list[Ruling] = field(default_factory=list)             # the line's rulings (an individual's: one a pairing)
+    penalties: list[Borne] = field(default_factory=list)            # the procedural penalties its rulings give
+    unfactored: dict[str, Fraction] = field(default_factory=dict)   # each side's matchpoints before factoring
 
     def side(self, side: str) -> SideScore:
         return self.NS if side == "NS" else self.EW
@@ -141,6 +145,7 @@ class ScoredBoard:
     frequencies: dict[Side, list[tuple[int, Fraction]]] = field(default_factory=dict)
     session: "ScoredSession | None" = field(default=None, repr=False)
     traveller: Any = field(default=None, repr=False)    # the traveller it was scored as (bridgelaw score)
+    factor: Any = field(default=None, repr=False)       # matchpoints within the results → factored (fieldscore)
 
     @property
     def balanced(self) -> bool:
@@ -278,7 +283,6 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
     """Score every board of `session` and total it, under `book` (as in force on the session's day).
     `progress(done, total)` is called once a board (the CLI's progress bar)."""
     method = session.scoring
-    scoring = unit_scoring(method)
     unit = UNITS[method]
     trace = Trace(book)
     needs_cross = method == "cross-imps" and any(l.kind == "artificial" for b in session.boards.values() for l in b.lines)
@@ -302,8 +306,13 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
             for side in SIDES:
                 keys[(id(sl), side)] = side_keys(sl.line, side, session)
     _artificial(session, book, boards, keys, method, p)
+    _rule_penalties(session, book, boards, method)
     if session.matches:                     # a teams session: each match scored (field/teams.py)
         scored.teams = teams.score_matches(session, book, boards, trace, lambda b: _points(b.vulnerability)["NS"])
+    for sb in boards.values():              # side penalties off the board's scores (a match's: teams above)
+        for sl in sb.lines:
+            if sl.penalties:
+                penalties.apply_sides(sl, sb, _line_trace(sl, book), unit)
     # a file counting 1 per result beaten (PBN MP2): the same scores in half matchpoints
     if method == "matchpoints" and session.mp_unit != 1:
         trace.add("half-matchpoints", unit=session.mp_unit)
@@ -315,7 +324,7 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
                         sl.side(side).value *= session.mp_unit
                 sl.own = {k: (v * session.mp_unit if v is not None else None) for k, v in sl.own.items()}
             _percents(sb)
-    _penalties(session, book, boards, keys, method, unit)
+    _contestants(boards, keys, book, unit, session.mp_unit)
     scored.keys = keys
     return scored
 
@@ -338,7 +347,11 @@ def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], sessio
                                        form=p["fieldscore.neuberg.form"], round_to=p["fieldscore.neuberg.round_to"],
                                        round_mode=p["fieldscore.neuberg.round_mode"])
             values, fields[side] = r.values, r.field
-            sb.top, sb.results, sb.factored = r.top, r.results, r.factored
+            sb.top, sb.results, sb.factored, sb.factor = r.top, r.results, r.factored, r.factor
+            if r.factored:
+                for k, m in zip(played, r.raw):
+                    if m is not None:
+                        scored[k].unfactored[side] = m
         elif method == "cross-imps":
             values, fields[side], sb.divisor = fieldscore.cross_imps(entries[side], points=points[side],
                                                                      divisor=p["fieldscore.cross_imps.divisor"])
@@ -374,11 +387,15 @@ def _score_teams_board(board: Board, scored: list[ScoredLine], method: str, unit
 
 def _in_field(sl: ScoredLine, sb: ScoredBoard, fields: dict[Side, fieldscore.Field], book: Rulebook,
               p: dict[str, Any]) -> None:
-    """An adjusted line's trace: its ruling, then each side's outcomes scored in the field."""
+    """An adjusted line's trace: its ruling, then each side's outcomes scored in the field — its score
+    is what the ruling assigns, scored so (``Ruling.scored``: each result's score in the field, weighted,
+    rounded as the ruling says), then factored as the board is."""
     line = sl.line
+    ruling = line.ruled
     t = _line_trace(sl, book)
-    t.entries.extend(line.ruled.trace.entries)
-    sl.rulings.append(line.ruled)
+    t.entries.extend(ruling.trace.entries)
+    sl.rulings.append(ruling)
+    vulnerability = sb.board.vulnerability or "None"
     for side in SIDES:
         f = fields[side]
         comps = line.parts[side]
@@ -389,14 +406,23 @@ def _in_field(sl: ScoredLine, sb: ScoredBoard, fields: dict[Side, fieldscore.Fie
         else:
             each = [Fraction(bridge.imps(f.points(c.outcome) - sb.datum[side])) for c in comps]
         terms = [(c, f.points(c.outcome), x) for c, x in zip(comps, each)]
-        total = sum((c.weight * x for c, x in zip(comps, each)), Fraction(0))
+        by_points = {pts: x for _, pts, x in terms}
+        sign = 1 if side == "NS" else -1
+        total = ruling.scored(side, lambda o: by_points[sign * bridge.ns_score(o, vulnerability)])
+        if total is None:           # an award that is no weighted sum of results: its outcomes, weighted
+            total = sum((c.weight * x for c, x in zip(comps, each)), Fraction(0))
         t.add("in-field", side=side, method=sb.method, unit=sb.unit, terms=terms, total=total,
               rule=line.expectation_rule(side).id, balanced=line.balanced, divisor=sb.divisor, datum=sb.datum.get(side))
-        value = sl.side(side).value
-        if sb.factored and value is not None and value != total:
-            t.add("factored", side=side, before=total, after=value, results=sb.results, expected=sb.expected,
-                  step=p.get("fieldscore.neuberg.round_to"), mode=p.get("fieldscore.neuberg.round_mode"),
-                  form=p.get("fieldscore.neuberg.form"))
+        s = sl.side(side)
+        if sb.factored:
+            sl.unfactored[side] = total
+            s.value = sb.factor(total)
+            if s.value != total:
+                t.add("factored", side=side, before=total, after=s.value, results=sb.results, expected=sb.expected,
+                      step=p.get("fieldscore.neuberg.round_to"), mode=p.get("fieldscore.neuberg.round_mode"),
+                      form=p.get("fieldscore.neuberg.form"))
+        else:
+            s.value = total
 
 
 def _percents(sb: ScoredBoard) -> None:
@@ -439,6 +465,7 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
             if line.kind != "artificial":
                 continue
             t = _line_trace(sl, book)
+            t.entries.extend(line.reading)          # how its outcome words were read (the artificial stage's rules)
             if line.mirrored:
                 t.add("mirrored", side=line.mirrored, code=line.code)
             words = {s: v for s, v in line.artificial.items() if isinstance(v, str)}
@@ -563,20 +590,15 @@ def _value(a: Any, method: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction 
     return Fraction(a)
 
 
-IMP_BOUND = 24               # the IMP scale's largest step: no board's artificial score or penalty is more
-
-
-def _check_amount(line: Line, value: Any, method: str, what: str, penalty: bool = False) -> None:
-    """An explicit artificial score or penalty within what a board can be: at matchpoints a share
-    of the top from 0 to 1 (a penalty above 0), at IMPs at most 24 either way. An error at the
-    ruling (rulings file) or the line's cell otherwise — never −9,999,999,997.9 MP."""
+def _check_amount(line: Line, value: Any, method: str, what: str) -> None:
+    """An explicit artificial score within what a board can be: at matchpoints a share of the top
+    from 0 to 1, at IMPs at most 24 either way. An error at the ruling (rulings file) or the line's
+    cell otherwise — never −9,999,999,997.9 MP."""
     if value is None or isinstance(value, str):
         return
     low = Fraction(0) if method == "matchpoints" else Fraction(-IMP_BOUND)
     high = Fraction(1) if method == "matchpoints" else Fraction(IMP_BOUND)
-    if penalty:
-        low = Fraction(0)
-    if low <= value <= high and not (penalty and value == 0):
+    if low <= value <= high:
         return
     shown = f"{format_mixed(value * 100)}% of a top" if method == "matchpoints" else f"{format_mixed(value)} IMPs"
     bound = "a share of a top from 0% to 100%" if method == "matchpoints" else f"IMPs from {low} to {high}"
@@ -587,67 +609,52 @@ def _check_amount(line: Line, value: Any, method: str, what: str, penalty: bool 
     raise line.where.error(f"{line.label}: {what} of {shown}", expected=bound)
 
 
-def _penalties(session: Session, book: Rulebook, boards: dict[int | None, ScoredBoard], keys: dict,
-               method: str, unit: str) -> None:
-    """Procedural penalties: a side's (a share of a top, or IMPs) off the line's score; a player's
-    (an individual event) through the ruling path's penalty stage. Then each contestant's score."""
-    scoring = unit_scoring(method)
+def _rule_penalties(session: Session, book: Rulebook, boards: dict[int | None, ScoredBoard], method: str) -> None:
+    """Each procedural penalty a line was given, ruled by the case path's penalty stage (one ruling a
+    penalty, kept with the line's rulings and trace); what the rulings give is applied afterwards."""
+    event = "individual" if session.individual else "teams" if session.matches else "pairs"
     for sb in boards.values():
         for sl in sb.lines:
             line = sl.line
+            for word, text, where in line.extra.pop("penalty_cells", ()):     # a file read back: its cell's penalties
+                penalties.from_cell(line, word, text, where, method)
+            for facts, where in line.penalties:
+                try:
+                    ruling = penalties.penalty_ruling(book, method=method, event=event, facts=facts, board=sb.board,
+                                                      title=line.label, where=where or line.where)
+                except BridgelawError as exc:
+                    if exc.file is not None:
+                        raise
+                    raise (where or line.where).error(f"{line.label}: {exc.message}", expected=exc.expected,
+                                                      suggestion=exc.suggestion) from None
+                sl.rulings.append(ruling)
+                _line_trace(sl, book).entries.extend(ruling.trace.entries)
+                sl.penalties.extend(penalties.borne(ruling))
+
+
+def _contestants(boards: dict[int | None, ScoredBoard], keys: dict, book: Rulebook, unit: str,
+                 mp_unit: Fraction) -> None:
+    """Each contestant's score on each line: its side's (an individual's own artificial score where it
+    has one), less a penalty its ruling puts on that player."""
+    for sb in boards.values():
+        for sl in sb.lines:
             for side in SIDES:
                 s = sl.side(side)
-                pen = line.penalty.get(side)
-                if pen:
-                    _check_amount(line, pen, method, "a procedural penalty", penalty=True)
-                if pen and s.value is not None:
-                    amount = pen * sb.top if scoring == "matchpoints" else pen
-                    before = s.value
-                    s.value = before - amount
-                    if scoring == "matchpoints" and sb.top:
-                        s.percent = 100 * s.value / sb.top
-                    _line_trace(sl, book).add("penalty", side=side, amount=amount, before=before, value=s.value,
-                                              unit=unit)
-            for side in SIDES:
-                s = sl.side(side)
-                pen = line.penalty.get(side)
                 for key in keys[(id(sl), side)]:
-                    v = sl.own.get(key, s.value) if key in sl.own else s.value
-                    if key in sl.own and pen and v is not None:
-                        v -= pen * sb.top if scoring == "matchpoints" else pen
-                    sl.contestants[key] = v
-            if line.player_penalty or line.player_penalty_given:
-                _player_penalty(sl, sb, book, method, unit)
-
-
-def _player_penalty(sl: ScoredLine, sb: ScoredBoard, book: Rulebook, method: str, unit: str) -> None:
-    """A procedural penalty on one player of an individual event: the ruling path's penalty stage
-    says who bears it, recorded in the line's trace; read back from a file, as it gives it."""
-    line = sl.line
-    t = _line_trace(sl, book)
-    seat_of = {pid: seat for seat, pid in line.players.items()}
-    if line.player_penalty_given:
-        borne = {pid: (share, None) for pid, share in line.player_penalty_given.items()}
-    else:
-        pp = line.player_penalty
-        before = len(t.entries)
-        after = penalty_ruling(book, method=method, scores={s: sl.side(s).value for s in SIDES}, top=sb.top,
-                               player=pp["player"], amount=pp["amount"], partner_blameless=pp["partner_blameless"],
-                               where=pp.get("where", line.where), trace=t)
-        rule = next((e.data["decision"].rule for e in t.entries[before:] if e.kind == "decision"), None)
-        borne = {}
-        for seat in "NESW":
-            base = sl.side("NS" if seat in "NS" else "EW").value
-            if after[seat] is not None and base is not None and after[seat] != base:
-                borne[line.players[seat]] = (pp["amount"], rule)
-    for pid, (share, rule) in borne.items():
-        key = contestant_key(line.section, None, pid, "unique")
-        amount = share * sb.top if method == "matchpoints" else share
-        v = sl.contestants.get(key)
-        v = v - amount if v is not None else None
-        t.add("player-penalty", side="NS" if seat_of[pid] in "NS" else "EW", player=pid, share=share,
-              amount=amount, value=v, unit=unit, rule=rule)
-        sl.contestants[key] = v
+                    sl.contestants[key] = sl.own.get(key, s.value) if key in sl.own else s.value
+            if not sl.penalties or sl.line.players is None:
+                continue
+            t = _line_trace(sl, book)
+            seat_of = {pid: seat for seat, pid in sl.line.players.items()}
+            for pid, b, amount in penalties.player_amounts(sl, sb.top, mp_unit):
+                key = contestant_key(sl.line.section, None, pid, "unique")
+                v = sl.contestants.get(key)
+                v = v - amount if v is not None else None
+                a = b.penalty.amount
+                t.add("player-penalty", side="NS" if seat_of[pid] in "NS" else "EW", player=pid,
+                      share=a.value / 100 if a.unit == "%" else a.value, amount=amount, value=v, unit=unit,
+                      rule=b.rule)
+                sl.contestants[key] = v
 
 
 def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fraction) -> Fraction:
@@ -686,10 +693,10 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                     st.boards += 1
                     if top:
                         st.available += top
-                    if sl.line.kind != "result" or sl.line.penalty or (
-                            sl.line.player_penalty and key in sl.contestants and sl.trace is not None and any(
-                                e.kind == "player-penalty" and e.data["player"] == key.split(":")[-1]
-                                for e in sl.trace.entries)):
+                    if sl.line.kind != "result" or any(b.penalty.to == "side" for b in sl.penalties) or (
+                            sl.trace is not None and any(e.kind == "player-penalty" and
+                                                         e.data["player"] == key.split(":")[-1]
+                                                         for e in sl.trace.entries)):
                         st.adjusted.append(f"board {number}")
     for st in table.values():
         adjustment = st.contestant.extra.get("adjustment") if st.contestant is not None else None

@@ -18,7 +18,8 @@ with ``in-match``: which room it was compared with). A room whose case could not
 room (both rooms adjusted) is compared outcome by outcome, each weight times each of the other
 room's. An artificial room (average plus and minus: IMPs, or a share of the top at point-a-board) is ruled by the
 artificial stage with its team's session facts; the other room's result does not count then. A
-procedural penalty comes off its team's board score.
+procedural penalty is ruled by the penalty stage (:mod:`.penalties`): IMPs (or a share of the board's
+points) come off its team's board score, VPs off its team's match score once the match is converted.
 
 A match's VPs go through :func:`bridgelaw.core.vp.victory_points` with the rulebook's ``vp.scale``
 (and ``vp.table``); a match with a ruled room gets them from that room's case with its ``match:``
@@ -44,7 +45,7 @@ from ..ruling.build import rule_case
 from ..ruling.caseschema import Match as MatchFacts
 from ..ruling.caseschema import MatchImps
 from ..ruling.trace import Trace
-from . import fieldscore
+from . import fieldscore, penalties
 from .cells import Published
 from .model import Board, Contestant, Line, Match, Session, contestant_key, rank
 
@@ -110,11 +111,15 @@ def score_board(board: Board, scored: list[Any], method: str, ns_points: Callabl
         else:                               # outcome by outcome (both rooms results, or both adjusted)
             for side in SIDES:
                 team = a.line.team[side]
-                there = other(side)
-                total = Fraction(0)
-                for w1, p1 in _weighted(a.line, side, ns_points):
-                    for w2, p2 in _weighted(b.line, there, ns_points):
-                        total += w1 * w2 * f(_sign(side) * (p1 - p2))
+                there = _weighted(b.line, other(side), ns_points)
+
+                def against(p1: int, side: str = side, there: list = there) -> Fraction:
+                    return sum((w2 * f(_sign(side) * (p1 - p2)) for w2, p2 in there), Fraction(0))
+
+                ruled = a.line.ruled if a.line.kind in ("adjusted", "split") else None
+                total = ruled.scored(side, lambda o: against(ns_points(o))) if ruled is not None else None
+                if total is None:           # a result, or an award that is no weighted sum of results
+                    total = sum((w1 * against(p1) for w1, p1 in _weighted(a.line, side, ns_points)), Fraction(0))
                 values[team] = total
             for sl in rooms:
                 if sl.line.kind in ("adjusted", "split"):
@@ -175,6 +180,7 @@ class ScoredMatch:
     steps: list[str] = field(default_factory=list)   # how the score was reached (the VP conversion)
     ruling: Any = None                        # the ruled room's case that gave the VPs (with match:)
     ruled_line: Any = None
+    penalties: list["MatchPenalty"] = field(default_factory=list)   # procedural penalties in VPs, taken from the match
 
     @property
     def winner(self) -> str | None:
@@ -198,6 +204,17 @@ class ScoredMatch:
 
     def team_score(self, team: str) -> Fraction:
         return self.score["home" if team == self.match.home else "away"]
+
+
+@dataclass
+class MatchPenalty:
+    """A procedural penalty in VPs taken from a team's match score: the team, the board it was given on,
+    the penalty as its ruling gives it (its rule cites the paragraph), the team's VPs before and after."""
+    team: str
+    board: int
+    borne: Any                                # penalties.Borne
+    before: Fraction
+    after: Fraction
 
 
 @dataclass
@@ -356,6 +373,7 @@ def score_matches(session: Session, book: Rulebook, boards: dict[int | None, Any
             sm.score = sm.won()
         if match_scoring == "vps":
             _victory_points(sm, session, book, scale, table, method)
+        _match_penalties(sm, match_scoring)
         matches.append(sm)
     pairwise = _pairwise(session, boards, trace, ns_points)
     result = TeamsResult(session, method, match_scoring, matches, [], pairwise, scale,
@@ -392,15 +410,42 @@ def _match_board(number: int, match: Match, rooms: list[Any], sb: Any) -> MatchB
                                             "or not played)")
         return MatchBoard(number, rooms, None, None, "not-scored")
     top = sb.top if sb is not None else None
-    penalties = []
-    for sl in rooms:
-        for side, pen in sl.line.penalty.items():
-            team = sl.line.team[side]
-            amount = pen * top if top else pen
+    taken = []
+    for sl in rooms:                        # a procedural penalty its ruling takes from the team's board score
+        for b in sl.penalties:
+            p = b.penalty
+            if p.against != "board" or p.to != "side":
+                continue
+            team = sl.line.team[p.side]
             if values.get(team) is not None:
+                amount = penalties.amount(p, top)
                 values[team] -= amount
-                penalties.append((team, amount))
-    return MatchBoard(number, rooms, values.get(match.home), values.get(match.away), how, penalties)
+                taken.append((team, amount))
+    return MatchBoard(number, rooms, values.get(match.home), values.get(match.away), how, taken)
+
+
+def _match_penalties(sm: ScoredMatch, match_scoring: str | None) -> None:
+    """A procedural penalty in VPs its ruling takes from the match: from the team's VPs, after the match is
+    converted (only a match scored in VPs has them)."""
+    m = sm.match
+    for mb in sm.boards:
+        for sl in mb.rooms:
+            for b in sl.penalties:
+                p = b.penalty
+                if p.against != "match":
+                    continue
+                if match_scoring != "vps":
+                    raise sl.line.where.error(f"{sl.line.label}: a procedural penalty in VPs, but {m.label} is not "
+                                              "scored in VPs", expected="IMPs off the board's score")
+                team = sl.line.team[p.side]
+                who = "home" if team == m.home else "away"
+                before = sm.score[who]
+                sm.score[who] = before - p.value
+                b.taken = p.value
+                sm.penalties.append(MatchPenalty(team, mb.number, b, before, sm.score[who]))
+                if sl.trace is not None:
+                    sl.trace.add("match-penalty", side=p.side, team=team, match=m.label, amount=p.value,
+                                 before=before, after=sm.score[who], rule=b.rule)
 
 
 def _victory_points(sm: ScoredMatch, session: Session, book: Rulebook, scale: str, table: str | None,
@@ -514,7 +559,8 @@ def _standings(session: Session, matches: list[ScoredMatch], method: str) -> lis
             else:
                 st.losses += 1
             st.adjusted.extend(f"board {mb.number}" for mb in sm.boards
-                               if mb.how in ("ruled", "artificial") or mb.penalties)
+                               if mb.how in ("ruled", "artificial") or mb.penalties
+                               or any(p.board == mb.number and p.team == team for p in sm.penalties))
     groups: dict[str, list[TeamStanding]] = {}
     for st in table.values():
         st.group = (st.section, None)

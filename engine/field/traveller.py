@@ -12,9 +12,11 @@ board of a results file (PBN, USEBIO) with a YAML file of adjustments naming its
       - {table: 2, ns: 2, ew: 12, adjusted: [{result: 3NT= S, weight: 1/3}, {result: 3NT-1 S, weight: 2/3}]}
       - {table: 3, ns: 3, ew: 13, adjusted: {NS: [...], EW: [...]}}            # split weighting
       - {table: 4, ns: 4, ew: 14, artificial: {NS: avg-plus, EW: avg-minus}}
+      - {table: 5, ns: 5, ew: 15, result: 4H-1 S, penalty: {EW: 10%}}          # a procedural penalty
 
-Each table has exactly one of ``result``, ``adjusted`` (one outcome, a weighted list, or a split
-``{NS: […], EW: […]}``, as in a case file) or ``artificial``. Its adjusted tables are ruled as
+Each table has exactly one of ``result``, ``adjusted`` (one outcome, a weighted list — weights, or
+``judged: likely`` / ``at all probable`` — or a split ``{NS: […], EW: […]}``, as in a case file) or
+``artificial``, and may have a ``penalty`` (as in a rulings file: :mod:`.penalties`). Its adjusted tables are ruled as
 their equivalent cases (:mod:`.adjust`) as soon as the board is read; it is scored by
 :func:`.score.score_session` — the one scorer of ``bridgelaw event`` — and a board of a results
 file is scored within its whole session, so that it scores as the event does.
@@ -41,10 +43,11 @@ from ..core.vocab import SIDES, Method, Side
 from ..core.yamlio import Document, load_yaml
 from ..ruling.outcomes import NUMBER_SCHEMA as _NUM, TEXT_SCHEMA as _TEXT, StrictModel as _Strict    # shared with case files
 from ..ruling.caseschema import Board as CaseBoard
-from ..ruling.caseschema import BoardCount, Possibilities, SplitWeighting
-from ..ruling.casechecks import weighted_components
+from ..ruling.caseschema import BoardCount, Possibilities
 from ..ruling.outcomes import UnitScore, parse_outcome
-from .adjust import Ruler, at
+from . import penalties
+from .adjust import Ruler, at, written_results
+from .penalties import PenaltyModel
 from .cells import Published, Where, artificial_word, code_text
 from . import profiles
 from .model import Board, Event, Line, Session, check_board, require_results
@@ -153,6 +156,7 @@ class _Scores(_Strict):
     session: BySide | None = None
     boards: BoardCount | None = None
     published: PublishedModel | None = None
+    penalty: PenaltyModel | None = None          # a procedural penalty: {EW: 10%}, or on a player: as in a rulings file
     note: str | None = None
 
 
@@ -308,11 +312,18 @@ class _Tables:
         self.dated = book.at(day)
         self.ruler = Ruler(book, session.scoring, board, day, session.warnings, doc.error, doc)
 
-    def kind_of(self, m: _Scores, path: list) -> str:
+    def kind_of(self, m: _Scores, path: list, penalty_alone: bool = False) -> str | None:
+        """The table's kind (result, adjusted, artificial); None for an adjustments file's table that
+        gives only a penalty (`penalty_alone`: the line keeps its result)."""
         given = [k for k in KINDS if getattr(m, k) is not None]
         if len(given) > 1:
             raise self.doc.error(path + [given[1]], f"table has both {given[0]} and {given[1]}; give exactly one",
                                  key=True, expected="one of result, adjusted or artificial")
+        if not given and penalty_alone and m.penalty is not None:
+            for extra in ("session", "boards", "non_offending"):
+                if getattr(m, extra) is not None:
+                    raise self.doc.error(path + [extra], f"{extra} goes with a score", key=True)
+            return None
         if not given:
             raise self.doc.error(path, "table has no score", expected="one of result, adjusted or artificial",
                                  suggestion="a board not played at this table is left out, with expected_results: set")
@@ -331,27 +342,20 @@ class _Tables:
                                  expected=bridge.RESULT_HINT, suggestion="for average plus/minus use artificial:")
         return bridge.ns_score(outcome, self.board.vulnerability or "None")
 
-    def fill(self, line: Line, m: _Scores, kind: str, path: list) -> None:
+    def fill(self, line: Line, m: _Scores, kind: str | None, path: list) -> None:
         line.note = m.note or line.note
         if m.published is not None:
             line.published = {s: getattr(m.published, s) for s in SIDES if getattr(m.published, s) is not None}
             line.published_why = m.published.why
+        if m.penalty is not None:
+            self.penalty(line, m.penalty, path)
+        if kind is None:
+            return
         if kind == "result":
             line.kind, line.result = "result", m.result
             line.points = self.points(m.result, path + ["result"])
         elif kind == "adjusted":
-            value = m.adjusted
-            split = isinstance(value, SplitWeighting)
-            where = path + ["adjusted"]
-            if split:
-                written = {s: weighted_components(self.doc, getattr(value, s), where + [s]) for s in SIDES}
-            else:
-                comps = weighted_components(self.doc, value, where)
-                written = {"NS": comps, "EW": comps}
-            base = len(where) + split
-            for side in SIDES:
-                for c in written[side]:
-                    self.points(c.outcome, list(c.path) + (["result"] if len(c.path) > base else []))
+            written, split = written_results(self.doc, m.adjusted, path + ["adjusted"])
             line.kind = "split" if split else "adjusted"
             line.written, line.non_offending, line.artificial = written, m.non_offending, None
         else:
@@ -370,13 +374,26 @@ class _Tables:
                                          "outside 0% to 100%", expected="a percentage from 0% to 100%")
                 line.given.setdefault(side, {})[name] = value
         try:
-            line.artificial, line.artificial_words = self.ruler.responsibilities({"NS": m.artificial.NS,
-                                                                                  "EW": m.artificial.EW})
+            read = self.ruler.responsibilities({"NS": m.artificial.NS, "EW": m.artificial.EW})
+            line.artificial, line.artificial_words, line.reading = read.responsibility, read.words, read.entries
         except BridgelawError as exc:
             if exc.file is not None:
                 raise
             raise self.doc.error(path + ["artificial"], exc.message, expected=exc.expected,
                                  suggestion=exc.suggestion) from None
+
+    def penalty(self, line: Line, m: PenaltyModel, path: list) -> None:
+        """A table's procedural penalties, as the facts of a case's penalty (ruled when the board is scored)."""
+        where = path + ["penalty"]
+
+        def fail(sub: list, message: str, expected: str) -> BridgelawError:
+            return self.doc.error(where + sub, message, expected=expected, key=not sub or sub[-1] not in SIDES)
+
+        def bound(message: str, expected: str) -> BridgelawError:
+            return self.doc.error(where, message, expected=expected)
+
+        line.penalties = penalties.given(m, line=line, method=self.session.scoring, vps=False, fail=fail,
+                                         bound=bound, where=Where(self.doc.file, *self.doc.position(where)))
 
     def rule(self, paths: dict[int, list]) -> None:
         """Rule every adjusted line of the board (each with the board's other results as its field)."""
@@ -558,7 +575,7 @@ def _results_traveller(event: Event, doc: Document | None, model: AdjustmentsMod
         if adj.table in adjusted:
             raise doc.error(place + ["table"], f"table {adj.table} is adjusted twice", expected="each table once")
         adjusted.add(adj.table)
-        kind = tables.kind_of(adj, place)
+        kind = tables.kind_of(adj, place, penalty_alone=True)
         tables.fill(line, adj, kind, place)
         paths[id(line)] = place + ["adjusted"]
     require_results(Session(session.name, session.scoring, boards={chosen.number: chosen}),
@@ -572,7 +589,8 @@ def _results_traveller(event: Event, doc: Document | None, model: AdjustmentsMod
         if line.kind == "artificial" and line.artificial_words is None:
             words = {s: v for s, v in line.artificial.items() if isinstance(v, str)}
             if len(words) == 2:
-                line.artificial, line.artificial_words = ruler.responsibilities(words)
+                read = ruler.responsibilities(words)
+                line.artificial, line.artificial_words, line.reading = read.responsibility, read.words, read.entries
             else:
                 line.artificial_words = {s: code_text(v) for s, v in line.artificial.items()}
     if tables is not None:

@@ -130,6 +130,8 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
                     out.append(f"    {side} {_d(sc.value)} {ss.unit}{pct}")
                 for step in steps(sl, book=ss.book):
                     out.append(f"      {step}")
+                for pen in fieldtrace.penalty_lines(sl):
+                    out.append(f"    {pen}")
                 if sl.rules:
                     out.append(f"    rules: {'; '.join(rules(sl))}")
                 if sl.citations:
@@ -187,6 +189,8 @@ def markdown(sessions: list[ScoredSession]) -> str:
                            f"NS {_d(sl.NS.value)}, EW {_d(sl.EW.value)} {ss.unit}")
                 for step in steps(sl, book=ss.book):
                     out.append(f"  - {step}")
+                for pen in fieldtrace.penalty_lines(sl):
+                    out.append(f"  - **{pen}**")
                 if sl.citations:
                     out.append(f"  - law: {', '.join(sl.citations)}")
         out.append("")
@@ -221,6 +225,7 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
                                    "ruling": sl.line.ruling,
                                    "steps": {side: steps(sl, side, ss.book) for side in SIDES},
                                    "rules": rules(sl), "citations": sl.citations,
+                                   "penalties": [fieldtrace.penalty_json(b) for b in sl.penalties],
                                    "trace": fieldtrace.trace_json(sl)} for sl in sb.lines]}
                        for n, sb in ss.boards.items()],
             "warnings": list(ss.warnings),

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import bridge
-from ..core.exact import format_mixed
+from ..core.exact import exact_json, format_mixed
 from ..ruling.trace import Entry
 from . import ruling as render
 
@@ -76,8 +76,29 @@ def _field_line(e: Entry) -> list[str] | None:
     if k == "own-facts":
         return [f"{d['contestant']}: {d['label']} on its own session facts (rule {d['rule'].id})"]
     if k == "penalty":
-        return [f"{d['side']}: procedural penalty {format_mixed(d['amount'])} {UNIT_WORDS[d['unit']]} → "
-                f"{format_mixed(d['value'])}"]
+        unit = UNIT_WORDS.get(d["unit"], d["unit"])
+        a = d["amount"]
+        share = f"{format_mixed(a.value)}% of the"
+        if "unfactored" in d:
+            how = (f"{share} unfactored top {format_mixed(d['top'])} = {format_mixed(d['unfactored_taken'])}, "
+                   f"taken before factoring: {format_mixed(d['unfactored'])} − {format_mixed(d['unfactored_taken'])} "
+                   f"= {format_mixed(d['unfactored'] - d['unfactored_taken'])}, then factored; "
+                   f"{d['order']}, penalty.matchpoints.order")
+        elif a.unit == "%":
+            how = f"{share} top {format_mixed(d['top'])}" + (
+                f"; {d['order']}, penalty.matchpoints.order" if d["order"] and d.get("factored") else "")
+        else:
+            how = ""
+        how = f" ({how})" if how else ""
+        return [f"{d['side']}: procedural penalty {format_mixed(d['taken'])} {unit}{how}: "
+                f"{format_mixed(d['before'])} → {format_mixed(d['after'])} ({_rule(d['rule'])})"]
+    if k == "match-penalty":
+        return [f"{d['side']}: procedural penalty {format_mixed(d['amount'])} VP off team {d['team']}'s score in "
+                f"{d['match']}: {format_mixed(d['before'])} → {format_mixed(d['after'])} VP ({_rule(d['rule'])})"]
+    if k == "word":
+        rule = d["decision"].rule
+        return [f"{d['of']}: '{d['word']}' read as {d['responsibility']} — rule {rule.id} gives {rule.outcome} to a "
+                f"side {d['responsibility']} when the other is {d['other']}"]
     if k == "player-penalty":
         rule = d["rule"]
         why = f"rule {rule.id} ({', '.join(rule.cites)})" if rule is not None else "as the file gives it"
@@ -85,6 +106,10 @@ def _field_line(e: Entry) -> list[str] | None:
         return [f"{d['side']}: player {d['player']} bears a procedural penalty of {format_mixed(d['amount'])} "
                 f"{UNIT_WORDS[d['unit']]} → {value} ({why})"]
     return None
+
+
+def _rule(rule: Any) -> str:
+    return f"rule {rule.id}: {', '.join(rule.cites)}" if rule is not None else "no rule"
 
 
 def lines(entries: Any, book: Any, *, skip: tuple[str, ...] = ("rulebook",)) -> list[str]:
@@ -137,6 +162,27 @@ def factored_lines(standing: Any) -> list[str]:
         else:
             out.append(f"total {format_mixed(d['before'])} × {d['most']} boards ÷ {d['played']} played = "
                        f"{format_mixed(d['after'])} ({d['parameter']}: session-boards)")
+    return out
+
+
+def penalty_json(b: Any) -> dict[str, Any]:
+    """A procedural penalty a line's ruling gives (penalties.Borne): on whom, how much, against what, the
+    rule and the paragraphs it cites, and what it took (in the board's unit; VPs against a match)."""
+    p = b.penalty
+    return {"on": p.on, "side": p.side, "amount": render.penalty_amount(p.amount), "against": p.against,
+            "to": p.to, "order": p.order, "rule": p.rule, "cites": list(b.rule.cites) if b.rule is not None else [],
+            "taken": exact_json(b.taken) if b.taken is not None else None}
+
+
+def penalty_lines(sl: Any) -> list[str]:
+    """Each procedural penalty of a scored line as a TD says it, with the paragraph its rule cites."""
+    out = []
+    for b in sl.penalties:
+        p = b.penalty
+        law = f" (Law {', '.join(b.rule.cites)})" if b.rule is not None and b.rule.cites else ""
+        against = "the match's VPs" if p.against == "match" else "the board"
+        taken = f": {format_mixed(b.taken)}" if b.taken is not None and p.amount.unit == "%" else ""
+        out.append(f"procedural penalty{law}: {p.on}, {render.penalty_amount(p.amount)}{taken} off {against}")
     return out
 
 

@@ -10,7 +10,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import vp as vp_scale
-from ..core.exact import exact_json, format_mixed
+from ..core.exact import exact_json, format_decimal, format_mixed
+from . import field as fieldtrace
 from . import ruling as render
 
 BOARD_UNITS = {"team-imps": "IMPs", "point-a-board": "board points", "aggregate": "points"}
@@ -63,6 +64,8 @@ def text(ss: Any) -> list[str]:
         for mb in sm.boards:
             for team, amount in mb.penalties:
                 out.append(f"    board {mb.number}: team {team} procedural penalty {_m(amount)}")
+        for mp in sm.penalties:
+            out.append("    " + vp_penalty_line(mp))
     out.append("")
     out.append("Teams (matches won, drawn, lost; IMPs or points for and against):")
     for st in t.standings:
@@ -70,6 +73,15 @@ def text(ss: Any) -> list[str]:
         out.append(f"  {st.rank_text:>4} team {st.team:>4}: {_m(st.total)} {MATCH_UNITS[t.match_scoring]}, "
                    f"{st.wins}-{st.draws}-{st.losses}, {_m(st.imps_for)} for, {_m(st.imps_against)} against{names}")
     return out
+
+
+def vp_penalty_line(mp: Any) -> str:
+    """A procedural penalty in VPs taken from a team's match score, with its rule and paragraph."""
+    rule = mp.borne.rule
+    law = f"rule {rule.id}: {', '.join(rule.cites)}" if rule is not None else "no rule"
+    return (f"board {mp.board}: team {mp.team} procedural penalty {_m(mp.borne.penalty.amount.value)} VP off the "
+            f"match: {format_decimal(mp.before)} − {_m(mp.borne.penalty.amount.value)} = {format_decimal(mp.after)} VP "
+            f"({law})")
 
 
 def markdown(ss: Any) -> list[str]:
@@ -83,6 +95,10 @@ def markdown(ss: Any) -> list[str]:
         out.append(f"| {m.key} | {m.round if m.round is not None else ''} | {m.home} v {m.away} | {boards} | "
                    f"{_m(sm.totals['home'], signed)} | {_m(sm.score['home'])}–{_m(sm.score['away'])} | "
                    f"{sm.winner or 'drawn'} |")
+    penalised = [(sm, mp) for sm in t.matches for mp in sm.penalties]
+    if penalised:
+        out.append("")
+        out.extend(f"- match {sm.match.key}: {vp_penalty_line(mp)}" for sm, mp in penalised)
     return out
 
 
@@ -102,6 +118,8 @@ def as_dict(ss: Any) -> dict[str, Any]:
                      "totals": {k: ej(v) for k, v in sm.totals.items()},
                      "score": {k: ej(v) for k, v in sm.score.items()}, "unit": sm.unit, "winner": sm.winner,
                      "carry": {k: ej(v) for k, v in sm.match.carry.items()},
+                     "vp_penalties": [{"team": mp.team, "board": mp.board, "before": ej(mp.before), "after": ej(mp.after),
+                                       **fieldtrace.penalty_json(mp.borne)} for mp in sm.penalties],
                      "vp_ruling": None if sm.ruling is None else {
                          "line": sm.ruled_line.line.label, "vp": {k: ej(v) for k, v in sm.ruling.vp.items()},
                          "trace": render.trace_json([e for e in sm.ruling.trace.entries

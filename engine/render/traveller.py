@@ -145,7 +145,8 @@ def _components(line) -> dict[str, str]:
     if any(_key(line.parts[s]) != _key(line.written[s]) for s in SIDES):
         for side in (("NS",) if not line.split else SIDES):
             out[f"{side} as written" if line.split else "as written"] = "; ".join(
-                f"{p.outcome.text} × {format_mixed(p.weight)}" + ("" if p.legal else " (not legal)")
+                (f"{p.outcome.text} judged {p.judged.replace('-', ' ')}" if p.judged else
+                 f"{p.outcome.text} × {format_mixed(p.weight)}") + ("" if p.legal else " (not legal)")
                 for p in line.written[side])
     return out
 
@@ -388,6 +389,8 @@ def as_dict(board: ScoredBoard) -> dict[str, Any]:
             s = t.side(side)
             item[side] = {"score": f.json(s.value), "percent": f.json(s.percent),
                           "steps": fieldtrace.side_steps(t, side, book)}
+        if t.penalties:
+            item["penalties"] = [fieldtrace.penalty_json(b) for b in t.penalties]
         if t.trace is not None:
             item["citations"] = fieldtrace.citations(t)
             item["trace"] = fieldtrace.trace_json(t)
