@@ -118,3 +118,63 @@ def test_as_of_uses_the_same_reader(text, message):
         as_of_option(text)
     assert str(info.value) == f"{message} (expected YYYY-MM-DD, e.g. 2015-06-30)"
     assert as_of_option("2016-01-01") == dt.date(2016, 1, 1)
+
+
+# --- the one date reader behind every file's date: ---------------------------------------------------
+
+CASE = """title: t
+rulebook: wbf-2017
+date: {date}
+scoring: imps
+board: {{vulnerability: None}}
+non_offending: NS
+table_result: 4S= N
+other_table: 4S= N
+without_infraction: 4S+1 N
+"""
+
+
+@pytest.mark.parametrize("date, message", [
+    ('"9999-01-01"', "3:7: date: the day '9999-01-01': the year 9999 is outside 1900–2100"),
+    ('"2022-02-30"', "3:7: date: the day '2022-02-30' is not a day of the calendar"),
+    ('"2022.02.06"', "3:7: date: the day '2022.02.06' is not a date"),
+])
+def test_a_quoted_case_date_is_read_as_a_bare_one_is(tmp_path, capsys, date, message):
+    """A quoted date: is read by the one date reader, like a bare YAML date (issue 24)."""
+    from bridgelaw.commands.cli import main
+    path = tmp_path / "c.yaml"
+    path.write_text(CASE.format(date=date))
+    assert main(["rule", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bridgelaw: error: {path}:{message}") and err.count("\n") == 1, err
+
+
+def test_a_quoted_case_date_in_range_is_the_day(tmp_path):
+    from bridgelaw.ruling.case import load_case
+    path = tmp_path / "c.yaml"
+    path.write_text(CASE.format(date='"2018-06-30"'))
+    assert load_case(path).model.date == dt.date(2018, 6, 30)
+
+
+def test_a_travellers_quoted_date_uses_the_same_reader(tmp_path, capsys):
+    from bridgelaw.commands.cli import main
+    path = tmp_path / "t.yaml"
+    path.write_text('title: t\nrulebook: wbf-2017\ndate: "0000-01-01"\nscoring: matchpoints\n'
+                    "board: {vulnerability: None}\ntables:\n  - {table: 1, ns: 1, ew: 1, result: 4S= N}\n"
+                    "  - {table: 2, ns: 2, ew: 2, result: 4S+1 N}\n")
+    assert main(["score", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:3:7: date: the day '0000-01-01': the year 0000 is outside 1900–2100" in err
+
+
+def test_the_field_readers_read_numbers_and_dates_through_core():
+    """One number reader and one date reader: the field's cells delegate to core (no second copy)."""
+    from bridgelaw.field import cells
+    where = cells.Where("f.pbn", 3, 9)
+    with pytest.raises(Exception, match=r"Board '٩' is not a board number"):
+        cells.whole_number("٩", where, "Board", 9999)
+    assert cells.whole_number(" 0009 ", where, "Board", 9999) == 9
+    assert cells.day("2022.??.??", where) is None and cells.day("27/07/2022", where) == dt.date(2022, 7, 27)
+    with pytest.raises(InvalidValue, match="is not a day of the calendar") as exc:
+        cells.day("2022.02.30", where)
+    assert (exc.value.file, exc.value.line, exc.value.column) == ("f.pbn", 3, 9)

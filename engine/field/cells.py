@@ -16,8 +16,10 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from ..core.errors import BridgelawError, InvalidValue, did_you_mean
+from ..core.dates import read_date
 from ..core.exact import format_decimal, format_mixed
 from ..core.limits import RAW_SCORE_HINT, RAW_SCORE_MAX, SCORE_HINT
+from ..core.numbers import whole_number as _whole_number
 from ..core.vocab import RESPONSIBILITY as RESPONSIBILITIES
 from ..core.vocab import SIDES
 
@@ -244,43 +246,11 @@ def artificial_word(value: Any) -> str:
 
 # --- days --------------------------------------------------------------------------------------------
 
-MIN_YEAR, MAX_YEAR = 1900, 2100        # the first Laws of duplicate bridge are of 1928
-MAX_DAY_CHARS = 40
-_DAYS = ((re.compile(r"([0-9?]{4})\.([0-9?]{1,2})\.([0-9?]{1,2})", re.ASCII), (1, 2, 3)),   # PBN [Date "2022.02.06"]
-         (re.compile(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})", re.ASCII), (3, 2, 1)),       # USEBIO 27/07/2022
-         (re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})", re.ASCII), (1, 2, 3)))       # ISO 8601
-DAY_HINT = f"a day as YYYY.MM.DD (PBN), DD/MM/YYYY (USEBIO) or YYYY-MM-DD, from {MIN_YEAR} to {MAX_YEAR}"
-
-
 def day(text: str | None, where: Where) -> _dt.date | None:
-    """The day a results file gives (``2022.02.06``, ``27/07/2022``, ``2022-07-27``); None for no
-    text or a PBN date with an unknown part (``2022.??.??``). A text longer than MAX_DAY_CHARS is
-    refused before it is read; a day the calendar has not (``2022.02.30``), a year outside
-    MIN_YEAR–MAX_YEAR, or anything else is an error at `where`."""
-    if text is None:
-        return None
-    if len(text) > MAX_DAY_CHARS:
-        raise where.error(f"the date is {len(text):,} characters long", expected=DAY_HINT)
-    t = text.strip()
-    if not t or t in ("?", "#"):
-        return None
-    for pattern, order in _DAYS:
-        m = pattern.fullmatch(t)
-        if m is None:
-            continue
-        parts = [m[k] for k in order]
-        if any("?" in p for p in parts):
-            if all(p.isdigit() or set(p) == {"?"} for p in parts):
-                return None
-            break
-        if not MIN_YEAR <= int(parts[0]) <= MAX_YEAR:
-            raise where.error(f"the date '{t}': the year {parts[0]} is outside {MIN_YEAR}–{MAX_YEAR}",
-                              expected=DAY_HINT)
-        try:
-            return _dt.date(*(int(p) for p in parts))
-        except ValueError:
-            raise where.error(f"the date '{t}' is not a day of the calendar", expected=DAY_HINT) from None
-    raise where.error(f"the date '{t}' is not a date", expected=DAY_HINT)
+    """The day a results file gives (PBN ``2022.02.06``, USEBIO ``27/07/2022``, ISO ``2022-07-27``),
+    read by the one date reader (:func:`bridgelaw.core.dates.read_date`); None for no text or a PBN
+    date with an unknown part (``2022.??.??``), anything else that is not a day an error at `where`."""
+    return read_date(text, file=where.file, line=where.line, column=where.column)
 
 
 # --- numbers and ids ---------------------------------------------------------------------------------
@@ -310,15 +280,15 @@ def raw_score(text: str, where: Where, column: str) -> int:
     return value
 
 
-_WHOLE = re.compile(r"^[0-9]{1,9}$")
-
-
 def whole_number(text: str, where: Where, what: str, limit: int) -> int:
-    """A positive whole number in ASCII digits, at most `limit`."""
-    t = text.strip()
-    if not _WHOLE.match(t) or int(t) < 1 or int(t) > limit:
-        raise where.error(f"{what} '{t[:20]}' is not a {what.lower()} number", expected=f"1 to {limit:,} in ASCII digits")
-    return int(t)
+    """A positive whole number in ASCII digits, at most `limit`, read by the one number reader
+    (:func:`bridgelaw.core.numbers.whole_number`); its error is said at `where` in the file's words
+    (the column's name: ``Board '⑨' is not a board number``)."""
+    try:
+        return _whole_number(text, what=what, high=limit)
+    except InvalidValue:
+        raise where.error(f"{what} '{text.strip()[:20]}' is not a {what.lower()} number",
+                          expected=f"1 to {limit:,} in ASCII digits") from None
 
 
 def tricks(text: str, where: Where, what: str) -> int:

@@ -44,7 +44,7 @@ from ..core.yamlio import Document, load_yaml
 from ..ruling.outcomes import NUMBER_SCHEMA as _NUM, TEXT_SCHEMA as _TEXT, StrictModel as _Strict    # shared with case files
 from ..ruling.caseschema import Board as CaseBoard
 from ..ruling.caseschema import BoardCount, Possibilities
-from ..ruling.outcomes import UnitScore, parse_outcome
+from ..ruling.outcomes import DayField, UnitScore, parse_outcome
 from . import penalties
 from .adjust import Ruler, at, written_results
 from .penalties import PenaltyModel
@@ -170,7 +170,7 @@ class TravellerModel(_Strict):
     title: str
     source: str | None = None
     rulebook: str | None = None
-    date: dt.date | None = None
+    date: DayField | None = None
     scoring: Method
     board: CaseBoard
     expected_results: int | None = Field(default=None, ge=1)
@@ -187,7 +187,7 @@ class AdjustmentsModel(_Strict):
     title: str | None = None
     source: str | None = None
     rulebook: str | None = None
-    date: dt.date | None = None
+    date: DayField | None = None
     scoring: Method | None = None
     pbn: str | None = None
     board: int | None = Field(default=None, ge=1, strict=True)    # true is no board number

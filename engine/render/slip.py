@@ -195,7 +195,7 @@ def appeal_rights(r: Ruling) -> str:
     dated = book.in_force("appeal.time_limit_minutes")
     cite = f" (Law {', '.join(dated.cites)})" if dated is not None and dated.cites else ""
     if minutes is None:
-        return (f"Either side may appeal this ruling within the time the regulations set; "
+        return ("Either side may appeal this ruling within the time the regulations set; "
                 "ask the Director.")
     return (f"Either side may appeal this ruling{cite}: the right to appeal expires {format_mixed(minutes)} "
             f"minutes after the official score is made available for inspection "

@@ -16,14 +16,13 @@ director writes them (see docs/cases.md). What depends on several keys at once i
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BeforeValidator, Discriminator, Field, Tag
 
 from ..core import bridge
 from ..core.vocab import Direction, Event, Responsibility
-from .outcomes import (ExactField, JudgedField, OutcomeField, ScoringField, SideField, SideOrBoth, SideOrSeat, StrictModel, Text,
+from .outcomes import (DayField, ExactField, JudgedField, OutcomeField, ScoringField, SideField, SideOrBoth, SideOrSeat, StrictModel, Text,
                        WeightField, vulnerability_word)
 
 class Board(StrictModel):
@@ -237,7 +236,7 @@ class CaseModel(StrictModel):
     title: str
     source: str | SourceRef | None = None     # a line of text, or the published ruling's reference
     rulebook: Text | None = None
-    date: dt.date | None = None
+    date: DayField | None = None
     scoring: ScoringField
     event: Event | None = None
     board: Board

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, WithJsonSchema
 
 from ..core import bridge
+from ..core.dates import check_year, read_date
 from ..core.errors import InvalidValue
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.limits import short
@@ -158,6 +159,19 @@ SideField = Annotated[Side, BeforeValidator(side_word)]             # NS, N-S, N
 SideOrBoth = Annotated[Union[Side, Literal["both"]], BeforeValidator(side_word)]
 SideOrSeat = Annotated[Union[Side, Direction], BeforeValidator(side_word)]   # who committed an infraction
 ScoringField = Annotated[Literal["imps", "matchpoints"], BeforeValidator(scoring_word)]
+
+
+def day_value(value: Any) -> Any:
+    """A case's or traveller's ``date:``, read by the one date reader (a quoted ``"9999-01-01"`` is
+    checked as a bare YAML date is: a day of the calendar, its year from 1900 to 2100)."""
+    if isinstance(value, str):
+        return read_date(value, formats=("iso",), what="the day")
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return check_year(value, what="the day")
+    return value
+
+
+DayField = Annotated[dt.date, BeforeValidator(day_value), WithJsonSchema({"type": "string", "format": "date"})]
 
 @dataclass(frozen=True)
 class Component:
