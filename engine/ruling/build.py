@@ -66,14 +66,12 @@ def ruling(d: Draft, outcome: str, scores: dict) -> Ruling:
         d.warnings.append("the match's victory points need the board's IMPs: give other_table to convert the match")
     elif m.match is not None:
         vp = victory_points(d, scores, penalties)
-    both = all(side in d.assigned for side in SIDES)
     return Ruling(
         title=m.title, source=d.case.source, outcome=outcome, unit=d.scorer.unit,
         top=d.scorer.top if d.scorer.unit in ("MP", "%") else None,
         scores=scores, quantities=d.quantities, trace=d.trace, rulebook=d.book, event=d.case.event,
-        players=by_player, vp=vp, warnings=d.warnings, assigned={s: d.assigned[s] for s in SIDES} if both else None,
-        formed={side: d.formed[side] for side in SIDES if side in d.formed} or None,
-        rounding={side: r for side, r in d.rounded.items() if both}, penalties=penalties, case=d.case,
+        players=by_player, vp=vp, warnings=d.warnings, pending=d.assigned, rounded=d.rounded,
+        formed={side: d.formed[side] for side in SIDES if side in d.formed} or None, penalties=penalties, case=d.case,
         empowering=[ref for i, ref in enumerate(d.empowering) if ref not in d.empowering[:i]],
     )
 

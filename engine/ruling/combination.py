@@ -8,6 +8,10 @@ outcomes without the infraction; C: those without the serious error), so each si
 table, matchpoints against the field. Weights may be negative (``A + B - C`` takes C away) and add
 up to 1. A quantity from the other side's view enters negated: the other side's score for a result
 is −x at IMPs and in table points, top − x at matchpoints, so a constant ``top`` must cancel.
+
+Most rulings are never asked for their award as results (a TD reads the scores), so a ruling keeps
+how to work it out (:class:`Later`) and does so when first asked (:func:`resolved`); in table
+points, where the award as results is the ruling, it is worked out at once.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ..core.exact import fraction_parts, total
-from ..core.vocab import Side
+from ..core.vocab import SIDES, Side
 from ..rulebook.formula import Formula
 from .outcomes import Outcome
 
@@ -73,3 +77,35 @@ def of_formula(f: Formula, views: dict[str, View], side: Side, at_matchpoints: b
 def value(parts: Weighted, score: Callable[[Outcome], Fraction]) -> Fraction:
     """Σ weight × score(result): the side's score once each result is scored for it."""
     return sum((w * score(o) for w, o in parts), Fraction(0))
+
+
+class Later:
+    """A side's award as results (or None when it is none), worked out when first asked: ``later()``."""
+
+    __slots__ = ("_fn", "_args", "_value")
+
+    def __init__(self, fn: Callable[..., Weighted | None], *args) -> None:
+        self._fn, self._args, self._value = fn, args, None
+
+    def __call__(self) -> Weighted | None:
+        if self._fn is not None:
+            self._value = self._fn(*self._args)
+            self._fn = self._args = None
+        return self._value
+
+
+Pending = dict[Side, "Weighted | Later"]      # each side's award as results, or how to work it out
+
+
+def parts_of(pending: "Weighted | Later") -> Weighted | None:
+    return pending() if type(pending) is Later else pending
+
+
+def resolved(pending: Pending, rounded: dict[Side, tuple[Fraction, str]]
+             ) -> tuple[dict[Side, Weighted] | None, dict[Side, tuple[Fraction, str]]]:
+    """(each side's award as results — None unless both sides' are —, the rounding of those whose
+    weighted results are rounded, only when both are results)."""
+    parts = {side: parts_of(p) for side, p in pending.items()}
+    both = all(parts.get(side) is not None for side in SIDES)
+    return ({side: parts[side] for side in SIDES} if both else None,
+            {side: r for side, r in rounded.items() if both})

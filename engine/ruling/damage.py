@@ -11,7 +11,7 @@ form of scoring would order them alike (:func:`compare_in_table_points`).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from ..core import rounding
 from ..core.errors import BridgelawError
@@ -40,7 +40,6 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
         return both_non_offending(d)
     d.add("sides", nos=nos, os=os)
     env: dict[str, Fraction] = {}
-    views: dict[str, View] = {}
     table_result = after_revokes(d) if m.table_result is not None else None
     if table_result is None and m.table_result is not None:        # the revoke-equity stage voids it
         d.add("law", text="The table result is not used: the score is the result had no revoke occurred.")
@@ -48,12 +47,10 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     elif table_result is not None:
         a = scorer.score(table_result, nos)
         q["A"], env["A'"] = a.value, scorer.complement(a.value)
-        views["A"], views["A'"] = (nos, [(Fraction(1), table_result)]), (os, [(Fraction(1), table_result)])
         d.add("table", scored=a)
     else:
         d.add("table", scored=None)
     q["B"], b_rule = form_expectation(d, case.without[nos], nos, "B (without the infraction)")
-    views["B"] = (nos, d.formed[nos])
     floored = False
     if d.empowered is not None and d.empowered.at_least is not None:
         before = q["B"]
@@ -74,30 +71,26 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
             step, mode = d.rounding[nos]
             d.rounding[os] = (step, rounding.opposite(mode))
         d.add("complement", os=os, text=scorer.complement_text("B"), value=env["B'"])
-    views["B'"] = (os, d.formed[os])
-    if floored:
-        del views["B"], views["B'"]
+    c_formula: Formula | None = None
+    c_results: Weighted | None = None
     if q["A"] is not None:
         here: dict[str, Fraction] = {"A": q["A"]}
-        c_results: Weighted = [(Fraction(1), table_result)]
         if case.instead is not None:
             d.add("instead", nos=nos, error=m.serious_error.kind)
             here["instead"] = weighted(d, case.instead, nos, "C")
             c_results = [(c.weight, c.outcome) for c in case.instead]
         rule = d.trace.decide("serious-error", {"serious_error": case.instead is not None, "scoring": m.scoring})
-        f = rule.award["C"]
+        c_formula = f = rule.award["C"]
         q["C"] = f.evaluate(here)
         d.add("quantity", name="C", formula=f, env=here, value=q["C"])
         env["C'"] = scorer.complement(q["C"])
-        views["C"] = (nos, combination.of_formula(f, {"A": views["A"], "instead": (nos, c_results)}, nos,
-                                                  scorer.unit == "MP") or [])
-        views["C'"] = (os, views["C"][1])
         q["D"], q["DR"], q["DS"] = minus(q["B"], q["A"]), minus(q["B"], q["C"]), minus(q["C"], q["A"])
         d.add("differences", D=q["D"], DR=q["DR"], DS=q["DS"])
-        if scorer.unit == "points":
-            compare_in_table_points(d, {k: views[k][1] for k in ("A", "B", "C")})
-        for name, (x, y) in {"D": ("B", "A"), "DR": ("B", "C"), "DS": ("C", "A")}.items():
-            views[name] = (nos, views[x][1] + [(-w, o) for w, o in views[y][1]])
+    formed = None if floored else (d.formed[nos], d.formed[os])
+    views = combination.Later(quantity_views, nos, os, table_result, formed, c_formula, c_results,
+                              scorer.unit == "MP")
+    if q["A"] is not None and scorer.unit == "points":
+        compare_in_table_points(d, {k: views()[k][1] for k in ("A", "B", "C")})
     env.update({k: v for k, v in q.items() if v is not None})
     facts: dict[str, Any] = {**q, "serious_error": case.instead is not None, "scoring": m.scoring}
     rule = d.trace.decide("damage", facts)
@@ -107,25 +100,53 @@ def assigned_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     return rule.outcome, scores
 
 
-def award(d: Draft, f: Formula, env: dict[str, Fraction], views: dict[str, View], side: Side, role: str | None,
-          label: str) -> SideScore:
-    """The damage stage's award for `side`, and the same award as results and weights."""
+def quantity_views(nos: Side, os: Side, table_result: Any, formed: tuple[Weighted, Weighted] | None,
+                   c_formula: Formula | None, c_results: Weighted | None, at_matchpoints: bool) -> dict[str, View]:
+    """Each quantity an award may name as the side whose view it is from and its results: A (the
+    table result), B and B' (the outcomes they were formed from; none when the empowering law's floor
+    replaced B), C (by the serious-error stage's formula) and the differences D, DR, DS."""
+    views: dict[str, View] = {}
+    if table_result is not None:
+        views["A"], views["A'"] = (nos, [(Fraction(1), table_result)]), (os, [(Fraction(1), table_result)])
+    if formed is not None:
+        views["B"], views["B'"] = (nos, formed[0]), (os, formed[1])
+    if c_formula is not None:
+        if c_results is None:
+            c_results = [(Fraction(1), table_result)]
+        views["C"] = (nos, combination.of_formula(c_formula, {"A": views["A"], "instead": (nos, c_results)}, nos,
+                                                  at_matchpoints) or [])
+        views["C'"] = (os, views["C"][1])
+        for name, (x, y) in {"D": ("B", "A"), "DR": ("B", "C"), "DS": ("C", "A")}.items():
+            if x in views:
+                views[name] = (nos, views[x][1] + [(-w, o) for w, o in views[y][1]])
+    return views
+
+
+def award(d: Draft, f: Formula, env: dict[str, Fraction], views: Callable[[], dict[str, View]], side: Side,
+          role: str | None, label: str) -> SideScore:
+    """The damage stage's award for `side`, and the same award as results and weights (worked out when
+    asked, but at once in table points, where it is the ruling)."""
     score = d.award(f, env, side, role, label)
-    parts = combination.of_formula(f, views, side, d.scorer.unit == "MP")
     own = "B" if role == "nos" and not (d.case.both_non_offending and side != "NS") else "B'"
     rounded = d.rounding.pop(side, None) if own in f.names else None
+    results = True
     if rounded is not None:
         if f.text == own:
             d.rounded[side] = rounded       # the side's score is its weighted results, rounded so
         else:                                # a rounded B inside a sum: no longer a weighted sum of results
-            parts = None
-    if parts is None and d.scorer.unit == "points":
+            results = False
+    parts = combination.Later(side_parts, f, views, side, d.scorer.unit == "MP") if results else None
+    if d.scorer.unit == "points" and (parts is None or parts() is None):
         raise BridgelawError(f"{d.case.file}: {side}'s award '{f.text}' (rule of {d.book.id}) is not a weighted sum of "
                              "results, so it cannot be given in table points",
                              expected="other_table (IMPs) or field (matchpoints) to score it")
     if parts is not None:
         d.assigned[side] = parts
     return score
+
+
+def side_parts(f: Formula, views: Callable[[], dict[str, View]], side: Side, at_matchpoints: bool) -> Weighted | None:
+    return combination.of_formula(f, views(), side, at_matchpoints)
 
 
 def compare_in_table_points(d: Draft, lists: dict[str, Weighted]) -> None:
@@ -160,7 +181,7 @@ def both_non_offending(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     b_ew, _ = form_expectation(d, case.without["EW"], "EW", "B for EW (without the irregularity, EW's view)")
     rule = d.trace.decide("damage", {**q, "serious_error": False, "scoring": d.m.scoring})
     env = {"B": q["B"], "B'": b_ew}
-    views: dict[str, View] = {"B": ("NS", d.formed["NS"]), "B'": ("EW", d.formed["EW"])}
+    views = combination.Later(dict, {"B": ("NS", d.formed["NS"]), "B'": ("EW", d.formed["EW"])})
     return rule.outcome, {"NS": award(d, rule.award["nos"], env, views, "NS", "nos", rule.outcome),
                           "EW": award(d, rule.award["os"], env, views, "EW", "nos", rule.outcome)}
 

@@ -14,6 +14,7 @@ from ..rulebook import Rulebook
 from ..rulebook.formula import Formula
 from ..rulebook.infractions import Empowerment
 from .case import Case
+from .combination import Pending
 from .result import SideScore, Weighted
 from .scorer import Scorer
 from .trace import Trace
@@ -31,7 +32,7 @@ class Draft:
         self.warnings: list[str] = []
         self.weighting: dict[Side, list[tuple[Fraction, Fraction]]] = {}   # (weight, score) behind B and B'
         self.formed: dict[Side, Weighted] = {}                              # the outcomes behind B and B'
-        self.assigned: dict[Side, Weighted] = {}       # what each side's score is formed from (its award, as results)
+        self.assigned: Pending = {}        # what each side's score is formed from (its award as results, or how to work it out)
         self.rounding: dict[Side, tuple[Fraction, str]] = {}   # a side's own weighted B (B'), rounded: (step, mode)
         self.rounded: dict[Side, tuple[Fraction, str]] = {}    # a side's award, its weighted results rounded so
         self.quantities: dict[str, Fraction | None] = dict.fromkeys(["A", "B", "C", "D", "DR", "DS"])

@@ -10,6 +10,7 @@ from ..core import rounding
 from ..core.errors import BridgelawError
 from ..core import vp as vp_scale
 from ..core.vocab import PARTNER, SIDE_OF, SIDES, Side
+from ..rulebook.formula import Formula
 from . import combination
 from .artificial import artificial_scores
 from .draft import Draft
@@ -54,20 +55,34 @@ def event(d: Draft, scores: dict[Side, SideScore]) -> None:
     if rule is None:
         return
     env = {"NS": ns, "EW": ew, "top": d.scorer.top if d.scorer.unit in ("MP", "%") else None}
-    views = {side: (side, d.assigned[side]) for side in SIDES if side in d.assigned}
+    before = {side: d.assigned[side] for side in SIDES if side in d.assigned}
     for side in SIDES:
         f = rule.award[side]
         if f.text == side:
             continue
         scores[side] = d.award(f, env, side, scores[side].role, scores[side].label)
-        parts = combination.of_formula(f, views, side, d.scorer.unit == "MP") if len(views) == 2 else None
-        if parts is None or d.rounded:       # a rounded weighted score averaged: no longer results and weights
+        # a rounded weighted score averaged is no longer results and weights
+        parts = None if len(before) < 2 or d.rounded else \
+            combination.Later(averaged, f, before, side, d.scorer.unit == "MP")
+        if d.scorer.unit == "points" and (parts is None or parts() is None):
+            raise BridgelawError(f"{d.case.file}: rule {rule.id} of {d.book.id} ({f.text}) cannot be given in "
+                                 "table points", expected="other_table (IMPs) or field (matchpoints)")
+        if parts is None:
             d.assigned.pop(side, None)
-            if d.scorer.unit == "points":
-                raise BridgelawError(f"{d.case.file}: rule {rule.id} of {d.book.id} ({f.text}) cannot be given in "
-                                     "table points", expected="other_table (IMPs) or field (matchpoints)")
         else:
             d.assigned[side] = parts
+
+
+def averaged(f: Formula, before: combination.Pending, side: Side, at_matchpoints: bool) -> combination.Weighted | None:
+    """`side`'s score under the event stage's formula over both sides' awards, as results (None when
+    either award is none)."""
+    views = {}
+    for s, pending in before.items():
+        parts = combination.parts_of(pending)
+        if parts is None:
+            return None
+        views[s] = (s, parts)
+    return combination.of_formula(f, views, side, at_matchpoints)
 
 
 def penalty(d: Draft, scores: dict[Side, SideScore], note: bool = True) -> list[Penalty]:

@@ -13,7 +13,7 @@ from ..core import rounding as rounding_
 from ..core.vocab import Side
 from ..rulebook import Paragraph, Rule, Rulebook
 from .case import Case
-from .combination import Weighted, value as combined
+from .combination import Pending, Weighted, resolved, value as combined
 from .outcomes import Outcome
 from .trace import Trace
 
@@ -58,22 +58,37 @@ class Ruling:
     players: dict[str, Fraction | None] | None = None
     vp: dict[Side, Fraction] | None = None
     warnings: list[str] = field(default_factory=list)
-    # an assigned adjusted score (or the table result standing), per side: the (weight, result) pairs
-    # its score is formed from — its award as results, in table points: Σ weight × the result's score
-    # for that side, whatever the scoring (weights may be negative: A + B − C); None when it is not one
-    # (artificial scores, an award such as average plus that is no result)
-    assigned: dict[Side, Weighted] | None = None
     # per side, the (weight, outcome) pairs its B (B') was formed from after the expectation stage
     # (legal-only, favour, threshold), whichever quantity the damage stage then awarded
     formed: dict[Side, Weighted] | None = None
-    # per side, (step, mode): the side's weighted score is rounded so once scored (weighted.imps.round_to)
-    rounding: dict[Side, tuple[Fraction, str]] = field(default_factory=dict)
+    # each side's award as results, or how to work it out (combination.Later), and the sides whose
+    # weighted results are rounded: read as `assigned` and `rounding`, worked out when first asked
+    pending: Pending = field(default_factory=dict, repr=False, compare=False)
+    rounded: dict[Side, tuple[Fraction, str]] = field(default_factory=dict, repr=False, compare=False)
     # procedural penalties (Law 90): applied to the scores above where their unit is known, else left to the
     # scoring (value None); a scoring program takes each side's results (scored) and then these
     penalties: list[Penalty] = field(default_factory=list)
     case: Case | None = field(default=None, repr=False)
     # the paragraphs of the law that empowers the adjustment (the case's infraction:), cited first
     empowering: list[str] = field(default_factory=list)
+
+    @cached_property
+    def _resolved(self) -> tuple[dict[Side, Weighted] | None, dict[Side, tuple[Fraction, str]]]:
+        return resolved(self.pending, self.rounded)
+
+    @property
+    def assigned(self) -> dict[Side, Weighted] | None:
+        """An assigned adjusted score (or the table result standing), per side: the (weight, result)
+        pairs its score is formed from — its award as results, in table points: Σ weight × the
+        result's score for that side, whatever the scoring (weights may be negative: A + B − C); None
+        when it is not one (artificial scores, an award such as average plus that is no result)."""
+        return self._resolved[0]
+
+    @property
+    def rounding(self) -> dict[Side, tuple[Fraction, str]]:
+        """Per side, (step, mode): the side's weighted score is rounded so once scored
+        (weighted.imps.round_to)."""
+        return self._resolved[1]
 
     def scored(self, side: Side, score: Callable[[Outcome], Fraction]) -> Fraction | None:
         """`side`'s score in the event's unit once each of its results is scored for it (against the
