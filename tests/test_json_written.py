@@ -55,3 +55,37 @@ def test_a_value_json_does_not_know_is_written_as_before():
     assert render._json_default(Count(3)) == 3 and type(render._json_default(Count(3))) is int
     with pytest.raises(TypeError):
         render.compact_json({"d": object()}, default=None)
+
+
+REPR = __import__("re").compile(r"\b[A-Z]\w*\((\w+=|Fraction\()")     # a dataclass's or Fraction's repr
+
+
+def _strings(v):
+    if isinstance(v, dict):
+        for x in v.values():
+            yield from _strings(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _strings(x)
+    elif isinstance(v, str):
+        yield v
+
+
+@pytest.mark.parametrize("name", ["law12-provisions/individual-penalty.yaml", "published/nswba-2005-appeal-4.yaml"])
+def test_a_procedural_penalty_in_the_trace_is_json_like_the_rulings_penalties(name):
+    case = load_case(ROOT / "cases" / name)
+    data = json.loads(render.as_json(rule_case(case, case_book(case)), case))
+    in_trace = [e["penalty"] for e in data["trace"] if e["kind"] == "procedural-penalty"]
+    assert in_trace == data["penalties"] and len(in_trace) == 1
+    assert isinstance(in_trace[0]["value"], dict) and in_trace[0]["value"]["exact"] in {"6/5", "1"}
+    assert not [s for s in _strings(data) if REPR.search(s)]
+
+
+def case_book(case):
+    return get(case.model.rulebook)
+
+
+def test_no_ruling_of_the_corpus_writes_a_python_repr_into_its_json():
+    found = [(case.file, s) for case, ruling in rulings() for s in _strings(render.as_dict(ruling, case))
+             if REPR.search(s)]
+    assert found == []

@@ -22,7 +22,7 @@ from ..core.exact import exact_json, format_decimal, format_mixed, fraction_part
 from ..rulebook import Decision, Dated, Rule, Rulebook
 from ..core.bridge import PlayedResult, Score
 from ..ruling.outcomes import UnitScore
-from ..ruling.result import UNIT_NAMES, Ruling, SideScore
+from ..ruling.result import UNIT_NAMES, Penalty, Ruling, SideScore
 from ..ruling.scorer import Scored
 from ..ruling.trace import Entry
 
@@ -308,9 +308,7 @@ def _as_dict(r: Ruling, trace: Any = None) -> dict[str, Any]:
                    for side, parts in r.formed.items()} if r.formed else None,
         "rounding": {side: {"step": exact_json(step), "mode": mode} for side, (step, mode) in r.rounding.items()}
                     or None,
-        "penalties": [{"on": p.on, "side": p.side, "amount": p.amount.text, "unit": p.amount.unit,
-                       "given": exact_json(p.amount.value), "value": exact_json(p.value) if p.value is not None else None,
-                       "against": p.against, "order": p.order, "rule": p.rule} for p in r.penalties],
+        "penalties": [_penalty_json(p) for p in r.penalties],
         "trace": (trace or trace_json)(r.trace.entries),
     }
 
@@ -644,6 +642,8 @@ def _json_value(v: Any) -> Any:
                 "cites": list(v.rule.cites) if v.rule else []}
     if isinstance(v, Dated):
         return {"value": _json_value(v.value), "period": v.period, "layer": v.place.what, "cites": list(v.cites)}
+    if isinstance(v, Penalty):
+        return _penalty_json(v)
     if isinstance(v, Rule):
         return v.id
     if isinstance(v, Rulebook):
@@ -700,7 +700,15 @@ _WRITERS: dict[type, Any] = {
     PlayedResult: _text_json,
     Score: _text_json,
     formulas.Formula: _text_json,
+    Penalty: lambda v: _penalty_json(v),
 }
+
+
+def _penalty_json(p: Penalty) -> dict[str, Any]:
+    """A procedural penalty as JSON, the same in the ruling's "penalties" and in its trace."""
+    return {"on": p.on, "side": p.side, "amount": p.amount.text, "unit": p.amount.unit,
+            "given": exact_json(p.amount.value), "value": exact_json(p.value) if p.value is not None else None,
+            "against": p.against, "order": p.order, "rule": p.rule}
 
 
 def _decision_json(v: Decision) -> dict[str, Any]:
