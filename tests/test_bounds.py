@@ -167,6 +167,15 @@ def test_14_5_adjustments_pbn_path_refused(tmp_path):
                                     "(expected a file name such as board-09.pbn in the same folder)")
 
 
+@pytest.mark.parametrize("value, column", [("null", 6), ("~", 6), ("", 5)])
+def test_adjustments_pbn_empty_is_one_line(tmp_path, value, column):
+    # found by bench/mutants.py (traveller, 20,000 mutants): `pbn: null` was a TypeError
+    text = ADJUSTMENTS.read_text(encoding="utf-8").replace("pbn: board-09.pbn", f"pbn: {value}")
+    path = write(tmp_path, "a.yaml", text)
+    assert error("score", path) == (f"{path}:7:{column}: pbn: is empty; it names the PBN file these adjustments are for "
+                                    "(expected a file name such as board-09.pbn in the same folder)")
+
+
 def test_14_5_explicit_rulebook_file_is_named_in_the_header(tmp_path):
     source = (ROOT / "rules" / "wbf-2007.yaml").read_text(encoding="utf-8")
     fake = write(tmp_path, "wbf-2007.yaml", source)

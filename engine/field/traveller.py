@@ -448,6 +448,9 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
                         suggestion=f"rule it with `bridgelaw rule {doc.file}`")
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
+        if model.pbn is None:
+            raise doc.error(["pbn"], "pbn: is empty; it names the PBN file these adjustments are for",
+                            expected="a file name such as board-09.pbn in the same folder")
         if Path(model.pbn).name != model.pbn or model.pbn in (".", "..") or len(model.pbn) > 255:
             raise doc.error(["pbn"], "pbn: names a PBN file beside the adjustments file, not a path",
                             expected="a file name such as board-09.pbn in the same folder")
