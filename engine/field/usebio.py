@@ -662,10 +662,11 @@ def _fresh(scored_sessions: list, event: Event) -> Node:
             if session.date is not None:
                 leaf(holder, "DATE", session.date.strftime("%d/%m/%Y"))
         sections: dict[str, Node] = {}
+        sectioned = any(st.section for st in ss.standings) or any(
+            sl.line.section for sb in ss.boards.values() for sl in sb.lines)     # asked once a session
 
         def section(name: str) -> Node:
-            if not any(st.section for st in ss.standings) and not any(
-                    sl.line.section for sb in ss.boards.values() for sl in sb.lines):
+            if not sectioned:
                 return holder
             if name not in sections:
                 sections[name] = Node("SECTION", {"SECTION_ID": name}, 0, 0)
