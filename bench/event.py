@@ -4,10 +4,10 @@ played, penalties), load + apply + score + write PBN and USEBIO; then 10× and 1
 to show the cost is linear in tables. Then cross-IMPs: the largest real cross-IMP file kept
 (Compscore's, 9 tables; no real 40-table cross-IMP file was found) and a synthetic 40-table
 cross-IMP USEBIO session (27 boards, 10 rulings), in process and through the CLI
-(`bridgelaw event FILE --rulings R --output OUT.xml`, with its bytecode as installed). Each is timed in CPU seconds beside a
-plain reader-and-scorer written here (no code shared with the engine: its own PBN/XML reading,
-Law 77 scores, IMP scale, matchpoints and cross-IMPs), the two interleaved; medians of several
-runs; the load average is printed.
+(`bridgelaw event FILE --rulings R --output OUT.xml`, with its bytecode as installed). Each is
+timed in CPU seconds beside a plain reader-and-scorer written here (no code shared with the
+engine: its own PBN/XML reading, Law 77 scores, IMP scale, matchpoints and cross-IMPs), the two
+interleaved; medians of several runs; the load average is printed.
 
     .venv/bin/python bench/event.py [--repeat 5] [--scales 1,10,100]
 """
