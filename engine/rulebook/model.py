@@ -204,10 +204,12 @@ class Rulebook:
         self._evaluator_of = {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
+        self._dated_now = {}                # name → the dated value in force (in_force, read at every parameter read)
         for name, values in self.dated.items():
             for d in values:
                 if d.covers(self.as_of):
                     self.parameters[name] = d.value
+                    self._dated_now.setdefault(name, d)
 
     @property
     def extends(self) -> str | None:
@@ -245,7 +247,7 @@ class Rulebook:
 
     def in_force(self, name: str) -> Dated | None:
         """The dated value of parameter `name` in force on this rulebook's date."""
-        return next((d for d in self.dated.get(name, ()) if d.covers(self.as_of)), None)
+        return self._dated_now.get(name)
 
     def dated_in_use(self) -> list[tuple[str, Dated]]:
         """The parameter values in force that have more than one dated value (worked out once:

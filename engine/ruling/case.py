@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
@@ -51,7 +52,7 @@ class Case:
         """Law 82C: both sides treated as non-offending, each side's score from its own view."""
         return self.model.non_offending == "both"
 
-    @property
+    @cached_property                        # read a dozen times a ruling; the model's sides are not changed
     def nos(self) -> Side | None:
         """The non-offending side: as given, or the one side found in no way at fault (NS when both are)."""
         if self.both_non_offending:
@@ -61,7 +62,7 @@ class Case:
         clean = [s for s in SIDES if getattr(self.model.artificial, s) == "in-no-way-at-fault"]
         return clean[0] if len(clean) == 1 else None
 
-    @property
+    @cached_property
     def os(self) -> Side | None:
         return other(self.nos) if self.nos else None
 
