@@ -49,10 +49,10 @@ class Trace:
     def decide(self, stage: str, facts: dict[str, Any], **subject: Any) -> Rule | None:
         """Ask the rulebook's `stage` about `facts`; record the decision and the parameters the
         chosen rule reads (in its condition, its award, its explanation)."""
-        return self.decision(self.book.decision(stage, facts), **subject)
-
-    def decision(self, d: Decision, **subject: Any) -> Rule | None:
-        self.entries.append(Entry("decision", {"decision": d, **subject}))
+        d: Decision = self.book.decision(stage, facts)
+        entry = _new(Entry)
+        entry.kind, entry.data = "decision", {"decision": d, **subject}
+        self.entries.append(entry)
         rule = d.rule
         if rule is not None:
             names = self.book._reads.get(rule.id)
