@@ -178,3 +178,21 @@ def test_the_field_readers_read_numbers_and_dates_through_core():
     with pytest.raises(InvalidValue, match="is not a day of the calendar") as exc:
         cells.day("2022.02.30", where)
     assert (exc.value.file, exc.value.line, exc.value.column) == ("f.pbn", 3, 9)
+
+
+@pytest.mark.parametrize("kind, methods", [
+    ("PAIRS", "<BOARD_SCORING_METHOD>MATCH_POINTS</BOARD_SCORING_METHOD>"),
+    ("TEAMS", "<BOARD_SCORING_METHOD>IMPS</BOARD_SCORING_METHOD><MATCH_SCORING_METHOD>IMPS</MATCH_SCORING_METHOD>"),
+])
+def test_a_usebio_sessions_impossible_date_is_placed_at_its_date_element(tmp_path, capsys, kind, methods):
+    # a teams file's bad date had no place ("<date>: …"); pairs and teams now read it alike
+    path = tmp_path / "e.xml"
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n'
+                    f'<USEBIO Version="1.2"><EVENT EVENT_TYPE="{kind}">{methods}\n'
+                    "<DATE>31/02/2022</DATE>\n"
+                    "</EVENT></USEBIO>\n", encoding="utf-8")
+    from bridgelaw.commands.cli import main
+    assert main(["event", str(path), "--rulebook", "wbf-2017"]) == 2
+    assert capsys.readouterr().err == (f"bridgelaw: error: {path}:3:1: date '31/02/2022' is not a day of the calendar "
+                                       f"(expected a day as YYYY-MM-DD or YYYY.MM.DD or DD/MM/YYYY from {MIN_YEAR} to "
+                                       f"{MAX_YEAR})\n")

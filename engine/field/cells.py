@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from ..core.errors import BridgelawError, InvalidValue, did_you_mean
 from ..core.dates import read_date
-from ..core.exact import format_decimal, format_mixed
+from ..core.exact import format_decimal, format_fixed, format_mixed
 from ..core.limits import RAW_SCORE_HINT, RAW_SCORE_MAX, SCORE_HINT
 from ..core.numbers import whole_number as _whole_number
 from ..core.vocab import RESPONSIBILITY as RESPONSIBILITIES
@@ -179,6 +179,7 @@ def read_codes(codes: dict[str, tuple[Code, Where, str]]) -> CodeReading:
 # plus, average or average minus it codes, which the rulebook's artificial stage scores in IMPs.
 PERCENT_WORDS = {Fraction(3, 5): "in-no-way-at-fault", Fraction(1, 2): "partly-at-fault",
                  Fraction(2, 5): "directly-at-fault"}
+WORD_PERCENTS = {word: share for share, word in PERCENT_WORDS.items()}    # the code written for each, back
 
 
 def imp_words(values: dict[str, ArtValue], code: str | None, where: Where) -> dict[str, str]:
@@ -304,3 +305,23 @@ def identifier(text: str, where: Where, what: str) -> str:
     if not t or len(t) > MAX_ID or not t.isprintable():
         raise where.error(f"{what} '{t[:30]}' is not an id", expected=f"a number or name of at most {MAX_ID} characters")
     return t
+
+
+# --- USEBIO's XML (read and written by .usebio and .usebio_teams) ---------------------------------------
+
+def node_where(file: str, node: Any) -> Where:
+    """Where a parsed XML node stands in its file."""
+    return Where(file, node.line, node.column)
+
+
+def xml_escape(text: str) -> str:
+    """Text for an XML element or attribute."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def fixed_text(v: Fraction | None, places: int = 2) -> str:
+    """A published figure as the programs write it: `places` decimals, none when they are all 0."""
+    if v is None:
+        return ""
+    text = format_fixed(v, places)
+    return text[:-(places + 1)] if places and text.endswith("." + "0" * places) else text

@@ -234,6 +234,13 @@ def played_on(text: str | None, where: Where | None = None) -> dt.date | None:
     return day(text, where or Where("<date>"))
 
 
+def session_played_on(file: str, holder: Any, event: Any) -> dt.date | None:
+    """The day a USEBIO ``SESSION`` (or its ``EVENT``) was played, by its ``DATE`` element, else the
+    event's; an error is placed at that element."""
+    node = holder.find("DATE") or event.find("DATE")
+    return played_on(node.text, Where(file, node.line, node.column)) if node is not None else None
+
+
 def contestant_key(section: str, direction: str | None, number: str, pair_numbers: str) -> str:
     base = f"{direction} {number}" if pair_numbers == "by-direction" and direction else number
     return f"{section}:{base}" if section else base

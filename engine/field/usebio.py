@@ -31,14 +31,14 @@ from xml.parsers import expat
 
 from ..core import bridge
 from ..core.errors import BridgelawError
-from ..core.exact import format_fixed
 from ..core.limits import MAX_RESULTS_BYTES, read_bytes
 from ..core.vocab import SIDES
 from . import adjustment_cell, usebio_teams
-from .cells import (MAX_BOARD, MAX_TABLE, Where, identifier, mirror, parse_code, published, raw_score, tricks,
-                    whole_number)
+from .cells import (MAX_BOARD, MAX_TABLE, WORD_PERCENTS, Where, identifier, mirror, parse_code, published, raw_score,
+                    tricks, whole_number)
+from .cells import fixed_text as _num, node_where as _where, xml_escape as _esc
 from .model import (Board, Contestant, Event, Line, Program, Session, check_board, contestant_key, guess_pair_numbers,
-                    played_on)
+                    session_played_on)
 
 # How an event is contested, by its EVENT_TYPE: pairs, individual or teams, and the scoring
 # method when the type names one (USEBIO 1.0/1.1 MP_PAIRS …; 1.2 writes PAIRS, TEAMS,
@@ -197,10 +197,6 @@ def load_event_usebio(path: str | Path, *, data: bytes | None = None, scoring: s
     return read_usebio(root, name, scoring=scoring, data=data, default=default)
 
 
-def _where(file: str, node: Node) -> Where:
-    return Where(file, node.line, node.column)
-
-
 def contest(event: Node, file: str, scoring: str | None, default: str | None) -> tuple[str, str]:
     """How the event is contested (pairs, individual, teams) and the method its boards are scored by:
     `scoring` (``--scoring``), else the EVENT_TYPE when it names one, else BOARD_SCORING_METHOD,
@@ -268,11 +264,9 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
     sessions = []
     for k, holder in enumerate(holders, 1):
         sections = holder.all("SECTION") or [holder]
-        date_node = holder.find("DATE") or event.find("DATE")
         session = Session(name=title if len(holders) == 1 else f"{title} — session {k}", scoring=chosen,
                           where=_where(file, holder), individual=form == "individual",
-                          date=played_on(date_node.text if date_node is not None else None,
-                                         _where(file, date_node) if date_node is not None else None))
+                          date=session_played_on(file, holder, event))
         winner = (holder.value("WINNER_TYPE") or event.value("WINNER_TYPE") or "").strip()
         session.ranking, session.ranking_from_file = WINNER_TYPES.get(winner), winner in WINNER_TYPES
         for sec in sections:
@@ -500,17 +494,6 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
 # a traveller is written in USEBIO 1.2's shape (EVENT_TYPE PAIRS or INDIVIDUAL with its
 # BOARD_SCORING_METHOD, its DATE, WINNER_TYPE).
 
-def _esc(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;"))
-
-
-def _num(v: Fraction | None, places: int = 2) -> str:
-    if v is None:
-        return ""
-    text = format_fixed(v, places)
-    return text[:-(places + 1)] if places and text.endswith("." + "0" * places) else text
-
-
 @dataclass
 class _Edits:
     """What the writer changes in a tree it did not build: texts of elements, elements added at the
@@ -618,9 +601,8 @@ def _code(sl) -> tuple[str, bool]:
     pct, exact = {}, sl.line.players is None
     for side in SIDES:
         v = a.get(side)
-        if isinstance(v, str):
-            v = {"in-no-way-at-fault": Fraction(3, 5), "partly-at-fault": Fraction(1, 2),
-                 "directly-at-fault": Fraction(2, 5)}[v]
+        if isinstance(v, str):              # a responsibility at IMPs: the code the programs write for it
+            v = WORD_PERCENTS[v]
         if v is None or sl.line.published is None or not isinstance(v, Fraction) or not 0 <= v < 1 or \
                 sl.NS.percent is None:
             exact = False

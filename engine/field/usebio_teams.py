@@ -21,16 +21,16 @@ This module knows the XML only through the nodes :mod:`.usebio` parses (it does 
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import BridgelawError
-from ..core.exact import format_fixed
 from ..core.vocab import SIDES
 from . import adjustment_cell
-from .cells import MAX_BOARD, Where, identifier, published, whole_number
-from .model import Board, Contestant, Event, Line, Match, Program, Session, check_board, contestant_key, played_on
+from .cells import MAX_BOARD, identifier, published, whole_number
+from .cells import fixed_text as _num, node_where as _where, xml_escape as _esc
+from .model import (Board, Contestant, Event, Line, Match, Program, Session, check_board, contestant_key,
+                    session_played_on)
 
 BOARD_METHODS = {"IMPS": "team-imps", "IMP": "team-imps", "PAB": "point-a-board", "POINT_A_BOARD": "point-a-board",
                  "BAM": "point-a-board", "BOARD_A_MATCH": "point-a-board", "AGGREGATE": "aggregate",
@@ -49,10 +49,6 @@ def is_teams(event: Any) -> bool:
         return True
     holders = [s for h in (event.all("SESSION") or [event]) for s in (h.all("SECTION") or [h])]
     return any(m.find("TEAM") is not None for h in holders for m in h.all("MATCH"))
-
-
-def _where(file: str, node: Any) -> Where:
-    return Where(file, node.line, node.column)
 
 
 def _method(event: Any, file: str, tag: str, table: dict[str, str], what: str) -> str:
@@ -80,7 +76,7 @@ def read_teams(root: Any, event: Any, file: str, *, data: bytes | None,
     sessions = []
     for k, holder in enumerate(holders, 1):
         session = Session(name=title if len(holders) == 1 else f"{title} — session {k}", scoring=scoring,
-                          where=_where(file, holder), date=played_on(holder.value("DATE") or event.value("DATE")),
+                          where=_where(file, holder), date=session_played_on(file, holder, event),
                           pair_numbers="unique", match_scoring=match_scoring)
         for sec in holder.all("SECTION") or [holder]:
             section = (sec.value("SECTION_ID") or sec.attrs.get("SECTION_ID", "")) if sec is not holder else ""
@@ -221,17 +217,6 @@ def _match(file: str, node: Any, section: str, session: Session, read_line: Call
 
 
 # --- writing -------------------------------------------------------------------------------------------
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
-def _num(v: Fraction | None) -> str:
-    if v is None:
-        return ""
-    text = format_fixed(v, 2)
-    return text[:-3] if text.endswith(".00") else text
-
 
 def write(scored_sessions: list, event: Event, result_xml: Callable[[Line], list[tuple[str, str]]],
           profile: str | None = None) -> str:
