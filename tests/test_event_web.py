@@ -54,6 +54,18 @@ def test_event_page_refuses_a_rulebook_path_and_cross_site_posts():
     assert r.status_code == 422 and "not a .pbn or .xml file" in r.text
 
 
+def test_event_page_never_reads_a_file_an_upload_names(tmp_path, monkeypatch):
+    # an uploaded YAML adjustments file's pbn: was opened beside the server's working folder
+    (tmp_path / "secret.pbn").write_bytes(MAGIC.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    r = client().post("/event", files={"event_file": ("x.yaml", b"pbn: secret.pbn\nrulebook: wbf-2017\n",
+                                                      "text/plain")}, data={})
+    assert r.status_code == 422
+    assert ("x.yaml:1:1: pbn: names a file beside the adjustments file; adjustments sent as text cannot name one "
+            "(expected the PBN file sent with the adjustments)") in unescape(r.text)
+    assert "secret.pbn" not in unescape(r.text).replace("pbn: secret.pbn", "")
+
+
 def test_event_page_takes_the_commands_scoring_options():
     """Issue 20 item 7: the page offered no scoring method, --set, overlay or profile, so it could
     not match any program's rounding. The same file scored four ways, each as the command would."""

@@ -13,6 +13,8 @@ import csv
 import io
 import json
 import os
+import re
+import shutil
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -756,14 +758,17 @@ def doc_blocks() -> list[str]:
     return [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "tables:" in b]
 
 
-def test_docs_travellers_load_and_score() -> None:
+def test_docs_travellers_load_and_score(tmp_path) -> None:
     blocks = doc_blocks()
     assert len(blocks) == 2
     first = score_traveller(load_traveller("docs.yaml", text=blocks[0]))
     assert first.factored and first.top == 8                      # 4 results of 5, top 2 × 4
     assert scores(first)[5] == F(3, 5) * 8
-    # the PBN adjustments example, read next to the PBN it names
-    second = score_traveller(load_traveller(TRAVELLERS / "docs-example.yaml", text=blocks[1]))
+    # the PBN adjustments example, a file next to the PBN it names (text in memory names no file)
+    name = re.search(r"^pbn: (\S+)", blocks[1], re.M).group(1)
+    shutil.copy(TRAVELLERS / name, tmp_path / name)
+    (tmp_path / "docs-example.yaml").write_text(blocks[1], encoding="utf-8")
+    second = score_traveller(load_traveller(tmp_path / "docs-example.yaml"))
     assert scores(second) == scores(score_file(BOARD_9_ADJ))
 
 

@@ -448,6 +448,9 @@ def _load_traveller(path: str | Path, *, rulebook: str | None, scoring: str | No
                         suggestion=f"rule it with `bridgelaw rule {doc.file}`")
     if "pbn" in doc.tree:
         model = doc.validate(AdjustmentsModel)
+        if text is not None:                # read from memory (a web request): its name is no place to look
+            raise doc.error(["pbn"], "pbn: names a file beside the adjustments file; adjustments sent as text "
+                            "cannot name one", key=True, expected="the PBN file sent with the adjustments")
         if model.pbn is None:
             raise doc.error(["pbn"], "pbn: is empty; it names the PBN file these adjustments are for",
                             expected="a file name such as board-09.pbn in the same folder")
