@@ -149,3 +149,18 @@ def test_an_index_that_disagrees_with_durable_rules_is_dropped():
     d = book.decision("damage", facts)
     assert d.rule.id == "none-self-inflicted" and ev.index is None       # durable_rules' answer, the index gone
     assert book.decision("damage", {**facts, "A": F(-8), "C": F(-8), "D": F(11), "DR": F(11)}).rule.id == "none-self-inflicted"
+
+
+def test_rulebooks_made_per_request_share_the_compiled_rules():
+    # a profile, overlay or --set applied to each web request made new durable_rules rulesets every
+    # time (about 1 MB each, never freed); a rulebook with the same rules finds the ones already made
+    from pathlib import Path
+    from bridgelaw.ruling.build import rule_case
+    from bridgelaw.ruling.case import load_case
+    base = rulebook.get("wbf-2017")
+    case = load_case(Path(__file__).resolve().parent.parent / "cases" / "wbf-commentary-2017" / "example-07.yaml")
+    books = [base.with_settings([f"artificial.pairs.avg_plus={p}%"]) for p in (61, 62, 61)]
+    rulings = [rule_case(case, b) for b in books]
+    assert [(r.nos.value, r.os.value) for r in rulings] == [(rulings[0].nos.value, rulings[0].os.value)] * 3
+    assert books[0].evaluator("damage") is books[1].evaluator("damage") is books[2].evaluator("damage")
+    assert books[0].evaluator("damage") is not base.evaluator("damage")       # another label: wbf-2017+set

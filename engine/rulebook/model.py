@@ -25,6 +25,11 @@ from ..core.yamlio import Document
 from .decide import Decision, closure, resolve
 
 _DECIDED_LIMIT = 4096      # decisions kept per resolved rulebook (the same facts decide the same way)
+# Each stage's compiled rules, shared by every rulebook with the same rules, words and label: a rulebook
+# made for one request (a program's profile, an overlay, --set) finds the rulesets durable_rules already
+# holds instead of making new ones (adapter._Part deletes its ruleset when it is dropped from here).
+_SHARED_EVALUATORS: dict[tuple, StageEvaluator] = {}
+_SHARED_LIMIT = 256
 TEMPLATE = re.compile(r"\{([a-z_][a-z0-9_]*(?:\.[a-z0-9_]+)+)\}")   # {artificial.pairs.avg_plus}
 
 
@@ -285,8 +290,15 @@ class Rulebook:
         rules = self.rules_for(stage_id)
         key = (stage_id, tuple(r.id for r in rules))
         if key not in self._evaluators:
-            self._evaluators[key] = StageEvaluator(f"{self.id}/{stage_id}", [(r.id, r.condition) for r in rules],
-                                                   self.vocabulary(STAGES[stage_id]))
+            label, conditions = f"{self.id}/{stage_id}", tuple((r.id, r.condition) for r in rules)
+            vocab = self.vocabulary(STAGES[stage_id])
+            shared = (label, conditions, tuple(sorted(vocab.items())))
+            found = _SHARED_EVALUATORS.get(shared)
+            if found is None:
+                if len(_SHARED_EVALUATORS) >= _SHARED_LIMIT:
+                    _SHARED_EVALUATORS.pop(next(iter(_SHARED_EVALUATORS)))
+                found = _SHARED_EVALUATORS[shared] = StageEvaluator(label, list(conditions), vocab)
+            self._evaluators[key] = found
         self._evaluator_of[stage_id] = self._evaluators[key]
         return self._evaluators[key]
 
