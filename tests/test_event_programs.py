@@ -171,6 +171,23 @@ def test_compare_a_proposed_regulation_across_a_whole_event(tmp_path, capsys):
     assert "0 contestants' scores change, 0 places; 0 lines change" in capsys.readouterr().out
 
 
+def test_compare_rules_a_travellers_tables_again_under_the_proposal(tmp_path, capsys):
+    # a YAML traveller's adjusted tables are ruled as it is read: --compare read it again without the
+    # proposal, so an average plus of 65% changed nothing
+    from bridgelaw.commands.cli import main
+    proposal = tmp_path / "avg-plus-65.yaml"
+    proposal.write_text("parameters:\n  artificial:\n    pairs:\n      avg_plus: {value: 65%}\n")
+    traveller = tmp_path / "t.yaml"
+    traveller.write_text("title: t\nrulebook: wbf-2017\nscoring: matchpoints\nboard: {number: 1, vulnerability: None}\n"
+                         "tables:\n  - {table: 1, ns: 1, ew: 1, result: 4S= N}\n  - {table: 2, ns: 2, ew: 2, result: 4S+1 N}\n"
+                         "  - {table: 3, ns: 3, ew: 3, result: 4S-1 N}\n"
+                         "  - {table: 4, ns: 4, ew: 4, artificial: {NS: avg-plus, EW: avg-minus}}\n")
+    assert main(["event", str(traveller), "--compare", str(proposal)]) == 0
+    out = capsys.readouterr().out
+    assert "t — wbf-2017 compared with wbf-2017+overlay" in out
+    assert "board 1 table 4: NS 3.6 → 3.9, EW 2.4 → 2.4 MP" in out       # 60% → 65% of a top of 6
+
+
 def test_a_profiles_match_values_cite_its_own_paragraphs_and_are_checked_where_written(tmp_path):
     """One profile mechanism for pairs and teams: TeamsScorer's VP table is a profile's ``matches:``
     value (vp.*), with its evidence and the paragraph it cites; a value in the wrong section, a cite

@@ -100,12 +100,15 @@ def cmd_event(args: argparse.Namespace) -> int:
     if args.compare:
         if args.output:
             raise BridgelawError("--compare prints a comparison; it writes no file", expected="no --output with it")
-        other = load_event(args.event, args.scoring)
         proposal = Path(args.compare)
         overlay_file = proposal.suffix.lower() in (".yaml", ".yml") and proposal.is_file()
-        compared = run(other, args.rulings, args.rulebook if overlay_file else args.compare, args.set,
-                       overlay=str(proposal) if overlay_file else args.overlay, profile=args.profile,
-                       as_of=as_of_option(args.as_of))
+        # read again under the proposal: a YAML traveller's adjusted tables are ruled as it is read
+        proposed = argparse.Namespace(**{**vars(args), "overlay": str(proposal) if overlay_file else args.overlay,
+                                         "rulebook": args.rulebook if overlay_file else args.compare})
+        other = load_event(args.event, args.scoring, rulebook=proposed.rulebook, as_of=as_of_option(args.as_of),
+                           what_if=(lambda book: what_if(book, proposed)) if args.set or proposed.overlay else None)
+        compared = run(other, args.rulings, proposed.rulebook, args.set, overlay=proposed.overlay,
+                       profile=args.profile, as_of=as_of_option(args.as_of))
         progress.done()
         sys.stdout.write(report.comparison_json(scored, compared) if args.format == "json"
                          else report.comparison_text(scored, compared))
