@@ -16,8 +16,10 @@ time beside the wall time):
 
   * new          `rule_case(case, book)` over the distinct cases, each ruled as a case never seen:
                  what a ruling keeps on its case (the scoring basis, the outcomes scored) is
-                 emptied first; what the rulebook knows stays (the decision for each set of rules
-                 that hold: Rulebook.decision, built when the rulebook is loaded or snapshotted);
+                 emptied first, and so are the decisions the rulebook keeps by the facts they
+                 were asked with (Rulebook.forget_facts); what the rulebook knows stays (the
+                 decision for each set of rules that hold, built when the rulebook is loaded or
+                 snapshotted);
   * reference    the same rulings by bench/reference.py (~60 lines of Fractions, no code shared);
   * repeated     the first 20 cases ruled again and again with everything kept, beside the
                  reference on the same 20;
@@ -108,9 +110,12 @@ def ruled(item) -> None:
 
 
 def new(item) -> None:
-    """A case never seen: what a ruling keeps on its case is emptied first (the decisions stay)."""
+    """A case never seen: what a ruling keeps on its case is emptied first, and the decisions the
+    rulebook keeps by the facts they were asked with (the decisions for each set of rules that hold
+    stay: a rulebook knows them from its snapshot)."""
     case, book = item
     case.scoring_basis = None
+    book.forget_facts()
     rule_case(case, book)
 
 

@@ -164,3 +164,20 @@ def test_rulebooks_made_per_request_share_the_compiled_rules():
     assert [(r.nos.value, r.os.value) for r in rulings] == [(rulings[0].nos.value, rulings[0].os.value)] * 3
     assert books[0].evaluator("damage") is books[1].evaluator("damage") is books[2].evaluator("damage")
     assert books[0].evaluator("damage") is not base.evaluator("damage")       # another label: wbf-2017+set
+
+
+def test_forgetting_the_facts_keeps_what_each_set_of_held_rules_decides():
+    # bench/rulings.py rules each "new" case with the decisions kept by facts forgotten
+    book = rulebook.get("wbf-2017").at(None)
+    facts = {"A": F(-7), "B": F(3), "C": F(-7), "D": F(10), "DR": F(10), "DS": F(0), **IMPS}
+    first = book.decision("damage", facts)
+    assert book.decision("damage", facts) is first                  # kept by its facts
+    book.forget_facts()
+    ev, asked = book.evaluator("damage"), []
+    original = ev.applicable
+    ev.applicable = lambda f: asked.append(f) or original(f)
+    try:
+        again = book.decision("damage", facts)
+    finally:
+        del ev.applicable
+    assert again is not first and asked == [] and again.rule is first.rule and again.held == first.held

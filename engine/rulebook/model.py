@@ -365,6 +365,11 @@ class Rulebook:
             self._by_facts[key] = decision
         return decision
 
+    def forget_facts(self) -> None:
+        """Forget the decisions kept by the facts they were asked with (a case never seen finds none);
+        those kept by the set of rules that hold stay (a rulebook's snapshot carries them)."""
+        self._by_facts.clear()
+
     def forget_decisions(self) -> None:
         """Forget the decisions durable_rules gave (benchmarks measure rulings with nothing known)."""
         self._decided.clear()
