@@ -140,8 +140,12 @@ def test_decisions_kept_by_facts_only_for_the_same_facts_of_the_same_types():
     assert book.decision("damage", {**facts, "A": -7}).rule.id == first.rule.id   # an int: read again, alike
 
 
-def test_an_index_that_disagrees_with_durable_rules_is_dropped():
+def test_an_index_that_disagrees_with_durable_rules_is_dropped(monkeypatch):
+    from bridgelaw.rulebook import model
     book = rulebook.load(rulebook.available()["wbf-2017"])       # a rulebook of its own: its index is broken below
+    monkeypatch.setattr(model, "_SHARED_EVALUATORS", {})          # and compiled rules of its own, not shared
+    book._evaluators.clear()
+    book._evaluator_of.clear()
     facts = {"A": F(-7), "B": F(3), "C": F(-7), "D": F(10), "DR": F(10), "DS": F(0), **IMPS}
     ev = book.evaluator("damage")
     ev.index.read = lambda facts, defaults=None: (("no-damage",), False)    # says the wrong rule holds
