@@ -196,3 +196,16 @@ def test_a_usebio_sessions_impossible_date_is_placed_at_its_date_element(tmp_pat
     assert capsys.readouterr().err == (f"bridgelaw: error: {path}:3:1: date '31/02/2022' is not a day of the calendar "
                                        f"(expected a day as YYYY-MM-DD or YYYY.MM.DD or DD/MM/YYYY from {MIN_YEAR} to "
                                        f"{MAX_YEAR})\n")
+
+
+@pytest.mark.parametrize("table, message", [
+    ("٣: ٠=١٠ 1=11", "'٣: ٠=١٠ 1=11': each table starts with its number of boards and a colon"),
+    ("¹: 0=10", "'¹: 0=10': each table starts with its number of boards and a colon"),     # was int()'s own error
+    ("3: 0=1٠", "'0=1٠' in the 3-board table is not margin=VPs"),
+])
+def test_a_vp_table_reads_ascii_digits_only(table, message):
+    from bridgelaw.core.vp import parse_table
+    with pytest.raises(ValueError) as info:
+        parse_table(table)
+    assert str(info.value).startswith(message)
+    assert list(parse_table("3: 0=10 1=11 2=12")) == [3]

@@ -34,7 +34,8 @@ SCALES = ("wbf-2013", "table")
 ROUNDING = {"wbf-2013": "to 0.01 VP, half up (the scale is published to two decimals)",
             "table": "none: whole VPs as the table gives them"}
 
-_ROW = re.compile(r"(\d+(?:/\d+)?)=(\d+(?:/\d+)?)")
+_ROW = re.compile(r"([0-9]{1,6}(?:/[0-9]{1,6})?)=([0-9]{1,6}(?:/[0-9]{1,6})?)")    # ASCII digits only
+_BOARDS = re.compile(r"[0-9]{1,4}")
 _MAX_TABLE = 2000          # characters of a vp.table value (docs/limits.md's spirit: every input bounded)
 
 
@@ -92,7 +93,7 @@ def parse_table(text: str) -> dict[int, tuple[tuple[tuple[Fraction, Fraction], .
     out: dict[int, tuple[tuple[tuple[Fraction, Fraction], ...], Fraction]] = {}
     for part in text.split(";"):
         head, colon, body = part.partition(":")
-        if not colon or not head.strip().isdigit() or int(head) < 1:
+        if not colon or not _BOARDS.fullmatch(head.strip()) or int(head) < 1:
             raise ValueError(f"'{part.strip()[:30]}': each table starts with its number of boards and a colon "
                              "(e.g. '3: 0=10 1=11 …')")
         boards = int(head)
