@@ -24,6 +24,7 @@ from typing import Annotated, Any, Callable, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 
+from ..core import bridge
 from ..core.errors import BridgelawError, InvalidValue
 from ..core.exact import NumberError, format_mixed, parse_exact
 from ..core.vocab import PARTNER, SIDES, Side, unit_scoring
@@ -283,7 +284,7 @@ def apply_sides(sl: Any, sb: Any, trace: Trace, unit: str) -> None:
         before = s.value
         raw = sl.unfactored.get(p.side)
         if p.order == "before-factoring" and sb.factored and raw is not None:
-            raw_top = Fraction(2 * (sb.results - 1))
+            raw_top = bridge.top(sb.results)
             taken_raw = amount(p, raw_top)
             after = sb.factor(raw - taken_raw)
             trace.add("penalty", side=p.side, amount=p.amount, taken=before - after, before=before, after=after,
@@ -298,7 +299,7 @@ def apply_sides(sl: Any, sb: Any, trace: Trace, unit: str) -> None:
         b.taken = before - after
         s.value = after
         if unit == "MP" and sb.top:
-            s.percent = 100 * s.value / sb.top
+            s.percent = bridge.percent(s.value, sb.top)
 
 
 def player_amounts(sl: Any, top: Fraction | None, scale: Fraction = Fraction(1)) -> list[tuple[str, Borne, Fraction]]:

@@ -379,7 +379,7 @@ def _score_teams_board(board: Board, scored: list[ScoredLine], method: str, unit
     compared, adjusted = teams.score_board(board, scored, method, ns_points)
     sb = ScoredBoard(board, scored, method, unit, teams.TOP.get(method), compared, compared, False)
     for sl, how, other_room in adjusted:
-        teams.in_match(sl, how, other_room, method, ns_points, book)
+        teams.in_match(sl, how, other_room, method, book)
     sb.frequencies = teams.frequencies(scored, ns_points)
     _percents(sb)
     return sb

@@ -143,7 +143,7 @@ def frequencies(scored: list[Any], ns_points: Callable[[Any], int]) -> dict[str,
     return {side: sorted(c.items()) for side, c in count.items()}
 
 
-def in_match(sl: Any, how: str, other_room: Any, method: str, ns_points: Callable[[Any], int], book: Rulebook) -> None:
+def in_match(sl: Any, how: str, other_room: Any, method: str, book: Rulebook) -> None:
     """An adjusted room's trace: its ruling, then how the board's score came from it."""
     line = sl.line
     if sl.trace is None:
@@ -187,11 +187,6 @@ class ScoredMatch:
         h, a = self.score["home"], self.score["away"]
         return self.match.home if h > a else self.match.away if a > h else None
 
-    @property
-    def margin(self) -> Fraction:
-        """The home team's winning margin in IMPs (its net IMPs), or its board points less the away team's."""
-        return self.totals["home"] if self.unit != "point" else self.totals["home"] - self.totals["away"]
-
     def won(self) -> dict[str, Fraction]:
         """The IMPs each team won (a match of 53-36 IMPs): each board's IMPs to the team they went to."""
         out = {who: self.match.carry.get(team, Fraction(0)) for who, team in (("home", self.match.home),
@@ -201,9 +196,6 @@ class ScoredMatch:
                 out["home"] += max(mb.home, Fraction(0))
                 out["away"] += max(mb.away, Fraction(0))
         return out
-
-    def team_score(self, team: str) -> Fraction:
-        return self.score["home" if team == self.match.home else "away"]
 
 
 @dataclass
@@ -461,13 +453,9 @@ def _victory_points(sm: ScoredMatch, session: Session, book: Rulebook, scale: st
         other_imps = {side: sum((max(b.home if line.team[side] == m.home else b.away, Fraction(0))
                                  for b in sm.boards if b is not mb and b.home is not None), Fraction(0))
                       + m.carry.get(line.team[side], Fraction(0)) for side in SIDES}
-        pens = {side: sum((amount for team, amount in mb.penalties if team == line.team[side]), Fraction(0))
-                for side in SIDES}
-        ruling = vp_ruling(line, book, boards, other_imps)
-        vps = dict(ruling.vp)
-        if any(pens.values()):              # a penalty on the ruled board: the VPs from the match's IMPs
-            vps = None
-        if vps is not None:
+        if not any(amount for _, amount in mb.penalties):   # with a penalty on it: the VPs from the match's IMPs
+            ruling = vp_ruling(line, book, boards, other_imps)
+            vps = dict(ruling.vp)
             home_side = "NS" if line.team["NS"] == m.home else "EW"
             sm.score = {"home": vps[home_side], "away": vps[other(home_side)]}
             sm.ruling, sm.ruled_line = ruling, sl
