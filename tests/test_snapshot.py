@@ -86,6 +86,20 @@ def test_a_changed_file_is_another_key(cache, rules, monkeypatch):
     assert len(loaded) == 3
 
 
+def test_a_running_process_sees_a_shared_layer_edited(cache, rules, monkeypatch):
+    # the in-process cache was keyed by the rulebooks' times, not the shared layers': a server went on
+    # ruling with the shared layer it had first read
+    loaded = fresh_loads(monkeypatch)
+    first = rulebooks.get("wbf-2017", rules)
+    assert rulebooks.get("wbf-2017", rules) is first
+    shared = rules / "shared" / "wbf-law12.yaml"
+    shared.write_text(shared.read_text() + "\n# changed\n")
+    later = os.stat(shared).st_mtime_ns + 10**9
+    os.utime(shared, ns=(later, later))
+    again = rulebooks.get("wbf-2017", rules)
+    assert again is not first and len(loaded) == 2 and again.sha256 != first.sha256
+
+
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x05garbage", "truncate"])
 def test_a_corrupt_snapshot_is_loaded_afresh(cache, rules, monkeypatch, damage):
     rulebooks.get("wbf-2017", rules)

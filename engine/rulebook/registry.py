@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError, did_you_mean
 from ..core.limits import too_long_name
-from .files import available, rules_dir
+from .files import available, rules_dir, shared_dirs
 from .model import Rulebook
 from . import snapshot
 
@@ -55,8 +55,9 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
                              suggestion=("a file names its rulebook by id; to try a rulebook file, pass "
                                          "--rulebook PATH on the command line") if looks_like_path
                              else did_you_mean(name[:100], known))
-    # the file, and every rulebook beside it (a chain it extends), as they are now
-    key = (str(path.resolve()), _mtime(path), tuple(_mtime(p) for p in known.values()))
+    # the file, every rulebook beside it (a chain it extends) and the shared layers they include, as they are now
+    shared = [p for d in shared_dirs(path) for p in listing(d).values()]
+    key = (str(path.resolve()), _mtime(path), tuple(_mtime(p) for p in (*known.values(), *shared)))
     book = _cache.get(key)
     if book is None:
         book = _cache[key] = snapshot.load(path, _load)
