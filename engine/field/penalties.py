@@ -35,6 +35,7 @@ from ..ruling.caseschema import Board as CaseBoard, CaseModel, Penalty as Penalt
 from ..ruling.draft import Draft
 from ..ruling.outcomes import UnitScore
 from ..ruling.result import Penalty, Ruling, SideScore
+from ..ruling.scorer import Basis
 from ..ruling.trace import Trace
 from .cells import Where
 
@@ -245,7 +246,7 @@ def penalty_ruling(book: Rulebook, *, method: str, event: str, facts: PenaltyFac
                                   board=CaseBoard.model_construct(number=board.number,
                                                                   vulnerability=board.vulnerability or "None"))
     case = Case(model=m, doc=_At(where), without=None, split=False, instead=None, session={})
-    case.scoring_basis = ("points", None, None, None)
+    case.scoring_basis = Basis("points", None, None, None)
     d = Draft(case, book)
     scores = {s: SideScore(s, None, "", None, "") for s in SIDES}
     penalties = provisions.penalty(d, scores, note=False)

@@ -150,8 +150,6 @@ class Scorer:
         if case.scoring_basis is None:
             case.scoring_basis = basis(case)
         b = case.scoring_basis
-        if type(b) is tuple:                # (unit, other table's NS points, the field's NS scores, top) given
-            b = case.scoring_basis = Basis(*b)
         self.unit, self.other_ns, self.field, self.top = b.unit, b.other_ns, b.field, b.top
         self._cache = b.scored
 
