@@ -146,10 +146,8 @@ def cells(columns: list[Column], case: Case, as_of=None) -> list[Cell]:
 def scope_reason(case: Case, book: Rulebook) -> str:
     """Why `book` does not cover `case`: its dates, or its declared scope."""
     day = case.model.date
-    until = f" to {book.effective_until.isoformat()}" if book.effective_until else ""
-    if day is not None and (day < book.effective_from or (book.effective_until and day > book.effective_until)):
-        return (f"{book.id} is in force from {book.effective_from.isoformat()}{until}; the case is dated "
-                f"{day.isoformat()}")
+    if day is not None and not book.covers(day):
+        return f"{book.id} is in force {book.period}; the case is dated {day.isoformat()}"
     inf = case.model.infraction
     if inf is not None and not knows(book.infractions, inf.law):
         return f"{book.id} does not encode Law {inf.law}, the law the infraction names"

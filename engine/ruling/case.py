@@ -77,7 +77,7 @@ class Case:
         """Whether `book` covers this case: its dates (when the case has one), its declared scope, and the
         law the infraction names (a rulebook that does not encode that law does not cover the case)."""
         day = self.model.date
-        if day is not None and (day < book.effective_from or (book.effective_until and day > book.effective_until)):
+        if day is not None and not book.covers(day):
             return False
         if self.model.infraction is not None and not knows(book.infractions, self.model.infraction.law):
             return False

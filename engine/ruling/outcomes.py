@@ -79,10 +79,6 @@ def _parse_outcome(value: Any) -> Outcome:
         raise InvalidValue(f"{short(value)}: {exc.message}", expected=exc.hint) from None
 
 
-def outcome_text(outcome: Outcome) -> str:
-    return outcome.text
-
-
 def parse_weight(value: Any) -> Fraction:
     try:
         weight = parse_exact(value, percent=True)
