@@ -100,6 +100,16 @@ def test_a_running_process_sees_a_shared_layer_edited(cache, rules, monkeypatch)
     assert again is not first and len(loaded) == 2 and again.sha256 != first.sha256
 
 
+def test_the_cache_folder_keeps_the_newest_snapshots_only(cache, rules, monkeypatch):
+    # every edit of a rulebook (or a new bridgelaw) wrote another snapshot, and none was ever removed
+    monkeypatch.setattr(snapshot, "MAX_SNAPSHOTS", 2)
+    for name in ("wbf-2017", "wbf-2007", "ebu"):
+        rulebooks.get(name, rules)
+    assert len(list(cache.glob("*.pickle"))) == 2
+    monkeypatch.setattr(registry, "_cache", {})
+    assert rulebooks.get("ebu", rules).id == "ebu" and len(list(cache.glob("*.pickle"))) == 2
+
+
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x05garbage", "truncate"])
 def test_a_corrupt_snapshot_is_loaded_afresh(cache, rules, monkeypatch, damage):
     rulebooks.get("wbf-2017", rules)

@@ -52,9 +52,9 @@ def target_of(path: str | Path) -> Path:
     return real
 
 
-def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> list[Path]:
-    """Write `text` to `path` through a temporary file in the same folder and os.replace: a
-    reader sees the old file or the new one, never half of one; on failure nothing changes.
+def write_atomic(path: str | Path, text: str | bytes, encoding: str = "utf-8") -> list[Path]:
+    """Write `text` (or bytes) to `path` through a temporary file in the same folder and os.replace:
+    a reader sees the old file or the new one, never half of one; on failure nothing changes.
     Returns the stale temporary files of earlier, killed writes to the same name that it removed."""
     target = target_of(path)
     removed = remove_stale(target)
@@ -63,7 +63,8 @@ def write_atomic(path: str | Path, text: str, encoding: str = "utf-8") -> list[P
     except OSError as exc:
         raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

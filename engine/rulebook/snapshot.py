@@ -11,8 +11,9 @@ objects it holds (rulebook/, core/), of the Python version, of the rulebook file
 every file loading it could read (each rulebook beside it — a regulation's chain — and each shared
 layer). Any change to any of them is another key. A snapshot that does not read back (stale,
 corrupt, truncated, another format) is ignored and the rulebook loaded afresh; one made for another
-day (the rules in force change with the date) is made again. Files are written whole (a temporary
-file, then renamed) under the cache folder only: ``$BRIDGELAW_CACHE_DIR``, else
+day (the rules in force change with the date) is made again; the newest MAX_SNAPSHOTS are kept.
+Files are written whole (core.files.write_atomic: a temporary file, then renamed) under the cache
+folder only: ``$BRIDGELAW_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/bridgelaw``, else ``~/.cache/bridgelaw`` (never in the source tree, never a name
 from a request: the file name is the key's hex digest). ``BRIDGELAW_CACHE_DIR=`` (empty) turns
 snapshots off; an unwritable folder just means no snapshot.
@@ -28,17 +29,19 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..core.errors import BridgelawError
+from ..core.files import write_atomic
 from .files import available, shared_dirs
 from .model import Rule, Rulebook
 
 MAGIC = "bridgelaw rulebook snapshot 1"
 MAX_FILES = 256                 # files a key may read (a rulebook folder larger than this: no snapshot)
 MAX_BYTES = 16 * 2**20
+MAX_SNAPSHOTS = 64              # snapshots kept in the cache folder (the newest)
 
 
 def cache_dir() -> Path | None:
@@ -129,17 +132,23 @@ def _write(folder: Path, file: Path, k: str, book: Rulebook) -> None:
         pickle.dump((MAGIC, k, book.as_of.isoformat()), buffer, protocol=pickle.HIGHEST_PROTOCOL)
         _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(book)
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".snapshot-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(buffer.getvalue())
-            os.replace(tmp, file)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        write_atomic(file, buffer.getvalue())
+    except (OSError, BridgelawError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return                          # no snapshot: the next run loads afresh
+    _prune(folder, keep=file)
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """At most MAX_SNAPSHOTS snapshots in the folder: the ones written longest ago are removed (each
+    edit of a rulebook, or a new bridgelaw, writes another)."""
+    try:
+        found = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    except OSError:
+        return
+    for old in found[MAX_SNAPSHOTS:]:
+        if old != keep:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 class _Pickler(pickle.Pickler):
