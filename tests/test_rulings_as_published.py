@@ -373,6 +373,8 @@ def test_in_table_points_a_penalty_is_left_to_the_scoring():
     ("penalty: {side: EW, player: W, amount: 3 IMP}", "on a player or on a side"),
     ("penalty: {side: EW, amount: 3 IMP, partner_blameless: true}", "partner_blameless is for individual events"),
     ("penalty: {side: EW, amount: -3 IMP}", "is not a positive amount"),
+    ("penalty: {side: EW, amount: 0 IMP}", "is not a positive amount"),       # as a rulings file's: refused
+    ("penalty: {side: EW, amount: 25 IMP}", "'+25 IMP' is more than a board can be"),
 ])
 def test_penalty_mistakes(change, words):
     with pytest.raises(BridgelawError) as e:

@@ -42,7 +42,7 @@ from .cells import Where
 __all__ = ["PenaltyModel", "Borne", "given", "from_cell", "penalty_ruling", "borne", "amount",
            "apply_sides", "player_amounts", "IMP_BOUND"]
 
-IMP_BOUND = 24               # the IMP scale's largest step: no board's penalty is more
+IMP_BOUND = len(bridge.IMP_SCALE)   # the IMP scale's largest step: no board's penalty is more (a case's too)
 _AMOUNT = re.compile(r"^\s*(?P<number>[^A-Za-z%]+?)\s*(?P<unit>%|IMPS?|MPS?|VPS?)?\s*$", re.I)
 AMOUNT_HINT = ("a share of a top such as 25% or 1/4, or 2 MP (pairs); IMPs such as 3 (IMP scoring); "
                "1 VP against a teams match scored in VPs")

@@ -127,7 +127,7 @@ def _check_penalty(doc: Document, m: CaseModel) -> None:
         raise doc.error(["penalty", "partner_blameless"], "partner_blameless is for individual events: at pairs and "
                         "teams the penalty is on the pair or the team", key=True)
     amount, units = p.amount, PENALTY_UNITS[m.scoring]
-    if not isinstance(amount, UnitScore) or amount.side != "NS" or amount.value < 0 or amount.unit not in units:
+    if not isinstance(amount, UnitScore) or amount.side != "NS" or amount.value <= 0 or amount.unit not in units:
         shown = amount.text if hasattr(amount, "text") else str(amount)
         raise doc.error(["penalty", "amount"], f"penalty amount '{shown}' is not a positive amount in the event's unit",
                         expected="e.g. 3 IMP or 1 VP (against the match) at IMPs; 10% (of a top) or 2 MP at matchpoints")
@@ -136,6 +136,9 @@ def _check_penalty(doc: Document, m: CaseModel) -> None:
                         expected="IMPs")
     if amount.unit == "%" and amount.value > 100:
         raise doc.error(["penalty", "amount"], f"'{amount.text}' is more than a top", expected="a share of a top: 10%, 25%")
+    if amount.unit == "IMP" and amount.value > len(bridge.IMP_SCALE):      # as a rulings file's penalty
+        raise doc.error(["penalty", "amount"], f"'{amount.text}' is more than a board can be",
+                        expected=f"IMPs from 0 to {len(bridge.IMP_SCALE)}")
 
 
 def _check_artificial(doc: Document, m: CaseModel) -> Checked:
