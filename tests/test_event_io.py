@@ -343,3 +343,14 @@ def test_an_adjustment_cells_weight_is_read_as_any_exact_number(ruled, tmp_path,
     assert err.count("\n") == 1 and words in err and "Traceback" not in err, err
     written = [p.name for p in tmp_path.iterdir()]
     assert sorted(written) == ["corrected.pbn", "final.pbn", "rulings.yaml"]
+
+
+def test_markdown_totals_at_the_files_own_decimals_as_the_text_report(capsys):
+    # the Markdown report wrote every total to 2 decimals where the text report and the web page
+    # follow the file (Magic Contest prints totals to 0.1)
+    from bridgelaw.commands.cli import main
+    magic = Path(__file__).parent / "data" / "events" / "ffb-magic-contest-2022-open-dn1-s1.pbn"
+    assert main(["event", str(magic), "--rulebook", "wbf-2017", "--format", "markdown"]) == 0
+    assert "|  EW | 1 | 7 | 771.2 | 61.21 | 30 | Player 7a - Player 7b |" in capsys.readouterr().out
+    assert main(["event", str(magic), "--rulebook", "wbf-2017"]) == 0
+    assert "    1        7     771.2   61.21     30  Player 7a - Player 7b" in capsys.readouterr().out

@@ -164,11 +164,13 @@ def markdown(sessions: list[ScoredSession]) -> str:
         out.append("")
         out.append(f"| section | rank | {'team' if s.matches else 'pair'} | total | % | boards | names |")
         out.append("|---|---:|---:|---:|---:|---:|---|")
+        t_places, p_places = printed_places(ss)          # the file's own decimals, as the text report
         for st in ss.standings:
             names = st.contestant.names if st.contestant and st.contestant.names else ""
             mark = " \\*" if st.adjusted else ""
             out.append(f"| {st.section}{' ' + st.direction if st.direction else ''} | {st.rank_text} | "
-                       f"{st.key.split(':')[-1]} | {_d(st.total)} | {_d(st.percent)} | {st.boards} | {names}{mark} |")
+                       f"{st.key.split(':')[-1]} | {fixed_or_blank(st.total, t_places)} | "
+                       f"{fixed_or_blank(st.percent, p_places)} | {st.boards} | {names}{mark} |")
         if ss.teams is not None:
             out.extend(teams_report.markdown(ss))
         factored = [st for st in ss.standings if st.factored]
