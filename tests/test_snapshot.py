@@ -50,7 +50,7 @@ def test_a_snapshot_is_read_back_instead_of_the_yaml(cache, rules, monkeypatch):
     loaded = fresh_loads(monkeypatch)
     first = rulebooks.get("wbf-2017", rules)
     assert len(loaded) == 1
-    files = list(cache.glob("*.pickle"))
+    files = list(cache.glob("*.snapshot"))
     assert len(files) == 1 and len(files[0].stem) == 64 and int(files[0].stem, 16) >= 0   # named by its key
     monkeypatch.setattr(registry, "_cache", {})
     again = rulebooks.get("wbf-2017", rules)
@@ -78,7 +78,7 @@ def test_a_changed_file_is_another_key(cache, rules, monkeypatch):
     shared.write_text(shared.read_text() + "\n# changed\n")
     monkeypatch.setattr(registry, "_cache", {})
     rulebooks.get("wbf-2017", rules)
-    assert len(loaded) == 2 and len(list(cache.glob("*.pickle"))) == 2
+    assert len(loaded) == 2 and len(list(cache.glob("*.snapshot"))) == 2
     other = rules / "ebu.yaml"                                         # a rulebook beside it
     other.write_text(other.read_text() + "\n# changed\n")
     monkeypatch.setattr(registry, "_cache", {})
@@ -105,15 +105,15 @@ def test_the_cache_folder_keeps_the_newest_snapshots_only(cache, rules, monkeypa
     monkeypatch.setattr(snapshot, "MAX_SNAPSHOTS", 2)
     for name in ("wbf-2017", "wbf-2007", "ebu"):
         rulebooks.get(name, rules)
-    assert len(list(cache.glob("*.pickle"))) == 2
+    assert len(list(cache.glob("*.snapshot"))) == 2
     monkeypatch.setattr(registry, "_cache", {})
-    assert rulebooks.get("ebu", rules).id == "ebu" and len(list(cache.glob("*.pickle"))) == 2
+    assert rulebooks.get("ebu", rules).id == "ebu" and len(list(cache.glob("*.snapshot"))) == 2
 
 
-@pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x05garbage", "truncate"])
+@pytest.mark.parametrize("damage", [b"", b"not a snapshot", b"\x80\x05garbage", "truncate"])
 def test_a_corrupt_snapshot_is_loaded_afresh(cache, rules, monkeypatch, damage):
     rulebooks.get("wbf-2017", rules)
-    file = next(cache.glob("*.pickle"))
+    file = next(cache.glob("*.snapshot"))
     data = file.read_bytes()
     file.write_bytes(data[: len(data) // 2] if damage == "truncate" else damage)
     loaded = fresh_loads(monkeypatch)
@@ -126,8 +126,9 @@ def test_a_corrupt_snapshot_is_loaded_afresh(cache, rules, monkeypatch, damage):
 def test_a_snapshot_of_another_day_is_loaded_afresh(cache, rules, monkeypatch):
     import datetime as dt
     book = rulebooks.get("wbf-2017", rules)
-    file = next(cache.glob("*.pickle"))
-    snapshot._write(cache, file, file.stem, book.at(dt.date(2018, 1, 1)))
+    file = next(cache.glob("*.snapshot"))
+    with snapshot._Folder.open(cache) as place:
+        place.write(file.stem[:64], snapshot.sources_of(rules / "wbf-2017.yaml")[1], book.at(dt.date(2018, 1, 1)))
     loaded = fresh_loads(monkeypatch)
     monkeypatch.setattr(registry, "_cache", {})
     assert rulebooks.get("wbf-2017", rules).as_of == book.as_of and len(loaded) == 1
@@ -136,7 +137,7 @@ def test_a_snapshot_of_another_day_is_loaded_afresh(cache, rules, monkeypatch):
 def test_a_snapshot_with_another_key_inside_is_not_used(cache, rules, monkeypatch):
     rulebooks.get("wbf-2017", rules)
     rulebooks.get("ebu", rules)
-    files = sorted(cache.glob("*.pickle"))
+    files = sorted(cache.glob("*.snapshot"))
     a, b = files
     a.write_bytes(b.read_bytes())                 # ebu's snapshot under wbf-2017's name, or the other way
     loaded = fresh_loads(monkeypatch)

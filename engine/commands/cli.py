@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -28,9 +29,9 @@ from typing import Any, Sequence
 
 from .. import __version__
 from ..render import ruling as render
-from ..render.terminal import SafeOutput
+from ..render.terminal import OutputFailed, SafeOutput
 from .. import rulebook as rulebooks
-from ..rulebook import sources
+from ..rulebook import snapshot, sources
 from ..ruling.case import Case, load_case
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError, one_line
@@ -455,6 +456,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog="Exit status: 0 ok, 1 a check or lint failed, 2 bad input. Docs: docs/ in the source tree.",
     )
     parser.add_argument("--version", action="version", version=f"bridgelaw {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="say on stderr what is done behind the scenes (e.g. why a rulebook snapshot is not used)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("rule", help="rule one case file", description="Rule one case and print the ruling.")
@@ -542,6 +545,16 @@ def _command(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _discard(stdout: Any) -> None:
+    """Point the standard output at /dev/null: the buffer's rest is dropped at exit, not written again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 class Terminated(BaseException):
     """SIGTERM arrived: unwind (removing partly written files) and exit 143."""
 
@@ -561,13 +574,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser(_command(argv))
         args = parser.parse_args(argv)
+        snapshot.verbose = args.verbose
         sys.stdout = SafeOutput(stdout)        # control characters from any input escaped in every format
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
     except BridgelawError as exc:
         print(f"bridgelaw: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        _discard(stdout)
         return 0
+    except OutputFailed as exc:
+        _discard(stdout)                       # what is left in the buffer is not written again at exit
+        print(f"bridgelaw: error: cannot write the output: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("bridgelaw: interrupted", file=sys.stderr)
         return 130
@@ -576,6 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 143
     finally:
         sys.stdout = stdout
+        snapshot.verbose = False
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

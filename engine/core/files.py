@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import stat
 import tempfile
 from pathlib import Path
@@ -117,3 +118,23 @@ def _running(pid: int) -> bool:
     except (PermissionError, OverflowError):
         return True                       # another user's process (or a number no process has): leave it
     return True
+
+
+def write_in_folder(folder_fd: int, name: str, data: bytes) -> None:
+    """Write `data` to `name` in the folder open as `folder_fd` (a private folder: the rulebook
+    snapshots), whole and without following a link: a new temporary file (O_CREAT|O_EXCL|O_NOFOLLOW,
+    0600) renamed over the name — a link, FIFO or file there is replaced, never written through.
+    OSError when it cannot (nothing is left behind)."""
+    tmp = f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(tmp, flags, 0o600, dir_fd=folder_fd)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=folder_fd)
+        raise

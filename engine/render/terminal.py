@@ -25,16 +25,39 @@ def escape_controls(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
+class OutputFailed(Exception):
+    """The standard output cannot be written (a full device, a file-size limit, a closed file):
+    `error` is the OSError; the command ends with one line and exit status 2."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
 class SafeOutput:
     """A text stream that escapes control characters (:func:`escape_controls`) on their way to
-    `stream`; everything else is the stream's own."""
+    `stream`; everything else is the stream's own. A write that fails (but for a closed pipe) is
+    an :class:`OutputFailed`."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(escape_controls(text))
+        try:
+            self._stream.write(escape_controls(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc) from None
         return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc) from None
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
