@@ -58,6 +58,24 @@ def what_if(book: rulebooks.Rulebook, args: argparse.Namespace) -> rulebooks.Rul
     return rulebooks.proposed(book, overlay, settings)
 
 
+def inputs_of(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files a command reads besides its main input, as (what, name): the rulings, adjustments
+    and overlay files, and a rulebook given by path with every file it may read (no output may
+    replace any of them)."""
+    found = [(f"the {what} file", name) for what, name in (
+        ("rulings", getattr(args, "rulings", None)), ("adjustments", getattr(args, "adjustments", None)),
+        ("overlay", getattr(args, "overlay", None))) if name]
+    book = getattr(args, "rulebook", None)
+    if book and (book.endswith((".yaml", ".yml")) or "/" in book or "\\" in book) and not too_long_name(book):
+        from ..rulebook.files import read_by
+        try:
+            found += [("the rulebook file" if n == 0 else "a file the rulebook reads", str(p))
+                      for n, p in enumerate(sorted(read_by(Path(book)), key=lambda p: p != Path(book).resolve()))]
+        except OSError:
+            pass
+    return found
+
+
 def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:
     if override:
         book = rulebooks.get(override, path_ok=True)

@@ -18,12 +18,12 @@ from typing import Any
 
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import same_file, target_of, write_atomic
+from ..core.files import refuse_inputs, same_file, target_of, write_all
 from ..core.vocab import METHODS
 from ..field.run import load_event, outputs, run
 from ..field.traveller import bulk
 from ..render import event as report
-from .cli import _what_if_options, warn_stale, what_if
+from .cli import _what_if_options, inputs_of, warn_stale, what_if
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -91,6 +91,7 @@ class Progress:
 def cmd_event(args: argparse.Namespace) -> int:
     for target in args.output:
         target_of(target)                     # a device, FIFO or folder is refused before any work
+    refuse_inputs("--output", args.output, inputs_of(args))
     progress = Progress()
     event = load_event(args.event, args.scoring, rulebook=args.rulebook, as_of=as_of_option(args.as_of),
                        what_if=(lambda book: what_if(book, args)) if args.set or args.overlay else None)
@@ -121,6 +122,5 @@ def cmd_event(args: argparse.Namespace) -> int:
         writes = outputs(event, scored, args.output, args.event)
     progress.done()
     sys.stdout.write(report.RENDER[args.format](scored))
-    for path, text, encoding in writes:
-        warn_stale(write_atomic(path, text, encoding))
+    warn_stale(write_all(writes))             # all written, then all renamed: none changed on failure
     return 0

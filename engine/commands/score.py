@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import same_file, target_of, write_atomic
+from ..core.files import refuse_inputs, same_file, target_of, write_atomic
 from ..core.vocab import METHODS
 from ..field.traveller import Traveller, load_results_traveller, load_traveller, score_traveller
 from ..render.traveller import (CSV_HEADER, FORMATS, RENDERERS, as_csv, as_dict, as_json, markdown,  # noqa: F401
@@ -83,9 +83,10 @@ def load(args: argparse.Namespace) -> Traveller:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from .cli import warn_stale
+    from .cli import inputs_of, warn_stale
     if args.output is not None:
         target_of(args.output)                # a device, FIFO or folder is refused before any work
+        refuse_inputs("--output", [args.output], inputs_of(args))
     trav = load(args)
     board = score_traveller(trav)
     report = RENDERERS[args.format](board)

@@ -57,32 +57,87 @@ def write_atomic(path: str | Path, text: str | bytes, encoding: str = "utf-8") -
     """Write `text` (or bytes) to `path` through a temporary file in the same folder and os.replace:
     a reader sees the old file or the new one, never half of one; on failure nothing changes.
     Returns the stale temporary files of earlier, killed writes to the same name that it removed."""
-    target = target_of(path)
-    removed = remove_stale(target)
+    return write_all([(path, text, encoding)])
+
+
+def write_all(writes: list[tuple[str | Path, str | bytes, str]]) -> list[Path]:
+    """Write several files (path, text or bytes, encoding) all or none: each is written whole to a
+    temporary file beside its target, and only when every one of them is written (and synced) are
+    they renamed over their targets, one after the other; on any failure the temporary files are
+    removed and no target has changed (a BridgelawError naming the file). Two outputs naming one
+    file are refused. Returns the stale temporary files of earlier, killed writes it removed."""
+    targets = [target_of(path) for path, _, _ in writes]
+    for i, target in enumerate(targets):
+        for other, path in zip(targets[:i], writes):
+            if same_file(target, other):
+                raise BridgelawError(f"{writes[i][0]} and {path[0]} are the same file", expected="one output per file")
+    removed = [stale for target in targets for stale in remove_stale(target)]
+    temporaries: list[str] = []
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
-    try:
-        binary = isinstance(text, bytes)
-        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        if target.exists():
-            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
-        raise
+        for target, (_, text, encoding) in zip(targets, writes):
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+            except OSError as exc:
+                raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
+            temporaries.append(tmp)
+            try:
+                binary = isinstance(text, bytes)
+                with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
+                if target.exists():
+                    os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+                else:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    os.chmod(tmp, 0o666 & ~umask)
+            except OSError as exc:
+                raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
+        for target, tmp in zip(targets, list(temporaries)):
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise BridgelawError(f"cannot write {target}: {exc.strerror or exc}") from None
+            temporaries.remove(tmp)
+    finally:
+        for tmp in temporaries:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
     return removed
+
+
+def input_named(target: str | Path, inputs: list[tuple[str, str | Path]]) -> str | None:
+    """What input of the command (`inputs`: (what, name) pairs) the output `target` would
+    replace — the same file by its resolved path (symbolic links followed) or by device and inode
+    (a hard link) — or None."""
+    real = os.path.realpath(target)
+    try:
+        info = os.stat(real)
+    except OSError:
+        info = None
+    for what, name in inputs:
+        if name is None:
+            continue
+        if os.path.realpath(name) == real:
+            return what
+        if info is not None:
+            try:
+                other = os.stat(name)
+            except OSError:
+                continue
+            if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+                return what
+    return None
+
+
+def refuse_inputs(option: str, targets: list[str], inputs: list[tuple[str, str | Path]]) -> None:
+    """A BridgelawError when an output names an input of the command (nothing is written then)."""
+    for target in targets:
+        what = input_named(target, inputs)
+        if what is not None:
+            raise BridgelawError(f"{option} {target} is {what}; an output never replaces an input",
+                                 expected="a new file name")
 
 
 def remove_stale(target: Path) -> list[Path]:

@@ -135,6 +135,18 @@ def decode_pbn(data: bytes) -> tuple[str, str]:
     return text, encoding
 
 
+# the characters XML 1.0 cannot carry (C0 controls but tab, line feed and carriage return; U+FFFE,
+# U+FFFF): a tag or a table cell holding one is refused as it is read, since a writer would put it into
+# a USEBIO file that no XML reader accepts (USEBIO input cannot hold them: expat refuses them)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _not_xml(pbn: PbnFile, where: str, char: str, line: int, column: int) -> BridgelawError:
+    return BridgelawError(f"{where} holds the control character U+{ord(char):04X}, which XML cannot carry",
+                          file=pbn.file, line=line, column=column,
+                          expected="text without control characters but tab")
+
+
 MAX_LINE = 65_536          # characters in one line of a PBN file (its longest tags are a few hundred)
 MAX_ROWS = 10_000          # rows of one ScoreTable (a board's tables)
 
@@ -173,6 +185,9 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
             if game is None:
                 game = Game(first_line=n)
                 pbn.games.append(game)
+            bad = _NOT_XML.search(m["value"])
+            if bad is not None:
+                raise _not_xml(pbn, f"the {m['name']} tag", bad[0], n, m.start("value") + bad.start() + 1)
             token = Token(m.group(0), _unescape(m["value"]), n, m.start("value") + 1)
             game.tags[m["name"]] = token
             table = None
@@ -193,6 +208,9 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
             if len(table.rows) >= MAX_ROWS:
                 raise pbn.error(Token(line, line, n, 1), f"the table at line {table.header.line} has more than "
                                 f"{MAX_ROWS:,} rows", expected=f"at most {MAX_ROWS:,} rows (tables of one board)")
+            bad = _NOT_XML.search(line)
+            if bad is not None:
+                raise _not_xml(pbn, "a table row", bad[0], n, bad.start() + 1)
             table.rows.append(Row(i, _tokens(pbn, line, n)))
         # other section data (Auction, Play, other tables): not needed
     return pbn

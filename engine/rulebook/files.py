@@ -24,3 +24,15 @@ def shared_dirs(path: Path) -> list[Path]:
     """Where a rulebook's shared layers are looked for: beside it, then with the shipped rulebooks."""
     dirs = [path.parent / "shared", rules_dir() / "shared"]
     return [d for i, d in enumerate(dirs) if d not in dirs[:i]]
+
+
+def read_by(path: Path) -> set[Path]:
+    """Every file loading the rulebook file `path` may read (resolved): itself, each rulebook beside
+    it (the chain it extends) and each shared layer — what a rulebook snapshot is keyed by, and
+    what no output of a command may replace."""
+    path = Path(path).resolve()
+    files = {path}
+    for folder in (path.parent, *shared_dirs(path)):
+        if folder.is_dir():
+            files.update(p.resolve() for p in available(folder).values())
+    return files

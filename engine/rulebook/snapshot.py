@@ -60,7 +60,7 @@ from ..core.files import remove_stale, write_in_folder
 from . import conditions, formula, infractions, sources
 from .adapter import Index, StageEvaluator, _Part
 from .decide import Decision
-from .files import available, shared_dirs
+from .files import read_by
 from .model import Bound, Dated, Paragraph, Place, Rule, Rulebook
 
 MAGIC = b"bridgelaw rulebook snapshot 2 (json, hmac-sha256)"
@@ -103,10 +103,7 @@ def sources_of(path: Path) -> tuple[str, dict[str, str]] | None:
     None (too many or too large files to read, or `path` not a regular file)."""
     given = str(path)                   # as given: its messages name the file so
     path = Path(path).resolve()
-    files = {path}
-    for folder in (path.parent, *shared_dirs(path)):
-        if folder.is_dir():
-            files.update(available(folder).values())
+    files = read_by(path)
     if len(files) > MAX_FILES:
         return None
     h = hashlib.sha256(engine_digest())
