@@ -26,8 +26,10 @@ FILE = Path(__file__).parent / "data" / "events" / "individual-derived-from-magi
 
 def ruled(rulings: str, edition: str = "wbf-2017"):
     event = load_event(str(FILE))
+    # a rulebook that ended before the session (2022) is read on its last day only when asked (--as-of)
+    book = rulebook.get(edition)
     return run(event, "r.yaml", None, [], rulings_text=f"rulebook: {edition}\nrulings:\n{rulings}",
-               profile="none")[0]             # the rulebook's arithmetic, exact (not the program's tenths)
+               profile="none", as_of=book.effective_until)[0]  # the rulebook's arithmetic, exact (not the program's tenths)
 
 
 def line(ss, board, table):

@@ -28,6 +28,8 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
+from .exact import format_mixed
+
 SCALES = ("wbf-2013", "table")
 
 # how each scale rounds, for reports: the rounding is the scale's own, never the program's
@@ -111,7 +113,12 @@ def parse_table(text: str) -> dict[int, tuple[tuple[tuple[Fraction, Fraction], .
         for (m1, v1), (m2, v2) in zip(rows, rows[1:]):
             if m2 <= m1 or v2 <= v1:
                 raise ValueError(f"the {boards}-board table's margins and VPs rise row by row ({m1}={v1}, {m2}={v2})")
-        out[boards] = (tuple(rows), 2 * rows[0][1])
+        total, top = 2 * rows[0][1], rows[-1]
+        if top[1] > total:              # the loser gets the total less the winner's VPs
+            raise ValueError(f"the {boards}-board table gives a winner {format_mixed(top[1])} VPs at a margin of "
+                             f"{format_mixed(top[0])}, more than the match's {format_mixed(total)} (twice the draw's "
+                             f"{format_mixed(rows[0][1])}): the loser would get {format_mixed(total - top[1])}")
+        out[boards] = (tuple(rows), total)
     return out
 
 

@@ -80,6 +80,13 @@ def written_results(doc: Any, value: Any, where: list) -> tuple[dict[Side, list[
     return written, split
 
 
+def _where(line: Line) -> str:
+    """How a rulings entry names `line`: its table, else (a teams room, a pair with no table) its pairs."""
+    if line.table is not None:
+        return f"table: {line.table}"
+    return ", ".join(f"{side}: {pair}" for side, pair in (("ns", line.ns), ("ew", line.ew)) if pair is not None)
+
+
 def at(where: Any) -> Raise:
     """Errors made at one place (a line of a results file), whatever the path."""
     return lambda path, message, **kw: where.error(message, **{k: v for k, v in kw.items() if k != "key"})
@@ -119,7 +126,7 @@ class Ruler:
             rule = next(r for r in ruled.ruling.rules if r.stage == "expectation")
             raise self.error(path, f"which side is non-offending decides this adjusted score under rule {rule.id} "
                              f"({self.book.id})", expected="non_offending: NS or EW on the table",
-                             suggestion=f"e.g. {{table: {line.table}, non_offending: NS, adjusted: …}}")
+                             suggestion=f"e.g. {{{_where(line)}, non_offending: NS, adjusted: …}}")
         line.ruled = ruled.ruling
         line.parts = {side: [Component(raw[s][k].outcome, weight, raw[s][k].legal, raw[s][k].path)
                              for weight, (s, k) in ruled.assigned[side]] for side in SIDES}
@@ -186,6 +193,14 @@ class Ruler:
         # the results each side's score is formed from; when the award is no weighted sum of results (an
         # empowering law's floor such as average plus), the outcomes its B and B' were formed from
         parts = ruling.assigned or ruling.formed
+        if parts is None:               # the law the infraction names gives an artificial score (by responsibility)
+            words = ", ".join(f"{side}: {ruling.scores[side].label or 'no score'}" for side in SIDES)
+            law = f"Law {line.infraction.law}" if line.infraction is not None else "the ruling"
+            raise self.error(path[:-1] + (["infraction"] if line.infraction is not None else []),
+                             f"under {self.book.id}, {law} gives an artificial adjusted score by responsibility "
+                             f"({words}), not a score formed from results",
+                             expected="an artificial: ruling for this line",
+                             suggestion=f"artificial: {{{words}}} in place of adjusted: and infraction:")
         return Ruled(ruling, {side: [(w, position[id(o)]) for w, o in parts[side]] for side in SIDES})
 
     # --- artificial adjusted scores: the words --------------------------------------------------------

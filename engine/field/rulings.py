@@ -158,15 +158,20 @@ def _find(session: Session, r: RulingModel, doc: Document, path: list) -> Line:
 
 def in_force(book: rulebooks.Rulebook, session: Session, as_of: dt.date | None = None) -> rulebooks.Rulebook:
     """`book` as in force on the day `session` is ruled at: `as_of` (``--as-of``), else the day the
-    file says it was played, else today. A day before the rulebook came into force is an error
-    (at the session in the file when the day comes from there)."""
-    try:
-        return book.at(as_of or session.date)
-    except BridgelawError as exc:
-        if as_of is None and session.date is not None and session.where is not None:
-            raise session.where.error(f"the session was played on {session.date.isoformat()}; {exc.message}",
-                                      expected=exc.expected, suggestion="another rulebook, or --as-of") from None
-        raise
+    file says it was played, else today. A day given (``--as-of`` or the file's) outside the
+    rulebook's period is an error — at the session in the file when the day comes from there, at
+    ``--as-of`` when from the command line — never read as the rulebook's last day; only a session
+    without a date, ruled today under a rulebook that has ended, is read as that day."""
+    day = as_of or session.date
+    if day is not None and not book.covers(day):
+        where = "earlier" if day < book.effective_from else "later"
+        message = f"rulebook {book.id} is in force {book.period}; {day.isoformat()} is {where}"
+        if as_of is None and session.where is not None:
+            raise session.where.error(f"the session was played on {day.isoformat()}; {message}",
+                                      expected=f"a date {book.period}", suggestion="another rulebook, or --as-of")
+        raise BridgelawError(f"--as-of {day.isoformat()}: {message}", expected=f"a date {book.period}",
+                             suggestion="another rulebook")
+    return book.at(day)
 
 
 def apply(event: Event, rulings: Rulings, book: rulebooks.Rulebook, as_of: dt.date | None = None) -> None:

@@ -88,7 +88,15 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
     for k, s in enumerate(event.sessions, 1):
         what = f"session {k} of {len(event.sessions)}"
         step = (lambda done, total, what=what: progress(what, done, total)) if progress else None
-        ss = score_session(s, in_force(book, s, as_of), progress=step)
+        dated = in_force(book, s, as_of)
+        try:
+            ss = score_session(s, dated, progress=step)
+        except BridgelawError as exc:
+            if exc.file is not None or s.where is None:
+                raise
+            # an error of the rulebook as the session is scored (a parameter the method needs): at the session
+            raise s.where.error(f"session {k} ({s.scoring}): {exc.message}", expected=exc.expected,
+                                suggestion=exc.suggestion) from None
         ss.conventions = choice
         scored.append(ss)
     return scored
@@ -106,7 +114,11 @@ def outputs(event: Event, scored: list[ScoredSession], targets: list[str], sourc
             if event.format == "pbn":
                 text, encoding = pbn_text(event, scored), event.source.encoding
             else:
-                text, encoding = pbn_fresh(event, scored), "utf-8"
+                try:
+                    text, encoding = pbn_fresh(event, scored), "utf-8"
+                except BridgelawError as exc:      # what this file cannot be written as: said at --output
+                    raise BridgelawError(f"--output {target}: {exc.message}", expected=exc.expected,
+                                         suggestion=exc.suggestion) from None
         else:
             raise BridgelawError(f"--output {target}: not a .pbn or .xml file name",
                                  expected="FILE.pbn or FILE.xml (USEBIO)")

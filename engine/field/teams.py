@@ -39,6 +39,7 @@ from typing import Any, Callable
 from ..core import bridge
 from ..core import vp as vp_scale
 from ..core.errors import BridgelawError
+from ..core.exact import format_mixed
 from ..core.vocab import SIDES, other
 from ..rulebook import Rulebook
 from ..ruling.build import rule_case
@@ -420,6 +421,7 @@ def _match_penalties(sm: ScoredMatch, match_scoring: str | None) -> None:
     """A procedural penalty in VPs its ruling takes from the match: from the team's VPs, after the match is
     converted (only a match scored in VPs has them)."""
     m = sm.match
+    total = sum(sm.score.values(), Fraction(0)) if sm.score else None    # the match's VPs (both teams')
     for mb in sm.boards:
         for sl in mb.rooms:
             for b in sl.penalties:
@@ -429,6 +431,10 @@ def _match_penalties(sm: ScoredMatch, match_scoring: str | None) -> None:
                 if match_scoring != "vps":
                     raise sl.line.where.error(f"{sl.line.label}: a procedural penalty in VPs, but {m.label} is not "
                                               "scored in VPs", expected="IMPs off the board's score")
+                if total is not None and p.value > total:
+                    raise sl.line.where.error(f"{sl.line.label}: a procedural penalty of {format_mixed(p.value)} VP, "
+                                              f"more than {m.label} is worth ({format_mixed(total)} VPs)",
+                                              expected=f"a penalty of at most {format_mixed(total)} VP")
                 team = sl.line.team[p.side]
                 who = "home" if team == m.home else "away"
                 before = sm.score[who]

@@ -62,6 +62,7 @@ SCORINGS_BACK = {"matchpoints": "MATCH_POINTS", "cross-imps": "CROSS_IMPS", "but
 # WINNER_TYPE: 1 one winner (every contestant ranked together), 2 two (each direction, across sections)
 WINNER_TYPES = {"1": "together", "2": "by-direction"}
 
+VERSIONS = ("1.0", "1.1", "1.2")    # the USEBIO versions read (the published specifications)
 MAX_RUN = 65_536            # characters between two '<' of a USEBIO file: a tag with its attributes, or a text
 # the encodings a USEBIO file may declare: expat's own, and the Windows code page of the programs
 # that run on Windows; anything else (x-evil, UTF-7, Shift_JIS, rot13 …) is refused, never looked up
@@ -185,6 +186,12 @@ def parse_xml(data: bytes, file: str) -> Node:
     if not root or root[0].tag != "USEBIO":
         raise BridgelawError(f"the root element is <{root[0].tag[:40] if root else ''}>", file=file, line=1, column=1,
                              expected="<USEBIO Version=\"1.2\">")
+    version = root[0].attrs.get("Version")
+    if version is not None and version.strip() not in VERSIONS:
+        shown = version.strip()[:20] + ("…" if len(version.strip()) > 20 else "")
+        raise BridgelawError(f"USEBIO Version \"{shown}\" is not a version this reader knows", file=file,
+                             line=root[0].line, column=root[0].column,
+                             expected=f"Version {', '.join(VERSIONS[:-1])} or {VERSIONS[-1]}")
     return root[0]
 
 
@@ -278,6 +285,7 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
         if not lines:
             raise BridgelawError("the session has no traveller lines", file=file, line=holder.line, column=holder.column,
                                  expected="<BOARD> elements with <TRAVELLER_LINE>s")
+        _listed(session, lines)
         session.pair_numbers = "unique" if session.individual else guess_pair_numbers(lines)
         rekey = {}
         for c in session.contestants.values():
@@ -326,6 +334,23 @@ def _participants(file: str, holder: Node, section: str, session: Session) -> No
         c = Contestant("", section, number, direction, names, extra={"node": pair})
         _published(pair, c)
         session.contestants[f"{section}:{number}"] = c
+
+
+def _listed(session: Session, lines: list[Line]) -> None:
+    """Every pair a line names is one its section's PARTICIPANTS lists, when the section lists any (a
+    line naming another was ranked as a pair of its own with one board)."""
+    listed = {c.section for c in session.contestants.values()}
+    if session.individual:
+        return
+    for line in lines:
+        if line.section not in listed:
+            continue
+        for key, number in (("ns", line.ns), ("ew", line.ew)):
+            if number is not None and f"{line.section}:{number}" not in session.contestants:
+                where = line.extra.get("cells", {}).get(key, line.where)
+                section = f" of section {line.section}" if line.section else ""
+                raise where.error(f"board {line.board}: pair {number} is not one of the PARTICIPANTS{section}",
+                                  expected="a PAIR_NUMBER the PARTICIPANTS list")
 
 
 def _published(node: Node, c: Contestant) -> None:

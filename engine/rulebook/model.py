@@ -503,9 +503,15 @@ def facts_text(facts: dict[str, Any]) -> str:
 
 
 def _short(file: str) -> str:
-    """A file name relative to the working folder when it lies inside it."""
+    """A file name as ``rules/…`` when it is a shipped rulebook (never the folder bridgelaw is installed
+    in: a web page shows it), else relative to the working folder when it lies inside it."""
+    from .files import rules_dir
+    path = Path(file).resolve()
+    shipped = rules_dir().resolve()
+    if path.is_relative_to(shipped):
+        return str(Path("rules") / path.relative_to(shipped))
     try:
-        return str(Path(file).resolve().relative_to(Path.cwd()))
+        return str(path.relative_to(Path.cwd()))
     except ValueError:
         return file
 

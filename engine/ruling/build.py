@@ -92,7 +92,7 @@ def rule_case(case: Case, book: Rulebook, as_of: dt.date | None = None) -> Rulin
         suggestion = f"in force on {day.isoformat()}: {', '.join(others)}" if others else None
         if as_of is None:
             raise case.doc.error(["date"], message, expected=expected, suggestion=suggestion)
-        raise BridgelawError(message, expected=expected, suggestion=suggestion)
+        raise BridgelawError(f"--as-of {day.isoformat()}: {message}", expected=expected, suggestion=suggestion)
     d = Draft(case, book.at(day))
     d.asked = as_of
     return build(d)

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from ..core import rounding
 from ..core.errors import BridgelawError
+from ..core.exact import format_mixed
 from ..core import vp as vp_scale
 from ..core.vocab import PARTNER, SIDE_OF, SIDES, Side
 from ..rulebook.formula import Formula
@@ -181,8 +182,16 @@ def victory_points(d: Draft, scores: dict[Side, SideScore], penalties: list[Pena
             value = convert(before + s.value)
             d.add("vp", side=side, before=before, imps=s.value, value=value)
         out[side] = value
+    worth = 2 * convert(Fraction(0))          # what the match is worth: both teams' VPs (twice a draw's)
     for p in penalties:                       # a penalty in VPs is taken from the match, after conversion
         if p.against == "match" and p.side in out:
+            if p.value > worth:
+                message = (f"a procedural penalty of {format_mixed(p.value)} VP, more than the match is worth "
+                           f"({format_mixed(worth)} VPs)")
+                expected = f"a penalty of at most {format_mixed(worth)} VP"
+                if d.case.doc is None:
+                    raise BridgelawError(message, expected=expected)
+                raise d.case.doc.error(["penalty"], message, expected=expected)
             d.add("vp-penalty", side=p.side, before=out[p.side], amount=p.value, after=out[p.side] - p.value)
             out[p.side] -= p.value
     return out
