@@ -155,8 +155,11 @@ def load(path: Path, fresh: Any) -> Rulebook:
 
 # --- the cache folder ---------------------------------------------------------------------------
 
-_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+# a system without these (Windows) keeps no snapshot: the checks below need every one of them
+SUPPORTED = (all(hasattr(os, flag) for flag in ("O_NOFOLLOW", "O_NONBLOCK", "O_DIRECTORY", "geteuid"))
+             and os.open in os.supports_dir_fd and os.stat in os.supports_dir_fd)
+_READ = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_CREATE = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
 
 
 class _Folder:
@@ -182,6 +185,9 @@ class _Folder:
 
     @staticmethod
     def _checked(path: Path) -> int | None:
+        if not SUPPORTED:
+            say("not kept on this system (no O_NOFOLLOW, O_DIRECTORY or dir_fd)")
+            return None
         try:
             path.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
