@@ -157,3 +157,18 @@ def test_a_pbn_table_row_xml_cannot_carry_is_refused():
     assert str(caught.value) == ("t.pbn:4:10: a table row holds the control character U+0007, which XML cannot "
                                  "carry (expected text without control characters but tab)")
     assert parse_pbn(text.replace("\x07", "\t"), "t.pbn").games[0].score_table.rows   # a tab is fine
+
+
+def test_casebook_never_writes_through_a_link_to_a_case(tmp_path, capsys):
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    case = cases / "example-07.yaml"
+    shutil.copy(Path(__file__).resolve().parent.parent / "cases" / "wbf-commentary-2017" / "example-07.yaml", case)
+    before = case.read_bytes()
+    out = tmp_path / "book"
+    out.mkdir()
+    (out / "index.md").symlink_to(case)                 # an output's name is a link to the input
+    assert main(["casebook", str(cases), "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (f"bridgelaw: error: --out {out / 'index.md'} is a case file; an output never "
+                                       "replaces an input (expected a new file name)\n")
+    assert case.read_bytes() == before and sorted(p.name for p in out.iterdir()) == ["index.md"]

@@ -66,11 +66,21 @@ def write_all(writes: list[tuple[str | Path, str | bytes, str]]) -> list[Path]:
     they renamed over their targets, one after the other; on any failure the temporary files are
     removed and no target has changed (a BridgelawError naming the file). Two outputs naming one
     file are refused. Returns the stale temporary files of earlier, killed writes it removed."""
-    targets = [target_of(path) for path, _, _ in writes]
+    targets = [target_of(path) for path, _, _ in writes]      # resolved: links followed
+    seen: dict[object, int] = {}
     for i, target in enumerate(targets):
-        for other, path in zip(targets[:i], writes):
-            if same_file(target, other):
-                raise BridgelawError(f"{writes[i][0]} and {path[0]} are the same file", expected="one output per file")
+        try:
+            info = os.stat(target)
+            inode: object = (info.st_dev, info.st_ino)
+        except OSError:
+            inode = None
+        for mark in (str(target), inode):
+            if mark is None:
+                continue
+            if mark in seen:
+                raise BridgelawError(f"{writes[i][0]} and {writes[seen[mark]][0]} are the same file",
+                                     expected="one output per file")
+            seen[mark] = i
     removed = [stale for target in targets for stale in remove_stale(target)]
     temporaries: list[str] = []
     try:

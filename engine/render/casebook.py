@@ -36,7 +36,7 @@ from . import slip as slips
 from ..ruling.case import Case, load_case
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import target_of, write_atomic
+from ..core.files import refuse_inputs, target_of, write_all
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling
 
@@ -270,11 +270,12 @@ def write(entries: list[Entry], out: Path, *, title: str, stamp: str | None = No
         files[out / "cases" / f"{e.name}.html"] = case_html(
             e, title, entries[i - 1] if i else None, entries[i + 1] if i + 1 < len(entries) else None)
         files[out / "cases" / f"{e.name}.md"] = case_markdown(e, title)
+    inputs = [("a case file", e.case.file) for e in entries if getattr(e.case, "file", None)]
+    refuse_inputs("--out", [str(p) for p in files], inputs)   # a link at an output's name to a case: refused
     for path in files:
         path.parent.mkdir(parents=True, exist_ok=True)
         target_of(path)                       # every name checked before the first is written
-    for path, text in files.items():
-        write_atomic(path, text)              # the one writer: never into a device or a FIFO a link names
+    write_all([(path, text, "utf-8") for path, text in files.items()])   # all written, then all renamed
     return list(files)
 
 
