@@ -178,7 +178,7 @@ def test_a_date_outside_the_rulebooks_period_is_a_one_line_error(capsys):
     assert main(["rule", case, "--rulebook", "acbl-2007", "--as-of", "2019-01-01"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1
-    assert err.startswith("bridgelaw: error: rulebook acbl-2007 is in force from 2008-09-08 to 2017-09-24; "
+    assert err.startswith("bridgelaw: error: --as-of 2019-01-01: rulebook acbl-2007 is in force from 2008-09-08 to 2017-09-24; "
                           "2019-01-01 is later")
     assert main(["rule", case, "--rulebook", "acbl-2007", "--as-of", "2008-06-01"]) == 2     # before the ACBL's date
     assert "2008-06-01 is earlier" in capsys.readouterr().err

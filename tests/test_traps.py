@@ -153,7 +153,7 @@ def test_as_of_after_the_rulebook_ends_is_an_error_naming_its_period(capsys, tmp
     path = write(tmp_path, CASE.replace("rulebook: wbf-2017", "rulebook: wbf-2007"))
     code, out, err = run(capsys, "rule", path, "--as-of", "2030-01-01")
     assert (code, out) == (2, "")
-    assert err.startswith("bridgelaw: error: rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 2030-01-01 "
+    assert err.startswith("bridgelaw: error: --as-of 2030-01-01: rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 2030-01-01 "
                           "is later (expected a date from 2008-01-01 to 2017-02-28, or a rulebook in force on "
                           "2030-01-01); in force on 2030-01-01: ebu, wbf-2017, wbf-laws-committee-2017") and err.count("\n") == 1
     code, out, err = run(capsys, "rule", path)
