@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
+from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, Side, other
 from ..core.yamlio import Document, load_yaml
 from ..rulebook.infractions import knows
@@ -66,12 +67,35 @@ class Case:
     def os(self) -> Side | None:
         return other(self.nos) if self.nos else None
 
+    def rulebook_name(self, as_of: dt.date | None = None) -> str | None:
+        """The rulebook the case names; else, when it names its jurisdiction, the code in force there on
+        `as_of` or the case's date (rules/calendar.yaml: a body id or a country); else None. A jurisdiction
+        without a date, or one the calendar does not know that day, is an error at the case's jurisdiction: key."""
+        if self.model.rulebook is not None or self.model.jurisdiction is None:
+            return self.model.rulebook
+        from ..rulebook import calendar
+        day = as_of or self.model.date
+        if day is None:
+            raise self.doc.error(["jurisdiction"], "a case that names its jurisdiction and no rulebook needs its "
+                                 "date: the code in force there depends on the day", expected="date: YYYY-MM-DD",
+                                 suggestion="or name the rulebook: (see `bridgelaw rulebooks`)")
+        try:
+            return calendar.in_force(calendar.body_for(self.model.jurisdiction), day)
+        except BridgelawError as exc:
+            raise self.doc.error(["jurisdiction"], exc.message, expected=exc.expected,
+                                 suggestion=exc.suggestion) from None
+
     def expectation_for(self, book_id: str) -> Expect | None:
-        """The expected ruling under rulebook `book_id`: a flat expect: is for the case's own rulebook."""
+        """The expected ruling under rulebook `book_id`: a flat expect: is for the case's own rulebook (named,
+        or the code in force in its jurisdiction on its date)."""
         expect = self.model.expect
         if isinstance(expect, dict):
             return expect.get(book_id)
-        return expect if book_id == self.model.rulebook else None
+        try:
+            own = self.rulebook_name()
+        except BridgelawError:
+            return None
+        return expect if own is not None and book_id.casefold() == own.casefold() else None
 
     def in_scope(self, book: Any) -> bool:
         """Whether `book` covers this case: its dates (when the case has one), its declared scope, and the

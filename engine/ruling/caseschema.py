@@ -236,6 +236,9 @@ class CaseModel(StrictModel):
     title: str
     source: str | SourceRef | None = None     # a line of text, or the published ruling's reference
     rulebook: Text | None = None
+    # where the case was ruled: a body id (ebu, sbu …) or a country a body names (GB-SCT, Scotland); without
+    # rulebook:, the case is ruled under the code in force there on its date (rules/calendar.yaml)
+    jurisdiction: Text | None = None
     date: DayField | None = None
     scoring: ScoringField
     event: Event | None = None
