@@ -178,15 +178,40 @@ def test_an_unknown_key_is_an_error_with_a_suggestion(tmp_path):
 
 # --- cases ruled by their jurisdiction ---------------------------------------------------------
 
+def _without_rulebook(tmp_path: Path, name: str) -> Path:
+    """A corpus case with its rulebook: line taken out: the calendar chooses."""
+    text = "".join(line for line in (CASES / f"{name}.yaml").read_text().splitlines(keepends=True)
+                   if not line.startswith("rulebook:"))
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    return path
+
+
 @pytest.mark.parametrize("name, rulebook", [("sbu-2017-08-2007-laws", "wbf-2007"),
                                             ("nzb-2017-07-2007-laws", "wbf-2007"),
                                             ("sbu-2017-09-2017-laws", "wbf-2017")])
-def test_a_case_naming_its_jurisdiction_is_ruled_under_the_code_in_force_there(name, rulebook):
-    case = load_case(CASES / f"{name}.yaml")
+def test_a_case_naming_its_jurisdiction_is_ruled_under_the_code_in_force_there(tmp_path, capsys, name, rulebook):
+    case = load_case(_without_rulebook(tmp_path, name))
     assert case.model.rulebook is None and case.rulebook_name() == rulebook
     ruling = rule_case(case, rulebooks.get(case.rulebook_name()))
-    assert ruling.rulebook.id == rulebook
-    assert ruling.nos.value == pytest.approx(14 / 3) and str(ruling.nos.value) == "14/3"
+    assert ruling.rulebook.id == rulebook and str(ruling.nos.value) == "14/3"
+    assert main(["check", str(tmp_path / f"{name}.yaml")]) == 0
+    assert capsys.readouterr().out.startswith("PASS  ")
+    named = load_case(CASES / f"{name}.yaml")              # the corpus case names the same code: checked, accepted
+    assert named.model.rulebook == rulebook == named.rulebook_name()
+
+
+def test_a_rulebook_that_is_not_the_jurisdiction_s_code_that_day_is_an_error(tmp_path, capsys):
+    text = (CASES / "sbu-2017-08-2007-laws.yaml").read_text().replace("rulebook: wbf-2007", "rulebook: wbf-2017")
+    path = tmp_path / "case.yaml"
+    path.write_text(text)
+    assert main(["rule", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert (f"case.yaml:6:11: rulebook wbf-2017 is not the code in force in jurisdiction Scotland on 2017-08-19: "
+            f"wbf-2007 is (rules/calendar.yaml)") in err
+    # a rulebook on top of the code is accepted (the WBF Laws Committee's 2007 layer extends wbf-2007)
+    path.write_text(text.replace("rulebook: wbf-2017", "rulebook: wbf-laws-committee-2007"))
+    assert load_case(path).rulebook_name() == "wbf-laws-committee-2007"
 
 
 def test_the_jurisdiction_cases_pass_check(capsys):
@@ -196,7 +221,7 @@ def test_the_jurisdiction_cases_pass_check(capsys):
 
 
 def test_a_jurisdiction_without_a_date_is_an_error_at_its_key(tmp_path, capsys):
-    text = (CASES / "sbu-2017-08-2007-laws.yaml").read_text().replace("date: 2017-08-19\n", "")
+    text = _without_rulebook(tmp_path, "sbu-2017-08-2007-laws").read_text().replace("date: 2017-08-19\n", "")
     path = tmp_path / "case.yaml"
     path.write_text(text)
     assert main(["rule", str(path)]) == 2
@@ -206,7 +231,8 @@ def test_a_jurisdiction_without_a_date_is_an_error_at_its_key(tmp_path, capsys):
 
 
 def test_a_jurisdiction_with_no_code_that_day_is_an_error_at_its_key(tmp_path, capsys):
-    text = (CASES / "sbu-2017-08-2007-laws.yaml").read_text().replace("jurisdiction: Scotland", "jurisdiction: Germany")
+    text = _without_rulebook(tmp_path, "sbu-2017-08-2007-laws").read_text().replace("jurisdiction: Scotland",
+                                                                                   "jurisdiction: Germany")
     path = tmp_path / "case.yaml"
     path.write_text(text)
     assert main(["rule", str(path)]) == 2
@@ -214,8 +240,9 @@ def test_a_jurisdiction_with_no_code_that_day_is_an_error_at_its_key(tmp_path, c
     assert "no code of body dbv is known in force on 2017-08-19" in err and "case.yaml:6:15:" in err
 
 
-def test_the_as_of_date_chooses_the_code_too(capsys):
-    assert main(["rule", str(CASES / "sbu-2017-08-2007-laws.yaml"), "--as-of", "2017-09-02", "--format", "json"]) == 0
+def test_the_as_of_date_chooses_the_code_too(tmp_path, capsys):
+    path = _without_rulebook(tmp_path, "sbu-2017-08-2007-laws")
+    assert main(["rule", str(path), "--as-of", "2017-09-02", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rulebook"]["id"] == "wbf-2017"
 
 

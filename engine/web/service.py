@@ -267,7 +267,8 @@ def view(ruling: Ruling, case: Case) -> RulingView:
     return RulingView(
         title=ruling.title, source=ruling.source, outcome=ruling.outcome,
         outcome_words=slips.HEADLINES.get(ruling.outcome, ruling.outcome), sides=sides, steps=render.step_lines(ruling),
-        citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings),
+        citations=[(p.ref, p.text if p.confirmed else "(text not confirmed) " + p.text) for p in ruling.citations],
+        warnings=list(ruling.warnings),
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
         board=str(m.board.number) if m.board.number is not None else "",
