@@ -37,8 +37,15 @@ def test_the_new_cases_pass_under_both_editions(folder, capsys):
         case = load_case(f)
         assert case.model.infraction is not None and case.model.source
         assert {"wbf-2007", "wbf-2017"} <= set(case.model.expect), f"{f.name} is expected under both editions"
-    assert main(["check", "--rulebook", "all", str(CASES / folder)]) == 0
-    assert " 0 failed" in capsys.readouterr().out
+    code = main(["check", "--rulebook", "all", str(CASES / folder)])
+    out = capsys.readouterr().out
+    assert "\nFAIL " not in "\n" + out
+    # the only errors: a weighted list or poll given for the Director, refused by the 1997 Laws alone (12C3 gives
+    # the power to vary a score to an appeals committee; issue 31) — the refusal is the ruling
+    errors = [block for block in ("\n" + out).split("\nERROR ")[1:]]
+    assert all(b.split("\n")[0].rstrip().endswith(("[wbf-1997]", "[dbf-1997]")) and
+               "an appeals committee's power (12C3), not his" in b for b in errors), errors
+    assert code == (2 if errors else 0)
 
 
 @pytest.mark.parametrize("path, edition, first", [
@@ -153,7 +160,7 @@ def test_revoke_case_scores_the_result_after_the_transfer():
 def test_revoke_facts_that_cannot_be_true_point_at_the_revokes(tmp_path, capsys):
     src = (CASES / "law64c/ebu-forum-revoke-one-trick.yaml").read_text()
     path = tmp_path / "r.yaml"
-    path.write_text(src.replace("later_tricks: 4}", "later_tricks: 9}"))
+    path.write_text(src.replace("later_tricks: 4,", "later_tricks: 9,"))
     assert main(["rule", str(path)]) == 2
     err = capsys.readouterr().err
     assert "the offending side cannot win 9 tricks after trick 5: only 8 remain" in err or "later_tricks" in err

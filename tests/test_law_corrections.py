@@ -123,6 +123,24 @@ def test_2007_86d_not_chosen_when_it_should_be_warns():
                for w in r.warnings)
 
 
+def test_2007_86d_declined_without_a_table_result_is_average_plus_and_minus():
+    """Issue 31: the board was never played at this table and the Director does not assign in IMPs: no result can
+    stand, so 12C2(a) and 86A give +3 / -3 IMPs by responsibility (it was "the table result stands: give it")."""
+    path = CASES / "law12-provisions/86d-declined-2007.yaml"
+    r = rule_case(load_case(path), rulebook.get("wbf-2007"))
+    assert (r.outcome, r.sides["NS"].value, r.sides["EW"].value) == ("artificial", 3, -3)
+    assert refs(r)[:3] == ["86D", "12C2(a)", "86A"]
+    assert any("No result was obtained at this table, so none can stand" in line for line in step_lines(r))
+    # with a table result the declined 86D leaves it standing, as before
+    text = path.read_text().replace("other_table: 3NT+1 N", "table_result: 3NT= N\nother_table: 3NT+1 N")
+    r = rule_case(load_case(path, text=text), rulebook.get("wbf-2007"))
+    assert (r.outcome, r.sides["NS"].value) == ("result-stands", -1)
+    # both sides non-offending: the responsibility is the case's to give
+    text = path.read_text().replace("non_offending: NS", "non_offending: both")
+    with pytest.raises(BridgelawError, match="which needs one non-offending side"):
+        rule_case(load_case(path, text=text), rulebook.get("wbf-2007"))
+
+
 def test_86b_is_for_team_play():
     text = """\
         title: 86B2 at pairs
@@ -192,7 +210,7 @@ def test_a_case_dated_outside_the_period_points_at_its_date(tmp_path, capsys):
     assert main(["rule", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"bridgelaw: error: {path}:11:7: rulebook wbf-2007 is in force from 2008-01-01 to "
-                          "2017-02-28; 2018-05-01 is later (the case's date)")
+                          "2017-12-31; 2018-05-01 is later (the case's date)")
 
 
 def test_compare_and_check_leave_out_a_rulebook_not_in_force_on_the_date_asked(capsys):

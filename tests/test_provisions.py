@@ -126,8 +126,10 @@ def test_third_board_keeps_a_session_score_above_60_percent_2017():
     r17 = rule(text, "wbf-laws-committee-2017")
     assert r17.sides["NS"].value == 14 and r17.sides["NS"].label == "session-score"
     assert [p.ref for p in r17.citations][-3:] == ["12C2(c)", "12C2(d)", "WBF-LC/average-plus"]
-    r07 = rule(text, "wbf-laws-committee-2007")         # the 2007 advice: the board is not scored at all
-    assert r07.sides["NS"].value is None and r07.sides["NS"].label == "not-scored"
+    r07 = rule(text, "wbf-laws-committee-2007")         # the 2007 advice restricts average plus, not 12C2(c) (issue 31)
+    assert r07.sides["NS"].value == 14 and r07.sides["NS"].label == "session-score"
+    r07 = rule(ARTIFICIAL + "artificial_boards_this_session: {NS: 3}\n", "wbf-laws-committee-2007")
+    assert r07.sides["NS"].value is None and r07.sides["NS"].label == "not-scored"      # no session score given
 
 
 def test_third_board_under_the_laws_alone_keeps_the_session_score():

@@ -26,6 +26,15 @@ from ..core.errors import did_you_mean
 from ..core.vocab import Event, Responsibility, Scoring
 
 
+class DeclinedModel(BaseModel):
+    """What follows when a finding the law requires does not hold and no result was obtained at the table
+    (the case gives no table_result): no result exists to stand, so the score is artificial, by responsibility,
+    under these paragraphs (the 2007 86D the Director declines: 12C2(a) and 86A)."""
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+    artificial: dict[Literal["nos", "os"], Responsibility]
+    cites: list[str] = Field(min_length=1)
+
+
 class InfractionModel(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
     title: str = Field(min_length=1)
@@ -44,6 +53,7 @@ class InfractionModel(BaseModel):
     events: list[Event] = []          # the events the law is for (team play: teams, knockout); none listed: any event
     scoring: list[Scoring] = []       # the scorings it is for (e.g. at IMPs, where its at_least is in IMPs); none: any
     artificial: dict[Literal["nos", "os"], Responsibility] | None = None   # the law's score is artificial, by responsibility
+    declined: DeclinedModel | None = None     # a required finding does not hold and no result was obtained: artificial
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,8 @@ class Empowerment:
     scoring: tuple[str, ...] = ()
     artificial: tuple[tuple[str, str], ...] = ()     # (nos|os, responsibility)
     may_find: tuple[tuple[str, str], ...] = ()
+    declined: tuple[tuple[str, str], ...] = ()          # (nos|os, responsibility) when a required finding fails
+    declined_cites: tuple[str, ...] = ()                #   and no result was obtained at the table
 
     @property
     def finding_names(self) -> tuple[str, ...]:
@@ -74,7 +86,9 @@ class Empowerment:
     def of(cls, law: str, m: InfractionModel, origin: str) -> "Empowerment":
         return cls(law, m.title, tuple(m.cites), tuple(m.known_as), m.both_sides, m.revoke, origin, m.at_least,
                    tuple(m.requires.items()), m.condition, m.effect, tuple(m.should.items()), tuple(m.events),
-                   tuple(m.scoring), tuple((m.artificial or {}).items()), tuple(m.may_find.items()))
+                   tuple(m.scoring), tuple((m.artificial or {}).items()), tuple(m.may_find.items()),
+                   tuple(m.declined.artificial.items()) if m.declined else (),
+                   tuple(m.declined.cites) if m.declined else ())
 
 
 class UnknownLaw(LookupError):

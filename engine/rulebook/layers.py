@@ -127,6 +127,13 @@ def _apply_layer(book: Rulebook, model: LayerModel, doc: Document, origin: str, 
         if im.artificial is not None and set(im.artificial) != {"nos", "os"}:
             raise doc.error(["infractions", law, "artificial"], f"infraction {law}: artificial gives the "
                             "responsibility of both sides", expected="artificial: {nos: <responsibility>, os: <responsibility>}")
+        if im.declined is not None:
+            _check_cites(doc, ["infractions", law, "declined"], f"infraction {law} declined", im.declined.cites,
+                         paragraphs)
+            if set(im.declined.artificial) != {"nos", "os"} or not im.requires:
+                raise doc.error(["infractions", law, "declined"], f"infraction {law}: declined gives the "
+                                "responsibility of both sides, for a law that requires a finding",
+                                expected="declined: {artificial: {nos: …, os: …}, cites: [...]} with requires:")
         for name in im.should:
             if name in im.requires:
                 raise doc.error(["infractions", law, "should", name], f"infraction {law}: '{name}' is both a "

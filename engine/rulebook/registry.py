@@ -41,6 +41,8 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
     `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id."""
     known = listing(directory)
     path = known.get(name)
+    if path is None and isinstance(name, str) and name.casefold() in known:     # `rulebook: EBU` finds ebu
+        path = known[name.casefold()]
     looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
     if path is None and path_ok and looks_like_path:
         problem = too_long_name(name)

@@ -37,10 +37,16 @@ def build(d: Draft) -> Ruling:
     d.add("basis", scorer=d.scorer)
     d.empowered = empowerment(d)
     if d.not_empowered is not None and m.artificial is None and m.not_scheduled is None:
-        # a finding defeats the empowering law: the ruling ends here, the table result stands
-        outcome, scores = result_stands(d)
-        return ruling(d, outcome, scores)
-    facts = {"artificial": m.artificial is not None or bool(d.empowered and d.empowered.artificial), "possibilities_numerous": m.possibilities == "numerous",
+        if m.table_result is None and d.not_empowered[0].declined:
+            # no result was obtained at this table and the law's choice was declined: no result can stand, the
+            # score is artificial by responsibility (the law's declined: paragraphs)
+            d.declined = d.not_empowered[0]
+        else:
+            # a finding defeats the empowering law: the ruling ends here, the table result stands
+            outcome, scores = result_stands(d)
+            return ruling(d, outcome, scores)
+    facts = {"artificial": m.artificial is not None or bool(d.empowered and d.empowered.artificial) or d.declined is not None,
+             "possibilities_numerous": m.possibilities == "numerous",
              "not_scheduled": m.not_scheduled is not None, "scoring": m.scoring}
     kind_rule = d.trace.decide("kind", facts, not_scheduled=m.not_scheduled)
     kind = kind_rule.apply["kind"]

@@ -39,6 +39,7 @@ class Draft:
         self.empowering: list[str] = []     # the paragraphs of the empowering law (and Law 64's facts), cited first
         self.empowered: Empowerment | None = None
         self.not_empowered: tuple[Empowerment, str] | None = None   # a condition of the empowering law does not hold
+        self.declined: Empowerment | None = None    # ... and no result was obtained: its declined: artificial score
 
     def award(self, f: Formula, env: dict[str, Fraction], side: Side, role: str | None, label: str) -> SideScore:
         value = f.evaluate(env)

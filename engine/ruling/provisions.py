@@ -24,6 +24,19 @@ def artificial_adjusted(d: Draft) -> tuple[str, dict[Side, SideScore]]:
     counts = m.artificial_boards_this_session
     if m.artificial is not None:
         responsibility = {side: getattr(m.artificial, side) for side in SIDES}
+    elif d.declined is not None:        # the law's choice declined, no result obtained: artificial by responsibility
+        e, what = d.not_empowered
+        if case.nos is None or case.both_non_offending:
+            raise case.doc.error(["non_offending"], f"Law {e.law} is not applied ({what} does not hold) and no result "
+                                 "was obtained: the score is artificial, by responsibility, which needs one "
+                                 "non-offending side", expected="non_offending: NS or EW, or artificial: {NS: …, EW: …}")
+        by_role = dict(e.declined)
+        responsibility = {side: by_role["nos" if side == case.nos else "os"] for side in SIDES}
+        d.empowering += [ref for ref in e.declined_cites if ref not in d.empowering]
+        d.add("law", cites=list(e.declined_cites), text=f"Law {e.law} is not applied (found not to hold: {what}). "
+              "No result was obtained at this table, so none can stand: the score is artificial, by "
+              "responsibility (" + ", ".join(e.declined_cites) + "): "
+              + ", ".join(f"{s} {responsibility[s]}" for s in SIDES) + ".")
     else:                               # the empowering law's score is artificial, by responsibility
         by_role = dict(d.empowered.artificial)
         responsibility = {side: by_role["nos" if side == case.nos else "os"] for side in SIDES}
