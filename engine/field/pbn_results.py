@@ -448,6 +448,8 @@ def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
                     token = get(col)
                     if token is not None and published(token.value.rstrip("=").strip()) is not None:
                         c.published.setdefault(key, published(token.value.rstrip("=").strip()))
+                        if key == "place":
+                            c.extra.setdefault("printed", {}).setdefault("place", token.value.strip())
                 c.extra["row"] = row
                 out[f"{section}:{direction}:{number}"] = c
     return out, numbering
