@@ -3,9 +3,10 @@
 A results file is the program's: every figure of a board that no ruling touches is written back as
 the program printed it, byte for byte, whether or not bridgelaw's own arithmetic reproduces it. A
 *ruled* board (one with a line the rulings file changed) is scored by bridgelaw — every line of it,
-since an adjusted result enters the field of the others — and written at the file's own precision
-(an adjusted line at the precision its exact figure needs, up to two decimals beyond none: a 60/40
-weighting of whole-number matchpoints is 10.4, not 10).
+since an adjusted result enters the field of the others — and written at the file's own precision,
+or at the decimals its exact figure needs where that is more, up to two (:data:`EXTRA`): a 60/40
+weighting of whole-number matchpoints is 10.4 and 3.6, not 10 and 4, and the lines it moves by 0.4
+say so too, so that the totals stay the sum of their lines.
 
 A contestant's total, percentage and boards played follow: its printed figure plus what the
 rulings change in bridgelaw's arithmetic — the contestant's figure scored with the ruled boards'
@@ -153,7 +154,7 @@ def _session(ss: ScoredSession, index: int) -> Figures:
                     continue        # an unruled board; a kind of figure the file does not print (but a ruled line's points)
                 if value is None:
                     continue
-                text = fig.styles[key].text(value, extend=sl.line.ruling is not None)
+                text = fig.styles[key].text(value, extend=True)      # a ruled board: the decimals it needs
                 if pub is not None and Fraction(text) == pub.value:
                     continue                    # the same figure: the file's text is kept
                 fig.lines[(id(sl.line), key)] = text
@@ -208,8 +209,8 @@ def _contestants(fig: Figures) -> None:
             p = pub.get(cell)
             value = p.value + (now - was) if p is not None and was is not None and now is not None else now
             values[cell] = value
-            if value is None or (p is not None and value == p.value):
-                continue
+            if value is None or p is None or value == p.value:
+                continue                # the file printed no such figure (no element is added), or the same
             text = fig.styles[cell].text(value)
             if p is not None and Fraction(text) == p.value:
                 continue
