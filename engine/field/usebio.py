@@ -322,8 +322,13 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
             check_board(board, session, lambda line, key: line.extra.get("cells", {}).get(key, line.where),
                         f"board {board.number}: ")
         sessions.append(session)
+    notes = adjustment_cell.file_notes(event.comments)       # the profile a file bridgelaw wrote names
+    for session in sessions:
+        if "ranking" in notes and not session.ranking_from_file:
+            session.ranking, session.ranking_from_file = notes["ranking"], True
     return Event(title=title, file=file, format="usebio", sessions=sessions, source=root, program=program,
-                 extra={"crlf": data is not None and b"\r\n" in data[:4096]})
+                 extra={"crlf": data is not None and b"\r\n" in data[:4096],
+                        **({"profile": notes["profile"]} if "profile" in notes else {})})
 
 
 def _program(file: str, root: Node, event: Node) -> Program | None:
@@ -628,11 +633,11 @@ class _InPlace:
         at = self._end(last)
         self.edits.append((at, at, f"{self._indent(last.start)}<{tag}>{_esc(text)}</{tag}>"))
 
-    def comment(self, node: Node, text: str | None) -> None:
-        """The line's bridgelaw comment set to `text` (None: removed)."""
+    def comment(self, node: Node, text: str | None, word: str = "") -> None:
+        """The node's bridgelaw comment (of `word`: ``bridgelaw: profile …``) set to `text` (None: removed)."""
         body = None if text is None else f"<!-- bridgelaw: {text.replace('--', '- -')} -->"
         for c, (a, b) in zip(node.comments, node.spans):
-            if c.strip().startswith("bridgelaw:"):
+            if c.strip().startswith("bridgelaw:" + (f" {word} " if word else "")):
                 if body is None:
                     self.edits.append((a - len(self._indent(a)), b, ""))
                 elif self.data[a:b].decode(self.parsed.codec) != body:
@@ -661,13 +666,16 @@ _TOTAL_TAGS = {"total": ("TOTAL_SCORE", "MATCH_POINTS"), "percent": ("PERCENTAGE
                "place": ("PLACE",)}
 
 
-def write_in_place(scored_sessions: list, event: Event, figs: list) -> str:
+def write_in_place(scored_sessions: list, event: Event, figs: list, profile: str | None = None) -> str:
     """The USEBIO file read, edited in place (its encoding, declaration, layout, indentation, number
     formats and every element kept): the figures :mod:`.corrected` changes — each ruled board's
     lines' points, each contestant's TOTAL_SCORE, PERCENTAGE, BOARDS_PLAYED and PLACE that follow —
     and on each ruled line its bridgelaw comment (and its SCORE code, for an artificial score or a
     board not played). No element is added, except a ruled line's points where it had none."""
     edits = _InPlace(event.source.source)
+    ev = event.source.find("EVENT")
+    if profile is not None and ev is not None:      # scored with another profile than the program's (--profile)
+        edits.comment(ev, adjustment_cell.note("profile", profile)[len("bridgelaw: "):], word="profile")
     for ss, fig in zip(scored_sessions, figs):
         tag = POINTS[ss.session.scoring]
         for number, sb in ss.boards.items():
@@ -722,7 +730,7 @@ def _ruled_cell(sl, fresh: bool) -> tuple[str | None, str | None]:
     return cell, code
 
 
-def write(scored_sessions: list, event: Event) -> str:
+def write(scored_sessions: list, event: Event, profile: str | None = None) -> str:
     """USEBIO for the scored sessions: the file read, rescored (or, for an event read from
     elsewhere, one in USEBIO 1.2's shape); see the notes above."""
     edits = _Edits()
@@ -730,6 +738,12 @@ def write(scored_sessions: list, event: Event) -> str:
         root, key = event.source, "node"
     else:
         root, key = _fresh(scored_sessions, event), "usebio"
+        ev = root.find("EVENT")
+        if profile is not None:             # the conventions it was scored with travel with it
+            ev.comments.append(" " + adjustment_cell.note("profile", profile) + " ")
+        first = scored_sessions[0].session
+        if first.ranking_from_file and first.ranking == "by-section":     # no WINNER_TYPE says it
+            ev.comments.append(" " + adjustment_cell.note("ranking", first.ranking) + " ")
     places = {side: _places(scored_sessions, side, 2) for side in SIDES}
     for ss in scored_sessions:
         session = ss.session

@@ -15,6 +15,19 @@ from .pbn_file import TableEdit, edit_tables
 from .score import ScoredSession
 
 
+def profile_note(event: Event, scored: list[ScoredSession], always: bool) -> str | None:
+    """The profile to name in the written file, so that it reads back the same: the one the event was
+    scored with (``none`` for none) — `always` (a file written in the other format, whose program is
+    bridgelaw), else only when it is not the one the file's own program chooses (``--profile``)."""
+    choice = scored[0].conventions
+    if choice is None:
+        return None
+    value = choice.profile.id if choice.profile is not None else "none"
+    if always or choice.how in ("option", "none"):
+        return None if event.extra.get("profile") == value and not always else value
+    return None
+
+
 PBN_COLUMNS = {"MP": {"NS": "MP_NS", "EW": "MP_EW", "NS%": "Percentage_NS", "EW%": "Percentage_EW"},
                "IMP": {"NS": "IMP_NS", "EW": "IMP_EW"}}
 
@@ -65,9 +78,28 @@ def pbn_text(event: Event, scored: list[ScoredSession], figs: list[corrected.Fig
                 if edit.cells or edit.order:
                     edits.append(edit)
     text = edit_tables(pbn, edits)
+    named = profile_note(event, scored, always=False)
+    if named is not None:
+        text = _pbn_note(text, adjustment_cell.note("profile", named))
     if fig.ruled and not any(name.lower() == "totalscoretable" for g in pbn.games for name in g.tables):
         text = text + _total_game(ss, pbn.lines)      # a ruled file without totals: bridgelaw's
     return text
+
+
+def _pbn_note(text: str, note: str) -> str:
+    """`text` with the ``% bridgelaw: …`` note in its header: one of the same word replaced, else a line
+    added after the file's leading ``%`` lines."""
+    lines = text.splitlines(keepends=True)
+    nl = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+    word = note.split()[1]
+    k = 0
+    while k < len(lines) and lines[k].startswith("%"):
+        if lines[k].lstrip("%").strip().startswith(f"bridgelaw: {word} "):
+            lines[k] = f"% {note}{nl}"
+            return "".join(lines)
+        k += 1
+    lines.insert(k, f"% {note}{nl}")
+    return "".join(lines)
 
 
 def _totals(table, ss: ScoredSession, fig: corrected.Figures) -> TableEdit:
@@ -125,9 +157,10 @@ def usebio_text(event: Event, scored: list[ScoredSession], figs: list[corrected.
         text = usebio_teams.write(scored, event, usebio._result_xml,   # the same result cells
                                   choice.profile.id if choice is not None and choice.profile is not None else None)
     elif event.format == "usebio" and getattr(event.source, "source", None) is not None:
-        return usebio.write_in_place(scored, event, figs or corrected.figures(scored))
+        return usebio.write_in_place(scored, event, figs or corrected.figures(scored),
+                                     profile_note(event, scored, always=False))
     else:
-        text = usebio.write(scored, event)
+        text = usebio.write(scored, event, profile_note(event, scored, always=True))
     if event.format == "usebio" and event.extra.get("crlf"):
         text = text.replace("\n", "\r\n")
     return text
@@ -157,11 +190,19 @@ def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
                              expected="--output FILE.xml (USEBIO keeps every session)")
     ss = scored[0]
     unit = ss.unit
-    out = ["% PBN 2.1", "% EXPORT", "%Creator: bridgelaw event", ""]
+    out = ["% PBN 2.1", "% EXPORT", "%Creator: bridgelaw event"]
+    named = profile_note(event, scored, always=True)
+    if named is not None:                   # the conventions and ranking it was scored with travel with it
+        out.append("% " + adjustment_cell.note("profile", named))
+    if ss.session.ranking_from_file and ss.session.ranking:
+        out.append("% " + adjustment_cell.note("ranking", ss.session.ranking))
+    out.append("")
     first = True
     for number, sb in ss.boards.items():
         title = event.title.replace('"', "'")
         out.append(f'[Event "{title if first else "#"}"]')
+        if first and ss.session.date is not None:
+            out.append(f'[Date "{ss.session.date.strftime("%Y.%m.%d")}"]')
         out.append(f'[Board "{number}"]')
         out.append(f'[Vulnerable "{sb.board.vulnerability or "None"}"]')
         out.append(f'[Scoring "{ {"matchpoints": "MatchPoints", "cross-imps": "Cross-IMPs", "butler": "Butler"}[ss.session.scoring]}"]')
@@ -183,7 +224,7 @@ def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
             line = sl.line
             contract = declarer = tricks = "-"
             sns = sew = "-"
-            if line.kind == "result":
+            if line.kind in ("result", "adjusted", "split"):      # an adjusted line keeps its table result
                 r = line.result
                 if isinstance(r, bridge.PlayedResult):
                     if r.contract is None:
