@@ -156,3 +156,53 @@ def test_weight_zero_is_refused_at_its_place(tmp_path, capsys):
     assert main(["event", str(DATA / "compscore-mp-pairs-mitchell.xml"), "--rulings", str(rulings)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"bridgelaw: error: {rulings}:5:") and "weight 0" in err and err.count("\n") == 1
+
+
+@pytest.fixture(scope="module")
+def teams_files(tmp_path_factory):
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from usebio_teams_files import EBUSCORE, JSS, generate
+    d = tmp_path_factory.mktemp("teams")
+    out = []
+    for name, figures in (("jss", JSS), ("ebuscore", EBUSCORE)):
+        path = d / f"{name}.xml"
+        path.write_bytes(generate(figures))
+        out.append(path)
+    return out
+
+
+def _teams(scored) -> list:
+    return [([(sm.match.home, sm.match.away, sm.score, [(mb.home, mb.away) for mb in sm.boards])
+              for sm in ss.teams.matches], [(s.team, s.total, s.rank_text) for s in ss.teams.standings])
+            for ss in scored]
+
+
+@settings(max_examples=int(os.environ.get("ROUND_TRIPS", "15")), deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate], suppress_health_check=list(HealthCheck))
+@given(which=st.integers(0, 1), pick=st.integers(0, 10_000), kind=st.sampled_from(["adjusted", "split", "artificial"]),
+       w=st.integers(1, 9), w2=st.integers(1, 9), method=st.sampled_from(["weight-imps", "weight-vps"]),
+       scale=st.sampled_from([None, "wbf-2013"]))
+def test_a_written_teams_file_reads_back_to_the_same_matches(teams_files, which, pick, kind, w, w2, method, scale):
+    """A split weighting at teams under vp.method weight-vps kept each side's assignment (a match
+    15–5½ read back 15–6): every match's board scores and VPs, every team's total and place."""
+    path = teams_files[which]
+    event = load_event(str(path))
+    lines = [l for s in event.sessions for b in s.boards.values() for l in b.lines if l.kind == "result"]
+    line = lines[pick % len(lines)]
+    where = f"board: {line.board}, ns: '{line.ns}'"
+    r = line.result
+    down = bridge.PlayedResult(r.contract, r.declarer, max(0, r.tricks - 1)).text \
+        if isinstance(r, bridge.PlayedResult) and r.contract is not None else None
+    if kind != "artificial" and down is not None:
+        ns = f"[{{result: '{r.text}', weight: {w}/10}}, {{result: '{down}', weight: {10 - w}/10}}]"
+        ew = f"[{{result: '{r.text}', weight: {w2}/10}}, {{result: '{down}', weight: {10 - w2}/10}}]"
+        ruling = f"{{{where}, non_offending: EW, adjusted: {ns}}}" if kind == "adjusted" else \
+            f"{{{where}, adjusted: {{NS: {ns}, EW: {ew}}}}}"
+    else:
+        ruling = f"{{{where}, artificial: {{NS: avg-plus, EW: avg-minus}}}}"
+    settings_ = [f"vp.method={method}"] + ([f"vp.scale={scale}"] if scale else [])
+    scored = run(event, "r.yaml", None, settings_, rulings_text=f"rulebook: wbf-2007\nrulings:\n  - {ruling}\n")
+    ((_, text, encoding),) = outputs(event, scored, ["out.xml"], str(path))
+    again = run(load_event("out.xml", text=text.encode(encoding)), None, "wbf-2007", settings_)
+    assert _teams(again) == _teams(scored)
