@@ -176,3 +176,32 @@ def test_a_weighted_ruling_on_whole_number_matchpoints_keeps_its_decimals(tmp_pa
                if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))]
     assert len(changed) < 200 and all("MATCH_POINTS" in l or "TOTAL_SCORE" in l or "PERCENTAGE" in l
                                       or "PLACE" in l or "bridgelaw:" in l for l in changed)
+
+
+def test_a_teams_file_with_no_ruling_is_written_back_byte_for_byte_and_one_ruling_changes_its_match(tmp_path):
+    """The teams writer edits the file in place too: TeamsScorer's ISO-8859-1, CRLF file comes back as it
+    was; a ruling on board 3 of match 1 changes that board's score, the match's VPs, board 3's pairwise
+    cross-IMPs on every line, and the totals, wins, places and pair IMPs that follow — nothing else."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from usebio_teams_files import EBUSCORE, JSS, generate
+    for figures in (JSS, EBUSCORE):
+        path = tmp_path / "teams.xml"
+        path.write_bytes(generate(figures))
+        _, _, data = _written(path, "wbf-2007")
+        assert data == path.read_bytes()
+    path.write_bytes(generate(JSS))
+    rulings = ("rulebook: wbf-2007\nrulings:\n  - {board: 3, ns: 1-1-2, non_offending: EW, adjusted: "
+               "[{result: 4S= W, weight: 1/2}, {result: 4S-2 W, weight: 1/2}]}\n")
+    event, scored, data = _written(path, "wbf-2007", rulings)
+    changed = [l for l in difflib.unified_diff(path.read_bytes().decode("latin-1").splitlines(),
+                                               data.decode("latin-1").splitlines(), n=0)
+               if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))]
+    tags = {l.strip("+- ").split(">")[0] for l in changed if "<!-- bridgelaw:" not in l}
+    assert tags <= {"<TOTAL_SCORE", "<WINS_OR_DRAWS", "<PLACE", "<PAIR_IMPS", "<IMPS", "<TEAM_SCORE",
+                    "<OPPOSING_TEAM_SCORE", "<NS_CROSS_IMP_POINTS", "<EW_CROSS_IMP_POINTS",
+                    "<TRAVELLER_LINE"}, tags            # (the line the comment opens, as difflib aligns it)
+    assert [l.replace(" ", "") for l in changed if "bridgelaw:" in l] == ["+<!--bridgelaw:adj4S=W@1/2;4S-2W@1/2-->"]
+    assert "+          <IMPS>-10</IMPS>" in [l.rstrip() for l in changed] or \
+        any(l.startswith("+") and "<IMPS>-10</IMPS>" in l for l in changed)
+    assert any(l.startswith("+") and "<TEAM_SCORE>8</TEAM_SCORE>" in l for l in changed)

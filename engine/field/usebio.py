@@ -626,6 +626,11 @@ class _InPlace:
         if old.strip() != text:
             self.edits.append((head + lead, node.close - trail if trail else node.close, _esc(text)))
 
+    def remove(self, node: Node) -> None:
+        """The element gone, with the whitespace before it (a figure that no longer exists: an
+        artificial room's pairwise cross-IMPs)."""
+        self.edits.append((node.start - len(self._indent(node.start)), self._end(node), ""))
+
     def add(self, parent: Node, tag: str, text: str) -> None:
         if not parent.children:
             return

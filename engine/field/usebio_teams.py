@@ -21,6 +21,7 @@ This module knows the XML only through the nodes :mod:`.usebio` parses (it does 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
@@ -316,3 +317,135 @@ def refuse_pbn(event: Event) -> None:
         raise BridgelawError("a teams event is not written as PBN: no PBN teams results file (rooms, match "
                              "scores) was found to model the format on", file=event.file,
                              expected="--output FILE.xml (USEBIO teams) for a teams event")
+
+
+def write_in_place(scored_sessions: list, event: Event, edits: Any, profile: str | None = None) -> str:
+    """The teams file read, edited in place (`edits`: the USEBIO writer's in-place edits of the bytes
+    it was parsed from; its encoding, layout and every element kept): what the rulings change and
+    nothing else — each ruled room's comment (its Adjustment cell), the ruled boards' scores in their
+    matches and those matches' scores, the ruled boards' pairwise cross-IMPs on every line, and what
+    follows: each team's total (printed + the change of its ruled matches' scores), wins or draws and
+    place, each pair's PAIR_IMPS (printed + the change of its ruled boards' pairwise figures). Every
+    other figure is kept as the program printed it; a changed one is written at the file's precision,
+    or at the decimals its exact value needs (up to two)."""
+    from .corrected import _Style          # the corrected file's figures (imported here: corrected imports score)
+
+    ev = event.source.find("EVENT")
+    if profile is not None and ev is not None:
+        edits.comment(ev, f"profile {profile}", word="profile")
+    for ss in scored_sessions:
+        teams = ss.teams
+        rooms = [(sm, mb, sl) for sm in teams.matches for mb in sm.boards for sl in mb.rooms]
+        ruled_boards = {sl.line.board for _, _, sl in rooms if sl.line.ruling is not None}
+        if not ruled_boards:
+            continue
+        ruled_matches = [sm for sm in teams.matches
+                         if any(sl.line.ruling is not None for mb in sm.boards for sl in mb.rooms)]
+        pw_style = _Style.of([p for _, _, sl in rooms for p in sl.line.extra.get("pairwise", {}).values()], 0)
+        board_style = _Style.of([p for sm in teams.matches for f in sm.match.board_published.values()
+                                 for p in f.values()], 0)
+        match_style = _Style.of([p for sm in teams.matches for p in sm.match.published.values()], 0)
+
+        def put(node: Any, tag: str, value: Fraction | None, pub: Any, style: Any) -> None:
+            element = node.find(tag) if node is not None else None
+            if element is None or value is None or (pub is not None and pub.value == value):
+                return
+            text = style.text(value, extend=True)
+            if pub is None or Fraction(text) != pub.value:
+                edits.set(element, text)
+
+        pair_change: dict[str, Fraction] = {}
+        for sm, mb, sl in rooms:
+            if mb.number not in ruled_boards:
+                continue
+            line, node = sl.line, sl.line.extra.get("node")
+            pw = teams.pairwise.get(id(line)) or {}
+            for side, pub in line.extra.get("pairwise", {}).items():
+                if pw.get(side) is None and node is not None and node.find(f"{side}_{PAIRWISE}") is not None:
+                    edits.remove(node.find(f"{side}_{PAIRWISE}"))      # a room no longer compared (artificial)
+                    if line.who(side) is not None:
+                        pair_change[line.who(side)] = pair_change.get(line.who(side), Fraction(0)) - pub.value
+                    continue
+                put(node, f"{side}_{PAIRWISE}", pw.get(side), pub, pw_style)
+                who = line.who(side)
+                if who is not None and pw.get(side) is not None:
+                    pair_change[who] = pair_change.get(who, Fraction(0)) + pw[side] - pub.value
+            if line.ruling is not None and node is not None:
+                cell = adjustment_cell.write(sl)
+                edits.comment(node, teams.cell(sl, cell) if cell else None)
+        team_change: dict[str, Fraction] = {}
+        wins_change: dict[str, int] = {}
+        for sm in ruled_matches:
+            m, node = sm.match, sm.match.extra.get("node")
+            ruled_here = {sl.line.board for mb in sm.boards for sl in mb.rooms if sl.line.ruling is not None}
+            for b in (node.all("BOARD") if node is not None else []):
+                number = b.value("BOARD_NUMBER")
+                mb = next((x for x in sm.boards if str(x.number) == (number or "").strip()), None)
+                if mb is None or mb.number not in ruled_here:
+                    continue
+                figures = m.board_published.get(mb.number, {})
+                if b.find("IMPS") is not None:
+                    put(b, "IMPS", mb.home, figures.get("home"), board_style)
+                put(b, "TEAM_POINTS", mb.home, figures.get("home"), board_style)
+                put(b, "OPPOSING_TEAM_POINTS", mb.away, figures.get("away"), board_style)
+            put(node, "TEAM_SCORE", sm.score["home"], m.published.get("home"), match_style)
+            put(node, "OPPOSING_TEAM_SCORE", sm.score["away"], m.published.get("away"), match_style)
+            old = {who: m.published[who].value if who in m.published else sm.score[who] for who in ("home", "away")}
+            for who, other, team in (("home", "away", m.home), ("away", "home", m.away)):
+                team_change[team] = team_change.get(team, Fraction(0)) + sm.score[who] - old[who]
+                wins_change[team] = wins_change.get(team, 0) + int(sm.score[who] >= sm.score[other]) - \
+                    int(old[who] >= old[other])
+        _team_figures(teams, edits, team_change, wins_change, pair_change, pw_style)
+    return edits.text()
+
+
+def _team_figures(teams: Any, edits: Any, team_change: dict, wins_change: dict, pair_change: dict,
+                  pw_style: Any) -> None:
+    """Each team's TOTAL_SCORE, WINS_OR_DRAWS and PLACE, each pair's PAIR_IMPS, after its matches' and
+    boards' changes."""
+    from .corrected import _Style
+
+    contestants = [st.contestant for st in teams.standings if st.contestant is not None]
+    total_style = _Style.of([c.published["total"] for c in contestants if "total" in c.published], 0)
+    new_total: dict[str, Fraction] = {}
+    for st in teams.standings:
+        c = st.contestant
+        node = c.extra.get("node") if c is not None else None
+        pub = c.published.get("total") if c is not None else None
+        new_total[st.key] = (pub.value if pub is not None else st.total) + team_change.get(st.team, Fraction(0))
+        if node is None:
+            continue
+        if pub is not None and new_total[st.key] != pub.value and node.find("TOTAL_SCORE") is not None:
+            edits.set(node.find("TOTAL_SCORE"), total_style.text(new_total[st.key], extend=True))
+        wd = c.extra.get("published", {}).get("wins_or_draws")
+        if wd is not None and wins_change.get(st.team) and node.find("WINS_OR_DRAWS") is not None:
+            edits.set(node.find("WINS_OR_DRAWS"), str(int(wd.value) + wins_change[st.team]))
+        for number, pair in c.extra.get("pairs", {}).items():
+            p = pair["published"].get("imps")
+            change = pair_change.get(number)
+            if p is not None and change and pair["node"].find("PAIR_IMPS") is not None:
+                edits.set(pair["node"].find("PAIR_IMPS"), pw_style.text(p.value + change, extend=True))
+    if not any(team_change.values()):
+        return
+    groups: dict[str, list] = {}
+    for st in teams.standings:
+        groups.setdefault(st.section, []).append(st)
+    for group in groups.values():
+        printed = {}
+        for st in group:
+            place = st.contestant.extra.get("published", {}).get("place") if st.contestant is not None else None
+            printed[st.key] = (int(place[0].value), place[1].strip()) if place is not None else (None, None)
+        shares = any(t is not None and t.endswith("=") for _, t in printed.values())
+        order = sorted(group, key=lambda s: (-new_total[s.key], printed[s.key][0] or 10**9, s.key))
+        k = 0
+        while k < len(order):
+            run = 1
+            while k + run < len(order) and new_total[order[k + run].key] == new_total[order[k].key]:
+                run += 1
+            for j, st in enumerate(order[k:k + run]):
+                place = k + 1 if shares else k + 1 + j
+                text = f"{place}=" if shares and run > 1 else str(place)
+                node = st.contestant.extra.get("node") if st.contestant is not None else None
+                if node is not None and node.find("PLACE") is not None and printed[st.key][1] != text:
+                    edits.set(node.find("PLACE"), text)
+            k += run

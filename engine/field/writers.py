@@ -152,6 +152,10 @@ def _total_game(ss: ScoredSession, lines: list[str]) -> str:
 def usebio_text(event: Event, scored: list[ScoredSession], figs: list[corrected.Figures] | None = None) -> str:
     """The corrected USEBIO: a USEBIO file read is edited in place (:func:`usebio.write_in_place`); a
     teams event written in its own shape; an event read from elsewhere as USEBIO 1.2."""
+    if any(ss.teams is not None for ss in scored) and event.format == "usebio" and \
+            getattr(event.source, "source", None) is not None:     # a teams file read: edited in place
+        return usebio_teams.write_in_place(scored, event, usebio._InPlace(event.source.source),
+                                           profile_note(event, scored, always=False))
     if any(ss.teams is not None for ss in scored):      # a teams event: its own USEBIO shape
         choice = scored[0].conventions       # the program's profile it was scored with, named in the file
         text = usebio_teams.write(scored, event, usebio._result_xml,   # the same result cells
@@ -168,8 +172,7 @@ def usebio_text(event: Event, scored: list[ScoredSession], figs: list[corrected.
 
 def usebio_encoding(event: Event, scored: list[ScoredSession]) -> str:
     """The corrected USEBIO's encoding: the input's, for a USEBIO file edited in place; else UTF-8."""
-    if event.format == "usebio" and not any(ss.teams is not None for ss in scored) and \
-            getattr(event.source, "source", None) is not None:
+    if event.format == "usebio" and getattr(event.source, "source", None) is not None:
         return event.source.source.encoding
     return "utf-8"
 
