@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import os
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -107,16 +108,18 @@ def _allowed_lines(event, ss, board: int) -> set[int]:
 
 SAMPLE = [("compscore-mp-pairs-howell.xml", "wbf-2017"), ("scorebridge-mp-pairs-8.xml", "wbf-2017"),
           ("compscore-cross-imp-howell.xml", "wbf-2017"), ("compscore-butler-howell.xml", "wbf-2017"),
-          ("individual-derived-from-magic-contest.pbn", "wbf-2017")]
+          ("individual-derived-from-magic-contest.pbn", "wbf-2017"), ("ffb-magic-contest-2022-open-dn1-s5.pbn", "wbf-2017"),
+          ("ebuscore-pairs-multi-section", "wbf-2017"), ("brian-mp-pairs", "wbf-2017"),
+          ("pianola-cross-imp-pairs", "wbf-2007")]
 
 
-@settings(max_examples=12, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=int(os.environ.get("ROUND_TRIPS", "12")), deadline=None,
+          phases=[Phase.explicit, Phase.reuse, Phase.generate], suppress_health_check=list(HealthCheck))
 @given(file=st.sampled_from(SAMPLE), pick=st.integers(0, 10_000), kind=st.sampled_from(["adjusted", "artificial", "penalty"]),
        weight=st.integers(1, 9))
-def test_one_ruling_changes_only_its_board_and_the_figures_that_follow(file, pick, kind, weight):
+def test_one_ruling_changes_only_its_board_and_the_figures_that_follow(tmp_path_factory, file, pick, kind, weight):
     name, rulebook = file
-    path = DATA / name
+    path = DATA / name if "." in name else _generated(tmp_path_factory.getbasetemp(), name)
     event = load_event(str(path))
     lines = [l for s in event.sessions for b in s.boards.values() for l in b.lines if l.kind == "result"
              and l.ns and l.ew]
