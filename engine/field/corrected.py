@@ -154,7 +154,9 @@ def _session(ss: ScoredSession, index: int) -> Figures:
                     continue        # an unruled board; a kind of figure the file does not print (but a ruled line's points)
                 if value is None:
                     continue
-                text = fig.styles[key].text(value, extend=True)      # a ruled board: the decimals it needs
+                # a ruled board's points at the decimals they need (they add up to the totals); its
+                # percentages at the file's own
+                text = fig.styles[key].text(value, extend=not key.endswith("%"))
                 if pub is not None and Fraction(text) == pub.value:
                     continue                    # the same figure: the file's text is kept
                 fig.lines[(id(sl.line), key)] = text

@@ -399,7 +399,7 @@ def edit_tables(pbn: PbnFile, edits: list[TableEdit]) -> str:
         if edit.added:
             tag_line = pbn.lines[table.tag_index]
             m = _TAG.match(tag_line)
-            added = [Column(name, min(max((len(_quote(v)) for v in values), default=1), MAX_WIDTH), "R")
+            added = [Column(name, min(max((len(_quote(v)) for v in values), default=1), MAX_WIDTH), "L")
                      for name, values in edit.added]
             extra = ";".join(c.spec for c in added)
             value_end = m.end("value") if m else None
@@ -415,8 +415,8 @@ def edit_tables(pbn: PbnFile, edits: list[TableEdit]) -> str:
                     text = _splice(text, row.tokens, col, _quote(changed[col]), align)
             if edit.added:
                 body = text.rstrip("\r\n")
-                text = body + "".join(" " + _cell(_quote(values[k]), c) for c, (_, values) in zip(added, edit.added)) \
-                    + text[len(body):]
+                cells = [_cell(_quote(values[k]), c) for c, (_, values) in zip(added, edit.added)]
+                text = (body + "".join(" " + c for c in cells)).rstrip() + text[len(body):]
             texts[k] = text
         order = edit.order or list(range(len(table.rows)))
         for k, row in enumerate(table.rows):
