@@ -4,7 +4,7 @@ A results file is the program's: every figure of a board that no ruling touches 
 the program printed it, byte for byte, whether or not bridgelaw's own arithmetic reproduces it. A
 *ruled* board (one with a line the rulings file changed) is scored by bridgelaw — every line of it,
 since an adjusted result enters the field of the others — and written at the file's own precision,
-or at the decimals its exact figure needs where that is more, up to two (:data:`EXTRA`): a 60/40
+its points at the decimals their exact value needs where that is more, up to two (:data:`EXTRA`): a 60/40
 weighting of whole-number matchpoints is 10.4 and 3.6, not 10 and 4, and the lines it moves by 0.4
 say so too, so that the totals stay the sum of their lines.
 
