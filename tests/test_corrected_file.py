@@ -208,3 +208,23 @@ def test_a_teams_file_with_no_ruling_is_written_back_byte_for_byte_and_one_rulin
     assert "+          <IMPS>-10</IMPS>" in [l.rstrip() for l in changed] or \
         any(l.startswith("+") and "<IMPS>-10</IMPS>" in l for l in changed)
     assert any(l.startswith("+") and "<TEAM_SCORE>8</TEAM_SCORE>" in l for l in changed)
+
+
+def test_diff_in_every_format(tmp_path, capsys):
+    import json
+    path = str(DATA / "compscore-mp-pairs-howell.xml")
+    assert main(["event", path, "--rulebook", "wbf-2017", "--diff"]) == 0
+    assert capsys.readouterr().out.endswith("\nChanged figures: none (the corrected file is the input as it was)\n")
+    rulings = tmp_path / "r.yaml"
+    rulings.write_text("rulebook: wbf-2017\nrulings:\n  - {board: 1, ns: '3', penalty: {NS: 25%}, note: slow play}\n")
+    assert main(["event", path, "--rulings", str(rulings), "--diff", "--format", "json"]) == 0
+    changed = json.loads(capsys.readouterr().out)["changed_figures"]
+    first = changed[0]
+    assert set(first) == {"session", "board", "where", "cell", "old", "new", "why"}
+    assert first["board"] == 1 and first["why"] == f"rulings entry 1 ({rulings}:3): slow play"
+    assert all(c["old"] != c["new"] for c in changed)
+    assert main(["event", path, "--rulings", str(rulings), "--diff", "--format", "csv"]) == 0
+    tail = capsys.readouterr().out.split("\n\nsession,board,where,cell,old,new,why\n")[1]
+    assert len(tail.strip().splitlines()) == len(changed)
+    assert main(["event", path, "--rulings", str(rulings), "--diff", "--format", "markdown"]) == 0
+    assert f"## Changed figures ({len(changed)})" in capsys.readouterr().out

@@ -129,7 +129,7 @@ def cmd_event(args: argparse.Namespace) -> int:
         if args.format == "json":
             sys.stdout.write(report.changes_json(scored, changed))
         else:
-            sys.stdout.write(report.RENDER[args.format](scored) + report.changes_text(changed, len(scored)))
+            sys.stdout.write(report.RENDER[args.format](scored) + report.CHANGES[args.format](changed, len(scored)))
     else:
         sys.stdout.write(report.RENDER[args.format](scored))
     for path, text, encoding in writes:

@@ -364,6 +364,31 @@ def changes_text(changes: list, sessions: int = 1) -> str:
     return "\n".join(out) + "\n"
 
 
+def changes_markdown(changes: list, sessions: int = 1) -> str:
+    if not changes:
+        return "\n## Changed figures\n\nNone: the corrected file is the input as it was.\n"
+    out = ["", f"## Changed figures ({len(changes)})", "", "| where | figure | old | new | why |", "|---|---|---|---|---|"]
+    for c in changes:
+        where = (f"session {c.session} " if sessions > 1 else "") + c.where
+        cells = [where, _CELLS.get(c.cell, c.cell), c.old if c.old is not None else "", c.new, c.why]
+        out.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def changes_csv(changes: list) -> str:
+    """The changed figures as CSV, after the report's rows and an empty line."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["session", "board", "where", "cell", "old", "new", "why"])
+    for c in changes:
+        w.writerow([c.session, c.board if c.board is not None else "", c.where, c.cell,
+                    c.old if c.old is not None else "", c.new, c.why])
+    return "\n" + buf.getvalue()
+
+
+CHANGES = {"text": changes_text, "markdown": changes_markdown, "csv": lambda changes, sessions=1: changes_csv(changes)}
+
+
 def changes_json(sessions: list[ScoredSession], changes: list) -> str:
     """The JSON report with its ``changed_figures`` section."""
     d = as_dict(sessions)
