@@ -206,3 +206,17 @@ def test_a_written_teams_file_reads_back_to_the_same_matches(teams_files, which,
     ((_, text, encoding),) = outputs(event, scored, ["out.xml"], str(path))
     again = run(load_event("out.xml", text=text.encode(encoding)), None, "wbf-2007", settings_)
     assert _teams(again) == _teams(scored)
+
+
+def test_a_control_character_that_xml_cannot_hold_is_refused_at_its_place(tmp_path, capsys):
+    """Issue 29: a PBN whose [Event] holds ESC/BEL was written raw into --output x.xml (not well-formed)."""
+    src = tmp_path / "e.pbn"
+    src.write_text('[Event "bad\x1b\x07 title"]\n[Board "1"]\n[Vulnerable "None"]\n[Scoring "MatchPoints"]\n'
+                   '[ScoreTable "Table\\2R;PairId_NS\\2R;PairId_EW\\2R;Score_NS\\6R;Score_EW\\6R"]\n'
+                   ' 1  1  1 420 -\n 2  2  2 -50 -\n\n', encoding="utf-8")
+    out = tmp_path / "out.xml"
+    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"bridgelaw: error: {src}:1:12: the control character U+001B cannot be written into XML "
+                   "(expected text without control characters (remove it from the file))\n")
+    assert not out.exists()
