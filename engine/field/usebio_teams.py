@@ -314,9 +314,11 @@ def write(scored_sessions: list, event: Event, result_xml: Callable[[Line], list
 def refuse_pbn(event: Event) -> None:
     """A teams event is not written as PBN: no real PBN teams results file was found to model it on."""
     if any(s.matches for s in event.sessions):
+        where = event.sessions[0].where
+        position = {"line": where.line, "column": where.column} if where is not None and where.line else {}
         raise BridgelawError("a teams event is not written as PBN: no PBN teams results file (rooms, match "
                              "scores) was found to model the format on", file=event.file,
-                             expected="--output FILE.xml (USEBIO teams) for a teams event")
+                             expected="--output FILE.xml (USEBIO teams) for a teams event", **position)
 
 
 def write_in_place(scored_sessions: list, event: Event, edits: Any, profile: str | None = None) -> str:
