@@ -34,6 +34,7 @@ PAIRS = [(DATA / "compscore-mp-pairs-howell.xml", "wbf-2017"), (DATA / "compscor
          (DATA / "compscore-butler-howell.xml", "wbf-2017"), (DATA / "scorebridge-mp-pairs-8.xml", "wbf-2017"),
          (DATA / "compscore-mp-pairs-mitchell.xml", "wbf-2017"),
          (DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn", "wbf-2017"),
+         (DATA / "individual-derived-from-magic-contest.pbn", "wbf-2017"), (DATA / "compscore-butler-mitchell.xml", "wbf-2017"),
          ("ebuscore-pairs-multi-section", "wbf-2017"), ("jss-pairsscorer-mp-pairs", "wbf-2007"),
          ("realbridge-mp-pairs", "wbf-2017"), ("brian-mp-pairs", "wbf-2017"), ("pianola-cross-imp-pairs", "wbf-2007")]
 
