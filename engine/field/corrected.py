@@ -31,11 +31,11 @@ from typing import Any
 
 from ..core.exact import format_fixed
 from ..core.vocab import SIDES
+from . import usebio_teams
 from .cells import Published
 from .score import ScoredLine, ScoredSession, Standing, _standings
 
 LINE_KEYS = ("NS", "EW", "NS%", "EW%")
-STANDING_KEYS = ("total", "percent", "boards", "place")
 EXTRA = 2          # decimals an adjusted line's figure may take beyond none, when its exact value needs them
 
 
@@ -56,14 +56,14 @@ class Change:
 
 
 @dataclass
-class _Style:
+class Style:
     """How the file prints one kind of figure: its decimals, and whether it drops trailing zeros."""
 
     places: int = 2
     strip: bool = False
 
     @classmethod
-    def of(cls, figures: list[Published], default: int = 2) -> "_Style":
+    def of(cls, figures: list[Published], default: int = 2) -> "Style":
         if not figures:
             return cls(default, False)
         most = max(p.places for p in figures)
@@ -99,7 +99,8 @@ class Figures:
     standings: dict[tuple[str, str], str] = field(default_factory=dict)  # (contestant key, cell) → text
     places: dict[str, int] = field(default_factory=dict)                 # contestant key → new place (ruled groups)
     changes: list[Change] = field(default_factory=list)
-    styles: dict[str, _Style] = field(default_factory=dict)
+    styles: dict[str, Style] = field(default_factory=dict)
+    operations: list = field(default_factory=list)      # a teams session's edits (usebio_teams.operations)
 
     def line(self, sl: ScoredLine, key: str) -> str | None:
         """The text of a line's cell: None to keep the file's text (an unruled board's printed figure)."""
@@ -113,13 +114,10 @@ class Figures:
         return self.places.get(st.key, st.rank if st.contestant is None or "place" not in st.contestant.published
                                else int(st.contestant.published["place"].value))
 
-    @property
-    def changed(self) -> bool:
-        return bool(self.ruled)
 
 
 def figures(scored: list[ScoredSession]) -> list[Figures]:
-    """Each session's corrected figures (a teams session: none — its writer writes every figure)."""
+    """Each session's corrected figures (a teams session's: its matches', usebio_teams.operations)."""
     return [_session(ss, k) for k, ss in enumerate(scored, 1)]
 
 
@@ -130,14 +128,16 @@ def changes(scored: list[ScoredSession]) -> list[Change]:
 def _session(ss: ScoredSession, index: int) -> Figures:
     fig = Figures(ss, index)
     if ss.teams is not None:
+        fig.operations, fig.changes = usebio_teams.operations(ss, index)
+        fig.ruled = {sl.line.board: [] for sb in ss.boards.values() for sl in sb.lines if sl.line.ruling is not None}
         return fig
     all_lines = [sl for sb in ss.boards.values() for sl in sb.lines]
     printed = {key for sl in all_lines for key in sl.line.published}
     for key in LINE_KEYS:
-        fig.styles[key] = _Style.of([sl.line.published[key] for sl in all_lines if key in sl.line.published], 0)
+        fig.styles[key] = Style.of([sl.line.published[key] for sl in all_lines if key in sl.line.published], 0)
     contestants = [st.contestant for st in ss.standings if st.contestant is not None]
     for key in ("total", "percent", "boards"):
-        fig.styles[key] = _Style.of([c.published[key] for c in contestants if key in c.published],
+        fig.styles[key] = Style.of([c.published[key] for c in contestants if key in c.published],
                                     0 if key == "boards" else 2)
     for number, sb in ss.boards.items():
         why = [_why_line(sl.line) for sl in sb.lines if sl.line.ruling is not None]

@@ -157,7 +157,7 @@ def usebio_text(event: Event, scored: list[ScoredSession], figs: list[corrected.
     if any(ss.teams is not None for ss in scored) and event.format == "usebio" and \
             getattr(event.source, "source", None) is not None:     # a teams file read: edited in place
         return usebio_teams.write_in_place(scored, event, usebio._InPlace(event.source.source),
-                                           profile_note(event, scored, always=False))
+                                           profile_note(event, scored, always=False), figs)
     if any(ss.teams is not None for ss in scored):      # a teams event: its own USEBIO shape
         choice = scored[0].conventions       # the program's profile it was scored with, named in the file
         text = usebio_teams.write(scored, event, usebio._result_xml,   # the same result cells
