@@ -4,7 +4,7 @@ A results file is the program's: every figure of a board that no ruling touches 
 the program printed it, byte for byte, whether or not bridgelaw's own arithmetic reproduces it. A
 *ruled* board (one with a line the rulings file changed) is scored by bridgelaw — every line of it,
 since an adjusted result enters the field of the others — and written at the file's own precision,
-its points at the decimals their exact value needs where that is more, up to two (:data:`EXTRA`): a 60/40
+its points at the decimals their exact value needs where that is more, up to two (:data:`.cells.EXTRA`): a 60/40
 weighting of whole-number matchpoints is 10.4 and 3.6, not 10 and 4, and the lines it moves by 0.4
 say so too, so that the totals stay the sum of their lines.
 
@@ -29,57 +29,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..core.exact import format_fixed
 from ..core.vocab import SIDES
 from . import usebio_teams
-from .cells import Published
+from .cells import Change, Style
 from .score import ScoredLine, ScoredSession, Standing, _standings
 
 LINE_KEYS = ("NS", "EW", "NS%", "EW%")
-EXTRA = 2          # decimals an adjusted line's figure may take beyond none, when its exact value needs them
-
-
-@dataclass
-class Change:
-    """One figure of the corrected file that differs from the input's."""
-
-    session: int                    # 1-based
-    board: int | None               # the board (a line's figure), None for a contestant's
-    where: str                      # the line (its label) or the contestant (its key)
-    cell: str                       # NS, EW, NS%, EW% (a line); total, percent, boards, place (a contestant)
-    old: str | None                 # as printed (None: the file printed none)
-    new: str
-    why: str                        # the ruling that changed it, or what it follows from
-
-    def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-@dataclass
-class Style:
-    """How the file prints one kind of figure: its decimals, and whether it drops trailing zeros."""
-
-    places: int = 2
-    strip: bool = False
-
-    @classmethod
-    def of(cls, figures: list[Published], default: int = 2) -> "Style":
-        if not figures:
-            return cls(default, False)
-        most = max(p.places for p in figures)
-        return cls(most, any(p.places < most for p in figures))
-
-    def text(self, value: Fraction, extend: bool = False) -> str:
-        """`value` as the file prints this kind of figure; `extend`: with the decimals its exact value
-        needs, up to max(the file's, EXTRA)."""
-        places = self.places
-        if extend:
-            while places < max(self.places, EXTRA) and (value * 10 ** places).denominator != 1:
-                places += 1
-        out = format_fixed(value, places)
-        if (self.strip or places > self.places) and "." in out:
-            out = out.rstrip("0").rstrip(".")
-        return "0" if out in ("", "-", "-0") else out
 
 
 def _why_line(line: Any) -> str:

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES
 from . import adjustment_cell
-from .cells import MAX_BOARD, identifier, published, whole_number
+from .cells import MAX_BOARD, Change, Style, identifier, published, whole_number
 from .cells import fixed_text as _num, node_where as _where, xml_escape as _esc
 from .model import (Board, Contestant, Event, Line, Match, Program, Session, check_board, contestant_key,
                     session_played_on)
@@ -343,15 +343,13 @@ def write_in_place(scored_sessions: list, event: Event, edits: Any, profile: str
 
 def operations(ss: Any, index: int) -> tuple[list[tuple[str, Any, str | None, Any]], list[Any]]:
     """What a teams session's corrected file changes, as (op, node, text, change) — ``set`` an element's
-    text, ``remove`` an element, ``comment`` a ruled room — and the figures changed (corrected.Change):
+    text, ``remove`` an element, ``comment`` a ruled room — and the figures changed (cells.Change):
     each ruled room's comment (its Adjustment cell), the ruled boards' scores in their matches and those
     matches' scores, the ruled boards' pairwise cross-IMPs on every line (an artificial room's removed:
     it is compared with none), and what follows — each team's total (printed + the change of its ruled
     matches' scores), wins or draws and place, each pair's PAIR_IMPS (printed + the change of its ruled
     boards' pairwise figures). Every other figure is kept as the program printed it; a changed one is
     written at the file's precision, or at the decimals its exact value needs (up to two)."""
-    from .corrected import Change, Style          # (imported here: corrected imports this module's users)
-
     teams = ss.teams
     ops: list[tuple[str, Any, str | None, Any]] = []
     rooms = [(sm, mb, sl) for sm in teams.matches for mb in sm.boards for sl in mb.rooms]
@@ -433,8 +431,6 @@ def _team_figures(teams: Any, index: int, ops: list, team_change: dict, wins_cha
                   pair_change: dict, pw_style: Any) -> None:
     """Each team's TOTAL_SCORE, WINS_OR_DRAWS and PLACE, each pair's PAIR_IMPS, after its matches' and
     boards' changes."""
-    from .corrected import Change, Style
-
     contestants = [st.contestant for st in teams.standings if st.contestant is not None]
     total_style = Style.of([c.published["total"] for c in contestants if "total" in c.published], 0)
     new_total: dict[str, Fraction] = {}
