@@ -264,6 +264,10 @@ def test_a_totalscoretable_is_added_when_the_file_has_none(tmp_path):
     src.write_text(BOARD.format(a="420").replace(" 2  2  2 420", " 2  2  2 -50"))
     out = tmp_path / "o.pbn"
     assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", str(out)]) == 0
+    assert out.read_bytes() == src.read_bytes()          # no ruling: the file as it was (issue 28)
+    rulings = tmp_path / "r.yaml"                        # a ruling that changes nothing of the scores
+    rulings.write_text("rulebook: wbf-2017\nrulings:\n  - {board: 1, table: 1, adjusted: 4S= N}\n")
+    assert main(["event", str(src), "--rulings", str(rulings), "--output", str(out)]) == 0
     text = out.read_text()
     assert "[TotalScoreTable" in text
     again = load_event(str(out))

@@ -251,7 +251,10 @@ def test_reports_show_matches_and_json_is_exact(files):
 
 def test_a_teams_event_is_not_written_as_pbn(files, tmp_path, capsys):
     assert main(["event", str(files["ebuscore"]), "--rulebook", "wbf-2007", "--output", str(tmp_path / "x.pbn")]) == 2
-    assert "a teams event is not written as PBN" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "a teams event is not written as PBN" in err and err.count("\n") == 1
+    assert err.startswith(f"bridgelaw: error: {files['ebuscore']}:")     # at the file's session (issue 29)
+    assert err.split(":")[3].strip().isdigit() and err.split(":")[4].strip().isdigit()
     assert not (tmp_path / "x.pbn").exists()
 
 
@@ -375,9 +378,15 @@ def test_the_program_profile_is_named_in_the_report_and_can_be_refused(files, tm
     (ss,) = run(event, None, "wbf-2007", None, profile="none")
     assert ss.book.id == "wbf-2007" and ss.parameters["vp.scale"] == "wbf-2013"
     assert not all(c.agrees for c in ss.checks())
+    # the file written back is the program's, edited in place (issue 32): its program chooses its profile
     event, sessions = scored(files["jss"])
     (path, text, encoding), = outputs(event, sessions, [str(tmp_path / "out.xml")], str(files["jss"]))
-    assert "<PROGRAM_NAME>bridgelaw</PROGRAM_NAME>" in text and "<!-- bridgelaw: profile teamsscorer -->" in text
+    assert text.encode(encoding) == files["jss"].read_bytes()
+    # scored with another profile (or none), the file names it, and reads back with it
+    event = load_event(str(files["jss"]))
+    sessions = run(event, None, "wbf-2007", None, profile="none")
+    (path, text, encoding), = outputs(event, sessions, [str(tmp_path / "out.xml")], str(files["jss"]))
+    assert "<!-- bridgelaw: profile none -->" in text and "TeamsScorer" in text
     path.write_text(text, encoding=encoding)
     (again,) = run(load_event(str(path)), None, "wbf-2007", None)
-    assert again.conventions.text == "bridgelaw — profile teamsscorer (from the file)"
+    assert again.conventions.how == "none" and again.parameters["vp.scale"] == "wbf-2013"

@@ -218,6 +218,9 @@ def test_a_usebio_written_back_keeps_its_date_its_elements_and_re_reads_to_the_s
     assert b.book.as_of.isoformat() == "2022-07-27"
     assert [(sl.NS.value, sl.EW.value) for sl in a.boards[1].lines] == \
         [(sl.NS.value, sl.EW.value) for sl in b.boards[1].lines]
-    points = [(F(l.findtext("NS_MATCH_POINTS")), F(l.findtext("EW_MATCH_POINTS")))
+    # the file printed no points: none are added (issue 32), but the ruled line's, which says its score
+    points = [(l.findtext("NS_MATCH_POINTS"), l.findtext("EW_MATCH_POINTS"))
               for l in tree.findall("EVENT/BOARD/TRAVELLER_LINE")]
-    assert points == [(sl.NS.value, sl.EW.value) for sl in a.boards[1].lines]
+    ruled = a.boards[1].lines[2]
+    assert points == [(None, None)] * 2 + [("1.5", "4.5")] + [(None, None)]
+    assert (ruled.NS.value, ruled.EW.value) == (F(3, 2), F(9, 2))

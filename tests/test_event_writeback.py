@@ -47,7 +47,9 @@ def test_a_corrected_pbn_is_re_ranked_and_re_ordered_and_endplay_reads_it(tmp_pa
     published = {(r[1], r[3].strip('"')): (int(r[0]), F(r[4])) for r in rows}
     for st in ss.standings:
         d = {"NS": "N-S", "EW": "E-W"}[st.contestant.direction]
-        assert published[(st.contestant.number, d)] == (st.rank, F(f"{float(st.total):.1f}"))
+        place, total = published[(st.contestant.number, d)]
+        assert total == F(f"{float(st.total):.1f}")
+        assert st.rank <= place < st.rank + st.tied          # a tie broken as the program broke it (44 before 1)
     # every board's matchpoints as endplay reads them are bridgelaw's, at the file's precision
     for b in boards:
         table = b.info["ScoreTable"]

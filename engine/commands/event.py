@@ -20,6 +20,7 @@ from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
 from ..core.files import refuse_inputs, same_file, target_of, write_all
 from ..core.vocab import METHODS
+from ..field.corrected import changes
 from ..field.run import load_event, outputs, run
 from ..field.traveller import bulk
 from ..render import event as report
@@ -47,6 +48,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--scoring", choices=METHODS,
                    help="scoring method, when the file does not say or to override it")
     p.add_argument("--format", choices=report.FORMATS, default="text", help="report format (default text)")
+    p.add_argument("--diff", action="store_true",
+                   help="list every figure the corrected file changes: where (board, line or contestant, cell), "
+                        "old, new, and why (the ruling); with --format json, a changed_figures section")
     p.add_argument("--output", action="append", default=[], metavar="FILE",
                    help="write the corrected event to FILE: .pbn or .xml (USEBIO); may be given twice; "
                         "never the input unless named explicitly")
@@ -121,6 +125,13 @@ def cmd_event(args: argparse.Namespace) -> int:
     with bulk():
         writes = outputs(event, scored, args.output, args.event)
     progress.done()
-    sys.stdout.write(report.RENDER[args.format](scored))
+    if args.diff:
+        changed = changes(scored)
+        if args.format == "json":
+            sys.stdout.write(report.changes_json(scored, changed))
+        else:
+            sys.stdout.write(report.RENDER[args.format](scored) + report.CHANGES[args.format](changed, len(scored)))
+    else:
+        sys.stdout.write(report.RENDER[args.format](scored))
     warn_stale(write_all(writes))             # all written, then all renamed: none changed on failure
     return 0

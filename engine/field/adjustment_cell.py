@@ -67,6 +67,8 @@ def _parts(text: str, where: Where, vulnerability: str | None) -> list[Component
         if not isinstance(outcome, (bridge.PlayedResult, bridge.Score)):
             raise where.error(f"Adjustment '{result.strip()[:30]}' is not a result or a raw score", expected=HINT)
         w = _exact(weight.strip(), where) if weight.strip() else Fraction(1)
+        if w <= 0:
+            raise where.error(f"Adjustment weight '{weight.strip()[:20]}' is not more than 0", expected=HINT)
         parts.append(Component(outcome, w))
     if sum((p.weight for p in parts), Fraction(0)) != 1:
         raise where.error("Adjustment weights do not sum to 1", expected=HINT)
@@ -113,6 +115,11 @@ def read(line: Line, text: str, where: Where, vulnerability: str | None) -> None
     line.extra["adjustment"] = text
 
 
+def _same(a: list[Component], b: list[Component]) -> bool:
+    """Both sides assigned the same outcomes with the same weights (a balancing score)."""
+    return [(p.outcome.text, p.weight) for p in a] == [(p.outcome.text, p.weight) for p in b]
+
+
 def _parts_text(parts: list[Component]) -> str:
     if len(parts) == 1 and parts[0].weight == 1:
         return parts[0].outcome.text
@@ -131,9 +138,9 @@ def write(sl: Any) -> str | None:
     elif line.kind == "artificial":
         v = values or line.artificial
         clauses.append(f"art NS={v['NS']} EW={v['EW']}")
-    elif line.kind == "adjusted":
+    elif line.kind == "adjusted" and _same(line.parts["NS"], line.parts["EW"]):
         clauses.append("adj " + _parts_text(line.parts["NS"]))
-    elif line.kind == "split":
+    elif line.kind in ("adjusted", "split"):        # a split weighting, or a non-balancing assignment (1997 12C3)
         clauses.append(f"split NS: {_parts_text(line.parts['NS'])} | EW: {_parts_text(line.parts['EW'])}")
     own = line.extra.get("own_awarded") or line.extra.get("own_given")
     if line.kind == "artificial" and own:
@@ -161,3 +168,33 @@ def player_penalties(sl: Any) -> dict[str, Fraction]:
         if e.kind == "player-penalty":
             out[e.data["player"]] = e.data["share"]
     return out
+
+
+# --- a file's own notes: what bridgelaw scored it with, where the format has no field for it -------------
+
+RANKINGS = ("together", "by-direction", "by-section")
+_PROFILE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+
+
+def note(word: str, value: str) -> str:
+    """A file note's text (``bridgelaw: profile magic-contest``): a USEBIO comment or a PBN ``%`` line."""
+    return f"bridgelaw: {word} {value}"
+
+
+def file_notes(texts: Any) -> dict[str, str]:
+    """The notes of a file bridgelaw wrote: ``profile`` (the program profile it was scored with, or
+    ``none``) and ``ranking`` (who is ranked with whom: together, by-direction, by-section). Anything
+    else, or a value of another shape, is not a note."""
+    out: dict[str, str] = {}
+    for text in texts:
+        t = text.strip().lstrip("%").strip()
+        if not t.startswith("bridgelaw:"):
+            continue
+        word, _, value = t[len("bridgelaw:"):].strip().partition(" ")
+        value = value.strip()
+        if word == "profile" and _PROFILE_ID.match(value):
+            out["profile"] = value
+        elif word == "ranking" and value in RANKINGS:
+            out["ranking"] = value
+    return out
+

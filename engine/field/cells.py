@@ -11,6 +11,7 @@ import datetime as _dt
 import functools
 import re
 import struct
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
@@ -325,3 +326,51 @@ def fixed_text(v: Fraction | None, places: int = 2) -> str:
         return ""
     text = format_fixed(v, places)
     return text[:-(places + 1)] if places and text.endswith("." + "0" * places) else text
+
+
+# --- the corrected file's figures: how a file prints them, and one that changes (field/corrected.py) ---
+
+EXTRA = 2          # decimals a changed figure may take beyond none, when its exact value needs them
+
+
+@dataclass
+class Change:
+    """One figure of the corrected file that differs from the input's."""
+
+    session: int                    # 1-based
+    board: int | None               # the board (a line's figure), None for a contestant's
+    where: str                      # the line (its label) or the contestant (its key)
+    cell: str                       # NS, EW, NS%, EW% (a line); total, percent, boards, place (a contestant)
+    old: str | None                 # as printed (None: the file printed none)
+    new: str
+    why: str                        # the ruling that changed it, or what it follows from
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class Style:
+    """How the file prints one kind of figure: its decimals, and whether it drops trailing zeros."""
+
+    places: int = 2
+    strip: bool = False
+
+    @classmethod
+    def of(cls, figures: list[Published], default: int = 2) -> "Style":
+        if not figures:
+            return cls(default, False)
+        most = max(p.places for p in figures)
+        return cls(most, any(p.places < most for p in figures))
+
+    def text(self, value: Fraction, extend: bool = False) -> str:
+        """`value` as the file prints this kind of figure; `extend`: with the decimals its exact value
+        needs, up to max(the file's, EXTRA)."""
+        places = self.places
+        if extend:
+            while places < max(self.places, EXTRA) and (value * 10 ** places).denominator != 1:
+                places += 1
+        out = format_fixed(value, places)
+        if (self.strip or places > self.places) and "." in out:
+            out = out.rstrip("0").rstrip(".")
+        return "0" if out in ("", "-", "-0") else out

@@ -391,3 +391,75 @@ def _line_ending(line: str) -> str:
     if line.endswith("\r"):
         return "\r"
     return ""
+
+
+# --- in-place edits (the corrected file: only the figures a ruling changes) -----------------------------
+
+@dataclass
+class TableEdit:
+    """What changes in one table: `cells` (row position → column index → the new value, unquoted),
+    `added` columns (name, one value a row), and `order` (row k written where row order[k] was)."""
+
+    table: ScoreTable
+    cells: dict[int, dict[int, str]] = field(default_factory=dict)
+    added: list[tuple[str, list[str]]] = field(default_factory=list)
+    order: list[int] | None = None
+
+
+def edit_tables(pbn: PbnFile, edits: list[TableEdit]) -> str:
+    """The file's text with each edit made in place: a changed value replaces the old one in its own
+    place, aligned as its column is (right-aligned values keep their right edge, left-aligned their
+    left; the line grows only when the new value is wider than the room it has); an added column is
+    appended to its header and rows; every other character of the file is kept."""
+    out = list(pbn.lines)
+    for edit in edits:
+        table = edit.table
+        if edit.added:
+            tag_line = pbn.lines[table.tag_index]
+            m = _TAG.match(tag_line)
+            added = [Column(name, min(max((len(_quote(v)) for v in values), default=1), MAX_WIDTH), "L")
+                     for name, values in edit.added]
+            extra = ";".join(c.spec for c in added)
+            value_end = m.end("value") if m else None
+            if value_end is not None:
+                out[table.tag_index] = tag_line[:value_end] + (";" if m["value"] else "") + extra + tag_line[value_end:]
+        texts = {}
+        for k, row in enumerate(table.rows):
+            text = pbn.lines[row.index]
+            changed = edit.cells.get(k, {})
+            for col in sorted(changed, reverse=True):
+                if col < len(row.tokens):
+                    align = table.columns[col].align if col < len(table.columns) else None
+                    text = _splice(text, row.tokens, col, _quote(changed[col]), align)
+            if edit.added:
+                body = text.rstrip("\r\n")
+                cells = [_cell(_quote(values[k]), c) for c, (_, values) in zip(added, edit.added)]
+                text = (body + "".join(" " + c for c in cells)).rstrip() + text[len(body):]
+            texts[k] = text
+        order = edit.order or list(range(len(table.rows)))
+        for k, row in enumerate(table.rows):
+            moved = texts[order[k]]
+            body = moved.rstrip("\r\n")
+            out[row.index] = body + _line_ending(pbn.lines[row.index])
+    return "".join(out)
+
+
+def _splice(text: str, tokens: list[Token], k: int, new: str, align: str | None) -> str:
+    """`text` with token k replaced by `new`, its column's alignment kept where the spaces allow."""
+    tok = tokens[k]
+    start = tok.column - 1
+    end = start + len(tok.raw)
+    if new == tok.raw:
+        return text
+    if align == "L":
+        body_end = len(text.rstrip("\r\n"))
+        nxt = tokens[k + 1].column - 1 if k + 1 < len(tokens) else body_end
+        if k + 1 >= len(tokens):
+            return text[:start] + new + text[end:]
+        pad = max(1, nxt - start - len(new))
+        return text[:start] + new + " " * pad + text[nxt:]
+    prev_end = tokens[k - 1].column - 1 + len(tokens[k - 1].raw) if k > 0 else 0
+    if align is None and k > 0 and start - prev_end == 1:
+        return text[:start] + new + text[end:]
+    pad = max(1 if k > 0 else 0, end - prev_end - len(new))
+    return text[:prev_end] + " " * pad + new + text[end:]

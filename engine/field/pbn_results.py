@@ -112,7 +112,11 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None, default: str | None = 
         session.contestants[c.key] = c
     for board in session.boards.values():
         check_board(board, session, _cell, f"board {board.number}: ")
-    return Event(title=title, file=pbn.file, format="pbn", sessions=[session], source=pbn, program=program_of(pbn))
+    notes = adjustment_cell.file_notes(line for line in pbn.lines[:60] if line.startswith("%"))
+    if "ranking" in notes:                  # a file bridgelaw wrote from one that said (USEBIO WINNER_TYPE)
+        session.ranking, session.ranking_from_file = notes["ranking"], True
+    return Event(title=title, file=pbn.file, format="pbn", sessions=[session], source=pbn, program=program_of(pbn),
+                 extra={"profile": notes["profile"]} if "profile" in notes else {})
 
 
 _META = re.compile(r'^%\s*<META\s+name\s*=\s*"?(?P<name>[A-Za-z]+)"?\s+content\s*=\s*"(?P<value>[^"]{0,80})"', re.I)
@@ -448,6 +452,8 @@ def _contestants(pbn: PbnFile) -> tuple[dict[str, Contestant], str | None]:
                     token = get(col)
                     if token is not None and published(token.value.rstrip("=").strip()) is not None:
                         c.published.setdefault(key, published(token.value.rstrip("=").strip()))
+                        if key == "place":
+                            c.extra.setdefault("printed", {}).setdefault("place", token.value.strip())
                 c.extra["row"] = row
                 out[f"{section}:{direction}:{number}"] = c
     return out, numbering

@@ -202,6 +202,8 @@ def choose(event: Event, option: str | None = None) -> Choice:
         if option == "none":
             return Choice(None, "none", program)
         return Choice(get(option), "option", program)
+    if event.extra.get("profile") == "none":         # a file bridgelaw wrote, scored with no profile
+        return Choice(None, "none", program)
     named = profiles().get(event.extra.get("profile") or "")
     if named is not None:
         return Choice(named, "file", program)

@@ -16,7 +16,7 @@ from .rulings import apply, book_for, in_force, load_rulings
 from .score import ScoredSession, score_session
 from .traveller import bulk, load_traveller
 from .usebio import load_event_usebio
-from .writers import encode_check, pbn_fresh, pbn_text, usebio_text
+from .writers import encode_check, pbn_fresh, pbn_text, usebio_encoding, usebio_text
 
 
 def load_event(path: str, scoring: str | None = None, text: bytes | None = None, *, rulebook: str | None = None,
@@ -109,7 +109,7 @@ def outputs(event: Event, scored: list[ScoredSession], targets: list[str], sourc
         path = Path(target)
         suffix = path.suffix.lower()
         if suffix == ".xml":
-            text, encoding = usebio_text(event, scored), "utf-8"
+            text, encoding = usebio_text(event, scored), usebio_encoding(event, scored)
         elif suffix == ".pbn":
             if event.format == "pbn":
                 text, encoding = pbn_text(event, scored), event.source.encoding

@@ -67,7 +67,7 @@ MAX_RUN = 65_536            # characters between two '<' of a USEBIO file: a tag
 # the encodings a USEBIO file may declare: expat's own, and the Windows code page of the programs
 # that run on Windows; anything else (x-evil, UTF-7, Shift_JIS, rot13 …) is refused, never looked up
 ENCODINGS = {"utf-8": None, "utf8": None, "iso-8859-1": None, "iso8859-1": None, "latin-1": None, "latin1": None,
-             "us-ascii": None, "ascii": None, "utf-16": None, "windows-1252": "cp1252", "cp1252": "cp1252",
+             "us-ascii": None, "ascii": None, "utf-16": "utf-16", "windows-1252": "cp1252", "cp1252": "cp1252",
              "iso-8859-15": "iso8859_15"}
 ENCODINGS_HINT = "UTF-8, ISO-8859-1, Windows-1252, ISO-8859-15, US-ASCII or UTF-16"
 _DECLARATION = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]{0,200}?encoding\s*=\s*[\"']([^\"']{0,60})[\"']")
@@ -82,6 +82,10 @@ class Node:
     children: list["Node"] = field(default_factory=list)
     text: str = ""
     comments: list[str] = field(default_factory=list)
+    start: int = -1             # byte offsets in the bytes parsed: the start tag's '<' …
+    close: int = -1             # … and the end tag's (its own start for <EMPTY/>)
+    spans: list[tuple[int, int]] = field(default_factory=list)     # each comment's bytes, <!-- to -->
+    source: "Parsed | None" = None          # the root's: the bytes parsed and their encodings (the writer's)
 
     def find(self, tag: str) -> "Node | None":
         for c in self.children:
@@ -110,9 +114,13 @@ def _bounded(data: bytes, file: str) -> None:
 
 def _encoding(data: bytes, file: str) -> tuple[bytes, str | None]:
     """The bytes expat is given and the encoding it is told (None: the file's own, which expat
-    reads itself). An encoding outside ENCODINGS is refused at the declaration."""
+    reads itself: UTF-8, ISO-8859-1, US-ASCII). An encoding outside ENCODINGS is refused at the
+    declaration; UTF-16 and the Windows code pages are given to expat as UTF-8, so that every byte
+    offset of the parse is in an ASCII-compatible text (the writer edits it in place)."""
     m = _DECLARATION.match(data[:400])
     if m is None:
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):       # UTF-16 with a byte-order mark and no declaration
+            return data.decode("utf-16", "replace").encode("utf-8"), "UTF-8"
         return data, None
     name = m[1].decode("ascii", "replace").strip()
     key = name.lower()
@@ -127,8 +135,23 @@ def _encoding(data: bytes, file: str) -> tuple[bytes, str | None]:
     return data.decode(codec, "replace").encode("utf-8"), "UTF-8"
 
 
+@dataclass
+class Parsed:
+    """The bytes expat parsed (every Node's offsets are in them), the codec that decodes them, and
+    the file's own encoding (the corrected file is written in it)."""
+
+    data: bytes
+    codec: str
+    encoding: str
+
+
+_NATIVE = {"iso-8859-1": "latin-1", "iso8859-1": "latin-1", "latin-1": "latin-1", "latin1": "latin-1",
+           "us-ascii": "ascii", "ascii": "ascii"}
+
+
 def parse_xml(data: bytes, file: str) -> Node:
     _bounded(data, file)
+    original = data
     data, encoding = _encoding(data, file)
     parser = expat.ParserCreate(encoding)
     stack: list[Node] = []
@@ -136,7 +159,8 @@ def parse_xml(data: bytes, file: str) -> Node:
     texts: list[list[str]] = []
 
     def start(tag, attrs):
-        node = Node(tag, dict(attrs), parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+        node = Node(tag, dict(attrs), parser.CurrentLineNumber, parser.CurrentColumnNumber + 1,
+                    start=parser.CurrentByteIndex)
         if stack:
             stack[-1].children.append(node)
         else:
@@ -150,6 +174,7 @@ def parse_xml(data: bytes, file: str) -> Node:
     def end(tag):
         node = stack.pop()
         node.text = "".join(texts.pop())            # joined once (+= on every chunk was quadratic)
+        node.close = parser.CurrentByteIndex
 
     def chars(text):
         if texts:
@@ -158,6 +183,8 @@ def parse_xml(data: bytes, file: str) -> Node:
     def comment(text):
         if stack:
             stack[-1].comments.append(text)
+            at = parser.CurrentByteIndex
+            stack[-1].spans.append((at, data.find(b"-->", at) + 3))
 
     def entity(*args):
         raise BridgelawError("the XML declares an entity", file=file, line=parser.CurrentLineNumber,
@@ -192,6 +219,13 @@ def parse_xml(data: bytes, file: str) -> Node:
         raise BridgelawError(f"USEBIO Version \"{shown}\" is not a version this reader knows", file=file,
                              line=root[0].line, column=root[0].column,
                              expected=f"Version {', '.join(VERSIONS[:-1])} or {VERSIONS[-1]}")
+    m = _DECLARATION.match(original[:400])
+    declared = m[1].decode("ascii", "replace").strip().lower() if m else ""
+    if encoding is None:
+        codec = _NATIVE.get(declared, "utf-8")
+        root[0].source = Parsed(data, codec, codec)
+    else:
+        root[0].source = Parsed(data, "utf-8", ENCODINGS.get(declared) or "utf-16")
     return root[0]
 
 
@@ -296,8 +330,13 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
             check_board(board, session, lambda line, key: line.extra.get("cells", {}).get(key, line.where),
                         f"board {board.number}: ")
         sessions.append(session)
+    notes = adjustment_cell.file_notes(event.comments)       # the profile a file bridgelaw wrote names
+    for session in sessions:
+        if "ranking" in notes and not session.ranking_from_file:
+            session.ranking, session.ranking_from_file = notes["ranking"], True
     return Event(title=title, file=file, format="usebio", sessions=sessions, source=root, program=program,
-                 extra={"crlf": data is not None and b"\r\n" in data[:4096]})
+                 extra={"crlf": data is not None and b"\r\n" in data[:4096],
+                        **({"profile": notes["profile"]} if "profile" in notes else {})})
 
 
 def _program(file: str, root: Node, event: Node) -> Program | None:
@@ -364,6 +403,7 @@ def _published(node: Node, c: Contestant) -> None:
     place = node.value("PLACE")
     if place and published(place.rstrip("=").strip()) is not None:
         c.published["place"] = published(place.rstrip("=").strip())
+        c.extra.setdefault("printed", {})["place"] = place      # as printed (3=): the corrected file keeps its form
     adjustment = node.value("ADJUSTMENT")
     if adjustment and published(adjustment) is not None and published(adjustment).value != 0:
         c.extra["adjustment"] = published(adjustment).value
@@ -561,7 +601,166 @@ def _places(scored_sessions: list, key: str, default: int) -> int:
     return default
 
 
-def write(scored_sessions: list, event: Event) -> str:
+class _InPlace:
+    """Edits of the bytes a USEBIO file was parsed from: an element's text replaced where it stands
+    (its surrounding spaces kept), a comment replaced or added before a line's first child with that
+    child's indentation, an element added after the last child with its indentation."""
+
+    def __init__(self, parsed: Parsed) -> None:
+        self.parsed = parsed
+        self.data = parsed.data
+        self.edits: list[tuple[int, int, str]] = []
+
+    def _tag_end(self, node: Node) -> int:
+        """The offset just past the start tag's '>' (attributes' quotes skipped)."""
+        data, i, quote = self.data, node.start, 0
+        while i < len(data):
+            c = data[i]
+            if quote:
+                if c == quote:
+                    quote = 0
+            elif c in (34, 39):
+                quote = c
+            elif c == 62:
+                return i + 1
+            i += 1
+        return i
+
+    def _end(self, node: Node) -> int:
+        """The offset just past the element's end tag."""
+        head = self._tag_end(node)
+        if self.data[head - 2] == 47:           # <EMPTY/>
+            return head
+        return self.data.find(b">", node.close) + 1
+
+    def _indent(self, at: int) -> str:
+        """The whitespace just before offset `at`, back to the previous tag."""
+        k = at
+        while k > 0 and self.data[k - 1] in b" \t\r\n":
+            k -= 1
+        return self.data[k:at].decode("ascii")
+
+    def set(self, node: Node, text: str) -> None:
+        head = self._tag_end(node)
+        if self.data[head - 2] == 47:           # <EMPTY/> becomes <EMPTY>text</EMPTY>
+            inner = self.data[node.start + 1:head - 2].decode(self.parsed.codec).rstrip()
+            self.edits.append((node.start, head, f"<{inner}>{_esc(text)}</{node.tag}>"))
+            return
+        old = self.data[head:node.close].decode(self.parsed.codec)
+        lead, trail = len(old) - len(old.lstrip()), len(old) - len(old.rstrip())
+        if old.strip() != text:
+            self.edits.append((head + lead, node.close - trail if trail else node.close, _esc(text)))
+
+    def remove(self, node: Node) -> None:
+        """The element gone, with the whitespace before it (a figure that no longer exists: an
+        artificial room's pairwise cross-IMPs)."""
+        self.edits.append((node.start - len(self._indent(node.start)), self._end(node), ""))
+
+    def add(self, parent: Node, tag: str, text: str) -> None:
+        if not parent.children:
+            return
+        last = parent.children[-1]
+        at = self._end(last)
+        self.edits.append((at, at, f"{self._indent(last.start)}<{tag}>{_esc(text)}</{tag}>"))
+
+    def comment(self, node: Node, text: str | None, word: str = "") -> None:
+        """The node's bridgelaw comment (of `word`: ``bridgelaw: profile …``) set to `text` (None: removed)."""
+        body = None if text is None else f"<!-- bridgelaw: {text.replace('--', '- -')} -->"
+        for c, (a, b) in zip(node.comments, node.spans):
+            if c.strip().startswith("bridgelaw:" + (f" {word} " if word else "")):
+                if body is None:
+                    self.edits.append((a - len(self._indent(a)), b, ""))
+                elif self.data[a:b].decode(self.parsed.codec) != body:
+                    self.edits.append((a, b, body))
+                return
+        if body is None:
+            return
+        if node.children:
+            first = node.children[0].start
+            self.edits.append((first, first, body + self._indent(first)))
+        else:
+            at = self._tag_end(node)
+            self.edits.append((at, at, body))
+
+    def text(self) -> str:
+        out, last = [], len(self.data)
+        for start, end, new in sorted(self.edits, key=lambda e: (e[0], e[1]), reverse=True):
+            out.append(self.data[end:last].decode(self.parsed.codec))
+            out.append(new)
+            last = start
+        out.append(self.data[:last].decode(self.parsed.codec))
+        return "".join(reversed(out))
+
+
+_TOTAL_TAGS = {"total": ("TOTAL_SCORE", "MATCH_POINTS"), "percent": ("PERCENTAGE",), "boards": ("BOARDS_PLAYED",),
+               "place": ("PLACE",)}
+
+
+def write_in_place(scored_sessions: list, event: Event, figs: list, profile: str | None = None) -> str:
+    """The USEBIO file read, edited in place (its encoding, declaration, layout, indentation, number
+    formats and every element kept): the figures :mod:`.corrected` changes — each ruled board's
+    lines' points, each contestant's TOTAL_SCORE, PERCENTAGE, BOARDS_PLAYED and PLACE that follow —
+    and on each ruled line its bridgelaw comment (and its SCORE code, for an artificial score or a
+    board not played). No element is added, except a ruled line's points where it had none."""
+    edits = _InPlace(event.source.source)
+    ev = event.source.find("EVENT")
+    if profile is not None and ev is not None:      # scored with another profile than the program's (--profile)
+        edits.comment(ev, adjustment_cell.note("profile", profile)[len("bridgelaw: "):], word="profile")
+    for ss, fig in zip(scored_sessions, figs):
+        tag = POINTS[ss.session.scoring]
+        for number, sb in ss.boards.items():
+            if number not in fig.ruled:
+                continue
+            for sl in sb.lines:
+                node = sl.line.extra.get("node")
+                if node is None:
+                    continue
+                for side in SIDES:
+                    text = fig.line(sl, side)
+                    if text is None:
+                        continue
+                    element = node.find(f"{side}_{tag}")
+                    if element is not None:
+                        edits.set(element, text)
+                    elif sl.line.ruling is not None:
+                        edits.add(node, f"{side}_{tag}", text)
+                if sl.line.ruling is None:
+                    continue
+                cell, code = _ruled_cell(sl, fresh=False)
+                edits.comment(node, cell)
+                if code is not None:
+                    score = node.find("SCORE")
+                    if score is not None:
+                        edits.set(score, code)
+                    else:
+                        edits.add(node, "SCORE", code)
+        for st in ss.standings:
+            node = st.contestant.extra.get("node") if st.contestant is not None else None
+            if node is None:
+                continue
+            for cell, tags in _TOTAL_TAGS.items():
+                text = fig.standing(st, cell)
+                element = next((node.find(t) for t in tags if node.find(t) is not None), None)
+                if text is not None and element is not None:
+                    edits.set(element, text)
+    return edits.text()
+
+
+def _ruled_cell(sl, fresh: bool) -> tuple[str | None, str | None]:
+    """A ruled line's Adjustment cell (the comment) and the SCORE code the programs write for it."""
+    line = sl.line
+    cell = adjustment_cell.write(sl)
+    code = None
+    if line.kind == "not-played" and line.ruling is not None:
+        code = "NP"
+    elif line.kind == "artificial" and (fresh or line.ruling is not None or line.extra.get("adjustment")):
+        code, exact = _code(sl)
+        if cell is None and not exact:          # a code of the file's that the SCORE cannot say exactly
+            cell = f"art NS={sl.awarded['NS']} EW={sl.awarded['EW']}"
+    return cell, code
+
+
+def write(scored_sessions: list, event: Event, profile: str | None = None) -> str:
     """USEBIO for the scored sessions: the file read, rescored (or, for an event read from
     elsewhere, one in USEBIO 1.2's shape); see the notes above."""
     edits = _Edits()
@@ -569,6 +768,12 @@ def write(scored_sessions: list, event: Event) -> str:
         root, key = event.source, "node"
     else:
         root, key = _fresh(scored_sessions, event), "usebio"
+        ev = root.find("EVENT")
+        if profile is not None:             # the conventions it was scored with travel with it
+            ev.comments.append(" " + adjustment_cell.note("profile", profile) + " ")
+        first = scored_sessions[0].session
+        if first.ranking_from_file and first.ranking == "by-section":     # no WINNER_TYPE says it
+            ev.comments.append(" " + adjustment_cell.note("ranking", first.ranking) + " ")
     places = {side: _places(scored_sessions, side, 2) for side in SIDES}
     for ss in scored_sessions:
         session = ss.session

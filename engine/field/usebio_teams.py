@@ -21,13 +21,14 @@ This module knows the XML only through the nodes :mod:`.usebio` parses (it does 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES
 from . import adjustment_cell
-from .cells import MAX_BOARD, identifier, published, whole_number
+from .cells import MAX_BOARD, Change, Style, identifier, published, whole_number
 from .cells import fixed_text as _num, node_where as _where, xml_escape as _esc
 from .model import (Board, Contestant, Event, Line, Match, Program, Session, check_board, contestant_key,
                     session_played_on)
@@ -313,6 +314,174 @@ def write(scored_sessions: list, event: Event, result_xml: Callable[[Line], list
 def refuse_pbn(event: Event) -> None:
     """A teams event is not written as PBN: no real PBN teams results file was found to model it on."""
     if any(s.matches for s in event.sessions):
+        where = event.sessions[0].where
+        position = {"line": where.line, "column": where.column} if where is not None and where.line else {}
         raise BridgelawError("a teams event is not written as PBN: no PBN teams results file (rooms, match "
                              "scores) was found to model the format on", file=event.file,
-                             expected="--output FILE.xml (USEBIO teams) for a teams event")
+                             expected="--output FILE.xml (USEBIO teams) for a teams event", **position)
+
+
+def write_in_place(scored_sessions: list, event: Event, edits: Any, profile: str | None = None,
+                   figs: list | None = None) -> str:
+    """The teams file read, edited in place (`edits`: the USEBIO writer's in-place edits of the bytes
+    it was parsed from; its encoding, layout and every element kept): what the rulings change and
+    nothing else (:func:`operations`)."""
+    ev = event.source.find("EVENT")
+    if profile is not None and ev is not None:
+        edits.comment(ev, f"profile {profile}", word="profile")
+    for k, ss in enumerate(scored_sessions, 1):
+        ops = figs[k - 1].operations if figs is not None else operations(ss, k)[0]
+        for op, node, text, _ in ops:
+            if op == "set":
+                edits.set(node, text)
+            elif op == "remove":
+                edits.remove(node)
+            else:
+                edits.comment(node, text)
+    return edits.text()
+
+
+def operations(ss: Any, index: int) -> tuple[list[tuple[str, Any, str | None, Any]], list[Any]]:
+    """What a teams session's corrected file changes, as (op, node, text, change) — ``set`` an element's
+    text, ``remove`` an element, ``comment`` a ruled room — and the figures changed (cells.Change):
+    each ruled room's comment (its Adjustment cell), the ruled boards' scores in their matches and those
+    matches' scores, the ruled boards' pairwise cross-IMPs on every line (an artificial room's removed:
+    it is compared with none), and what follows — each team's total (printed + the change of its ruled
+    matches' scores), wins or draws and place, each pair's PAIR_IMPS (printed + the change of its ruled
+    boards' pairwise figures). Every other figure is kept as the program printed it; a changed one is
+    written at the file's precision, or at the decimals its exact value needs (up to two)."""
+    teams = ss.teams
+    ops: list[tuple[str, Any, str | None, Any]] = []
+    rooms = [(sm, mb, sl) for sm in teams.matches for mb in sm.boards for sl in mb.rooms]
+    rulings = {sl.line.board: _why(sl.line) for _, _, sl in rooms if sl.line.ruling is not None}
+    if not rulings:
+        return ops, []
+    ruled_matches = [sm for sm in teams.matches if any(sl.line.ruling is not None for mb in sm.boards for sl in mb.rooms)]
+    pw_style = Style.of([p for _, _, sl in rooms for p in sl.line.extra.get("pairwise", {}).values()], 0)
+    board_style = Style.of([p for sm in teams.matches for f in sm.match.board_published.values() for p in f.values()], 0)
+    match_style = Style.of([p for sm in teams.matches for p in sm.match.published.values()], 0)
+
+    def put(node: Any, tag: str, value: Fraction | None, pub: Any, style: Any, where: str, why: str,
+            board: int | None = None) -> None:
+        element = node.find(tag) if node is not None else None
+        if element is None or value is None or (pub is not None and pub.value == value):
+            return
+        text = style.text(value, extend=True)
+        if pub is None or Fraction(text) != pub.value:
+            ops.append(("set", element, text, Change(index, board, where, tag, pub.text if pub else None, text, why)))
+
+    pair_change: dict[str, Fraction] = {}
+    for sm, mb, sl in rooms:
+        if mb.number not in rulings:
+            continue
+        line, node = sl.line, sl.line.extra.get("node")
+        why = _why(line) if line.ruling is not None else f"board {mb.number}: follows from {rulings[mb.number]}"
+        pw = teams.pairwise.get(id(line)) or {}
+        for side, pub in line.extra.get("pairwise", {}).items():
+            who = line.who(side)
+            tag = f"{side}_{PAIRWISE}"
+            if pw.get(side) is None and node is not None and node.find(tag) is not None:
+                ops.append(("remove", node.find(tag), None,            # a room no longer compared (artificial)
+                            Change(index, mb.number, line.label, tag, pub.text, "(none)", why)))
+                if who is not None:
+                    pair_change[who] = pair_change.get(who, Fraction(0)) - pub.value
+                continue
+            put(node, tag, pw.get(side), pub, pw_style, line.label, why, mb.number)
+            if who is not None and pw.get(side) is not None:
+                pair_change[who] = pair_change.get(who, Fraction(0)) + pw[side] - pub.value
+        if line.ruling is not None and node is not None:
+            cell = adjustment_cell.write(sl)
+            ops.append(("comment", node, teams.cell(sl, cell) if cell else None, None))
+    team_change: dict[str, Fraction] = {}
+    wins_change: dict[str, int] = {}
+    team_why: dict[str, list[str]] = {}
+    for sm in ruled_matches:
+        m, node = sm.match, sm.match.extra.get("node")
+        ruled_here = {sl.line.board for mb in sm.boards for sl in mb.rooms if sl.line.ruling is not None}
+        label = f"match {m.key} ({m.label})"
+        for b in (node.all("BOARD") if node is not None else []):
+            mb = next((x for x in sm.boards if str(x.number) == (b.value("BOARD_NUMBER") or "").strip()), None)
+            if mb is None or mb.number not in ruled_here:
+                continue
+            figures = m.board_published.get(mb.number, {})
+            where = f"{label} board {mb.number}"
+            put(b, "IMPS", mb.home, figures.get("home"), board_style, where, rulings[mb.number], mb.number)
+            put(b, "TEAM_POINTS", mb.home, figures.get("home"), board_style, where, rulings[mb.number], mb.number)
+            put(b, "OPPOSING_TEAM_POINTS", mb.away, figures.get("away"), board_style, where, rulings[mb.number],
+                mb.number)
+        why = "follows from " + ", ".join(f"board {n}" for n in sorted(ruled_here))
+        put(node, "TEAM_SCORE", sm.score["home"], m.published.get("home"), match_style, label, why)
+        put(node, "OPPOSING_TEAM_SCORE", sm.score["away"], m.published.get("away"), match_style, label, why)
+        old = {who: m.published[who].value if who in m.published else sm.score[who] for who in ("home", "away")}
+        for who, other, team in (("home", "away", m.home), ("away", "home", m.away)):
+            team_change[team] = team_change.get(team, Fraction(0)) + sm.score[who] - old[who]
+            wins_change[team] = wins_change.get(team, 0) + int(sm.score[who] >= sm.score[other]) - \
+                int(old[who] >= old[other])
+            team_why.setdefault(team, []).append(label)
+    _team_figures(teams, index, ops, team_change, wins_change, team_why, pair_change, pw_style)
+    return ops, [c for *_, c in ops if c is not None]
+
+
+def _why(line: Line) -> str:
+    r = line.ruling
+    return f"rulings entry {r['entry']} ({r['file']}:{r['line']})" + (f": {r['note']}" if r.get("note") else "")
+
+
+def _team_figures(teams: Any, index: int, ops: list, team_change: dict, wins_change: dict, team_why: dict,
+                  pair_change: dict, pw_style: Any) -> None:
+    """Each team's TOTAL_SCORE, WINS_OR_DRAWS and PLACE, each pair's PAIR_IMPS, after its matches' and
+    boards' changes."""
+    contestants = [st.contestant for st in teams.standings if st.contestant is not None]
+    total_style = Style.of([c.published["total"] for c in contestants if "total" in c.published], 0)
+    new_total: dict[str, Fraction] = {}
+    for st in teams.standings:
+        c = st.contestant
+        node = c.extra.get("node") if c is not None else None
+        pub = c.published.get("total") if c is not None else None
+        new_total[st.key] = (pub.value if pub is not None else st.total) + team_change.get(st.team, Fraction(0))
+        if node is None:
+            continue
+        why = "follows from " + ", ".join(team_why.get(st.team, [])) if st.team in team_why else "follows from the rulings"
+        if pub is not None and new_total[st.key] != pub.value and node.find("TOTAL_SCORE") is not None:
+            text = total_style.text(new_total[st.key], extend=True)
+            ops.append(("set", node.find("TOTAL_SCORE"), text,
+                        Change(index, None, f"team {st.team}", "total", pub.text, text, why)))
+        wd = c.extra.get("published", {}).get("wins_or_draws")
+        if wd is not None and wins_change.get(st.team) and node.find("WINS_OR_DRAWS") is not None:
+            text = str(int(wd.value) + wins_change[st.team])
+            ops.append(("set", node.find("WINS_OR_DRAWS"), text,
+                        Change(index, None, f"team {st.team}", "wins or draws", wd.text, text, why)))
+        for number, pair in c.extra.get("pairs", {}).items():
+            p = pair["published"].get("imps")
+            change = pair_change.get(number)
+            if p is not None and change and pair["node"].find("PAIR_IMPS") is not None:
+                text = pw_style.text(p.value + change, extend=True)
+                ops.append(("set", pair["node"].find("PAIR_IMPS"), text,
+                            Change(index, None, f"pair {number}", "PAIR_IMPS", p.text, text,
+                                   "follows from its pairwise cross-IMPs")))
+    if not any(team_change.values()):
+        return
+    groups: dict[str, list] = {}
+    for st in teams.standings:
+        groups.setdefault(st.section, []).append(st)
+    for group in groups.values():
+        printed = {}
+        for st in group:
+            place = st.contestant.extra.get("published", {}).get("place") if st.contestant is not None else None
+            printed[st.key] = (int(place[0].value), place[1].strip()) if place is not None else (None, None)
+        shares = any(t is not None and t.endswith("=") for _, t in printed.values())
+        order = sorted(group, key=lambda s: (-new_total[s.key], printed[s.key][0] or 10**9, s.key))
+        k = 0
+        while k < len(order):
+            run = 1
+            while k + run < len(order) and new_total[order[k + run].key] == new_total[order[k].key]:
+                run += 1
+            for j, st in enumerate(order[k:k + run]):
+                place = k + 1 if shares else k + 1 + j
+                text = f"{place}=" if shares and run > 1 else str(place)
+                node = st.contestant.extra.get("node") if st.contestant is not None else None
+                if node is not None and node.find("PLACE") is not None and printed[st.key][1] != text:
+                    ops.append(("set", node.find("PLACE"), text, Change(index, None, f"team {st.team}", "place",
+                                                                       printed[st.key][1], text,
+                                                                       "follows from the new totals")))
+            k += run

@@ -4,93 +4,136 @@ and the line endings kept) and USEBIO 1.2. Writes are atomic."""
 
 from __future__ import annotations
 
+import re
+
 
 from ..core import bridge
 from ..core.errors import BridgelawError
 from ..core.exact import format_fixed as fixed
 from ..core.vocab import SIDES
-from . import adjustment_cell, usebio, usebio_teams
+from . import adjustment_cell, corrected, usebio, usebio_teams
 from .model import Event
-from .pbn_file import rewrite_tables
+from .pbn_file import TableEdit, edit_tables
 from .score import ScoredSession
 
 
-def _places(lines, key: str, default: int) -> int:
-    for line in lines:
-        p = line.published.get(key)
-        if p is not None:
-            return p.places
-    return default
+def profile_note(event: Event, scored: list[ScoredSession], always: bool) -> str | None:
+    """The profile to name in the written file, so that it reads back the same: the one the event was
+    scored with (``none`` for none) — `always` (a file written in the other format, whose program is
+    bridgelaw), else only when it is not the one the file's own program chooses (``--profile``)."""
+    choice = scored[0].conventions
+    if choice is None:
+        return None
+    value = choice.profile.id if choice.profile is not None else "none"
+    if always or choice.how in ("option", "none"):
+        return None if event.extra.get("profile") == value and not always else value
+    return None
 
 
-def pbn_text(event: Event, scored: list[ScoredSession]) -> str:
+PBN_COLUMNS = {"MP": {"NS": "MP_NS", "EW": "MP_EW", "NS%": "Percentage_NS", "EW%": "Percentage_EW"},
+               "IMP": {"NS": "IMP_NS", "EW": "IMP_EW"}}
+
+
+def pbn_text(event: Event, scored: list[ScoredSession], figs: list[corrected.Figures] | None = None) -> str:
+    """The PBN file read, edited in place: the figures :mod:`.corrected` changes (a ruled board's
+    lines, the totals, percentages and places that follow), an Adjustment cell on each ruled line
+    (the column added to a ruled board's table that has none), the TotalScoreTable's rows re-ordered
+    when the places change and the table is in place order. Every other character is kept."""
     pbn = event.source
     ss = scored[0]
-    changes = []
-    adjusted_anywhere = any(adjustment_cell.write(sl) for sb in ss.boards.values() for sl in sb.lines)
+    fig = (figs or corrected.figures(scored))[0]
+    columns = PBN_COLUMNS["IMP" if ss.unit == "IMP" else "MP"]
+    edits = []
     for number, sb in ss.boards.items():
         table = sb.board.extra["game"].score_table
-        lines = [sl.line for sl in sb.lines]
-        values: dict[str, list[str]] = {}
-        if ss.unit == "MP":
-            for side in SIDES:
-                places = _places(lines, side, 2)
-                values[f"MP_{side}"] = [fixed(sl.side(side).value, places) for sl in sb.lines]
-            for side in SIDES:
-                places = _places(lines, side + "%", 2)
-                values[f"Percentage_{side}"] = [fixed(sl.side(side).percent, places) for sl in sb.lines]
-        else:
-            for side in SIDES:
-                places = _places(lines, side, 2)
-                values[f"IMP_{side}"] = [fixed(sl.side(side).value, places) for sl in sb.lines]
-        if adjusted_anywhere or table.index("Adjustment") is not None:
-            values["Adjustment"] = [adjustment_cell.write(sl) or "-" for sl in sb.lines]
-        changes.append((table, values))
-    orders: dict[int, list[int]] = {}
+        edit = TableEdit(table)
+        added: dict[str, list[str]] = {}
+        position = {id(row): k for k, row in enumerate(table.rows)}
+        for sl in sb.lines:
+            row = sl.line.extra.get("row")
+            if row is None:
+                continue
+            k = position[id(row)]
+            cells = {}
+            for key, name in columns.items():
+                text = fig.line(sl, key)
+                if text is not None:
+                    cells[name] = text
+            if number in fig.ruled:
+                cell = adjustment_cell.write(sl) or "-"
+                token = row.value(table, "Adjustment")
+                if token is None or token.value != cell:
+                    cells["Adjustment"] = cell
+            for name, text in cells.items():
+                col = table.index(name)
+                if col is None:
+                    added.setdefault(name, ["-"] * len(table.rows))[k] = text
+                else:
+                    edit.cells.setdefault(k, {})[col] = text
+        edit.added = list(added.items())
+        if edit.cells or edit.added:
+            edits.append(edit)
     for game in pbn.games:
         for name, table in game.tables.items():
-            if name.lower() != "totalscoretable":
-                continue
-            values, order = _totals(table, ss)
-            changes.append((table, values))
-            if order is not None:
-                orders[id(table)] = order
-    text = rewrite_tables(pbn, changes, orders)
-    if not any(name.lower() == "totalscoretable" for g in pbn.games for name in g.tables):
-        text = text + _total_game(ss, pbn.lines)
+            if name.lower() == "totalscoretable":
+                edit = _totals(table, ss, fig)
+                if edit.cells or edit.order:
+                    edits.append(edit)
+    text = edit_tables(pbn, edits)
+    named = profile_note(event, scored, always=False)
+    if named is not None:
+        text = _pbn_note(text, adjustment_cell.note("profile", named))
+    if fig.ruled and not any(name.lower() == "totalscoretable" for g in pbn.games for name in g.tables):
+        text = text + _total_game(ss, pbn.lines)      # a ruled file without totals: bridgelaw's
     return text
 
 
-def _totals(table, ss: ScoredSession) -> tuple[dict[str, list[str]], list[int] | None]:
-    """A TotalScoreTable rescored: each row's total, percentage and rank (a file of one session of
-    several: its Session… columns; the cumulative ones are left to the program), and the rows
-    re-ordered as the new ranking goes when the table is in rank order."""
+def _pbn_note(text: str, note: str) -> str:
+    """`text` with the ``% bridgelaw: …`` note in its header: one of the same word replaced, else a line
+    added after the file's leading ``%`` lines."""
+    lines = text.splitlines(keepends=True)
+    nl = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+    word = note.split()[1]
+    k = 0
+    while k < len(lines) and lines[k].startswith("%"):
+        if lines[k].lstrip("%").strip().startswith(f"bridgelaw: {word} "):
+            lines[k] = f"% {note}{nl}"
+            return "".join(lines)
+        k += 1
+    lines.insert(k, f"% {note}{nl}")
+    return "".join(lines)
+
+
+def _totals(table, ss: ScoredSession, fig: corrected.Figures) -> TableEdit:
+    """A TotalScoreTable's changed figures: each row's total, percentage, boards and place (a file of
+    one session of several: its Session… columns; the cumulative ones are left to the program), and
+    the rows re-ordered by the new places when the table is in place order."""
     by_row = {id(st.contestant.extra.get("row")): st for st in ss.standings if st.contestant is not None}
-    published = [st.contestant.published for st in ss.standings if st.contestant is not None]
-    t_places = next((p["total"].places for p in published if "total" in p), 2)
-    p_places = next((p["percent"].places for p in published if "percent" in p), 2)
     session = table.index("SessionScoreMP") is not None or table.index("SessionScoreIMP") is not None
     unit = "IMP" if ss.unit == "IMP" else "MP"
-    names = {"total": f"SessionScore{unit}" if session else
-             ("TotalScoreMP" if table.index("TotalScoreMP") is not None or unit == "MP" else "TotalScoreIMP"),
-             "percent": "SessionPercentage" if session else "TotalPercentage",
-             "rank": "SessionRank" if session else "Rank"}
+    names = {"total": [f"SessionScore{unit}"] if session else ["TotalScoreMP", "TotalScoreIMP", "TotalScore"],
+             "percent": ["SessionPercentage"] if session else ["TotalPercentage"],
+             "place": ["SessionRank"] if session else ["Rank"],
+             "boards": ["NrBoardsSession"] if session else ["NrBoards"]}
+    edit = TableEdit(table)
     rows = [by_row.get(id(row)) for row in table.rows]
-    values = {names["total"]: [fixed(st.total, t_places) if st else "-" for st in rows]}
-    if ss.unit == "MP":
-        values[names["percent"]] = [fixed(st.percent, p_places) if st and st.percent is not None else "-"
-                                    for st in rows]
-    if table.index(names["rank"]) is not None:
-        tied = any("=" in row.tokens[table.index(names["rank"])].value for row in table.rows
-                   if len(row.tokens) > table.index(names["rank"]))
-        values[names["rank"]] = [(st.rank_text if tied else str(st.rank)) if st else "-" for st in rows]
-    order = None
-    if not session and table.index("Rank") is not None:
-        position = {id(st): k for k, st in enumerate(ss.standings)}
-        order = sorted(range(len(rows)), key=lambda k: (rows[k] is None, position.get(id(rows[k]), 0), k))
-        if order == list(range(len(rows))):
-            order = None
-    return values, order
+    for k, st in enumerate(rows):
+        if st is None:
+            continue
+        for cell, candidates in names.items():
+            text = fig.standing(st, cell)
+            col = next((table.index(c) for c in candidates if table.index(c) is not None), None)
+            if text is not None and col is not None:
+                edit.cells.setdefault(k, {})[col] = text
+    rank = table.index(names["place"][0])
+    if rank is not None and any(st is not None and st.key in fig.places for st in rows):
+        printed = [int(p.value) if (st is not None and st.contestant is not None and
+                                    (p := st.contestant.published.get("place")) is not None) else None for st in rows]
+        known = [p for p in printed if p is not None]
+        if known == sorted(known):                      # the table is in place order: it stays so
+            order = sorted(range(len(rows)), key=lambda k: (rows[k] is None, fig.place(rows[k]) if rows[k] else 0, k))
+            edit.order = order if order != list(range(len(rows))) else None
+    return edit
 
 
 def _total_game(ss: ScoredSession, lines: list[str]) -> str:
@@ -108,16 +151,52 @@ def _total_game(ss: ScoredSession, lines: list[str]) -> str:
     return text if not lines or lines[-1].endswith(("\n", "\r")) else nl + text
 
 
-def usebio_text(event: Event, scored: list[ScoredSession]) -> str:
+def usebio_text(event: Event, scored: list[ScoredSession], figs: list[corrected.Figures] | None = None) -> str:
+    """The corrected USEBIO: a USEBIO file read is edited in place (:func:`usebio.write_in_place`); a
+    teams event written in its own shape; an event read from elsewhere as USEBIO 1.2."""
+    if any(ss.teams is not None for ss in scored) and event.format == "usebio" and \
+            getattr(event.source, "source", None) is not None:     # a teams file read: edited in place
+        return usebio_teams.write_in_place(scored, event, usebio._InPlace(event.source.source),
+                                           profile_note(event, scored, always=False), figs)
     if any(ss.teams is not None for ss in scored):      # a teams event: its own USEBIO shape
         choice = scored[0].conventions       # the program's profile it was scored with, named in the file
         text = usebio_teams.write(scored, event, usebio._result_xml,   # the same result cells
                                   choice.profile.id if choice is not None and choice.profile is not None else None)
+    elif event.format == "usebio" and getattr(event.source, "source", None) is not None:
+        return usebio.write_in_place(scored, event, figs or corrected.figures(scored),
+                                     profile_note(event, scored, always=False))
     else:
-        text = usebio.write(scored, event)
+        text = usebio.write(scored, event, profile_note(event, scored, always=True))
+    _xml_legal(text, event)
     if event.format == "usebio" and event.extra.get("crlf"):
         text = text.replace("\n", "\r\n")
     return text
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_legal(text: str, event: Event) -> None:
+    """A character XML 1.0 cannot hold, even escaped (ESC, BEL … in a PBN's [Event]), is refused at its
+    place in the input: the USEBIO written would not be well-formed."""
+    m = _NOT_XML.search(text)
+    if m is None:
+        return
+    char = m.group(0)
+    where = {}
+    for k, line in enumerate(getattr(event.source, "lines", None) or []):
+        if char in line:
+            where = {"line": k + 1, "column": line.index(char) + 1}
+            break
+    raise BridgelawError(f"the control character U+{ord(char):04X} cannot be written into XML", file=event.file,
+                         expected="text without control characters (remove it from the file)", **where)
+
+
+def usebio_encoding(event: Event, scored: list[ScoredSession]) -> str:
+    """The corrected USEBIO's encoding: the input's, for a USEBIO file edited in place; else UTF-8."""
+    if event.format == "usebio" and getattr(event.source, "source", None) is not None:
+        return event.source.source.encoding
+    return "utf-8"
 
 
 def encode_check(text: str, encoding: str, file: str) -> None:
@@ -136,11 +215,19 @@ def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
                              expected="--output FILE.xml (USEBIO keeps every session)")
     ss = scored[0]
     unit = ss.unit
-    out = ["% PBN 2.1", "% EXPORT", "%Creator: bridgelaw event", ""]
+    out = ["% PBN 2.1", "% EXPORT", "%Creator: bridgelaw event"]
+    named = profile_note(event, scored, always=True)
+    if named is not None:                   # the conventions and ranking it was scored with travel with it
+        out.append("% " + adjustment_cell.note("profile", named))
+    if ss.session.ranking_from_file and ss.session.ranking:
+        out.append("% " + adjustment_cell.note("ranking", ss.session.ranking))
+    out.append("")
     first = True
     for number, sb in ss.boards.items():
         title = event.title.replace('"', "'")
         out.append(f'[Event "{title if first else "#"}"]')
+        if first and ss.session.date is not None:
+            out.append(f'[Date "{ss.session.date.strftime("%Y.%m.%d")}"]')
         out.append(f'[Board "{number}"]')
         out.append(f'[Vulnerable "{sb.board.vulnerability or "None"}"]')
         out.append(f'[Scoring "{ {"matchpoints": "MatchPoints", "cross-imps": "Cross-IMPs", "butler": "Butler"}[ss.session.scoring]}"]')
@@ -162,7 +249,7 @@ def pbn_fresh(event: Event, scored: list[ScoredSession]) -> str:
             line = sl.line
             contract = declarer = tricks = "-"
             sns = sew = "-"
-            if line.kind == "result":
+            if line.kind in ("result", "adjusted", "split"):      # an adjusted line keeps its table result
                 r = line.result
                 if isinstance(r, bridge.PlayedResult):
                     if r.contract is None:

@@ -343,3 +343,54 @@ def comparison_json(base: list[ScoredSession], other: list[ScoredSession]) -> st
 
 def _plain(v: Any) -> Any:
     return str(v) if isinstance(v, Fraction) else v
+
+
+# --- the corrected file's changed figures (bridgelaw event --diff) ------------------------------------
+
+_CELLS = {"NS": "NS points", "EW": "EW points", "NS%": "NS %", "EW%": "EW %", "total": "total",
+          "percent": "percentage", "boards": "boards played", "place": "place"}
+
+
+def changes_text(changes: list, sessions: int = 1) -> str:
+    """Every figure the corrected file changes: where, old → new, and why (the ruling, or what it
+    follows from)."""
+    if not changes:
+        return "\nChanged figures: none (the corrected file is the input as it was)\n"
+    out = [f"\nChanged figures: {len(changes)}"]
+    for c in changes:
+        where = (f"session {c.session} " if sessions > 1 else "") + c.where
+        out.append(f"  {where} {_CELLS.get(c.cell, c.cell)}: {c.old if c.old is not None else '(none)'} → {c.new}"
+                   f"  ({c.why})")
+    return "\n".join(out) + "\n"
+
+
+def changes_markdown(changes: list, sessions: int = 1) -> str:
+    if not changes:
+        return "\n## Changed figures\n\nNone: the corrected file is the input as it was.\n"
+    out = ["", f"## Changed figures ({len(changes)})", "", "| where | figure | old | new | why |", "|---|---|---|---|---|"]
+    for c in changes:
+        where = (f"session {c.session} " if sessions > 1 else "") + c.where
+        cells = [where, _CELLS.get(c.cell, c.cell), c.old if c.old is not None else "", c.new, c.why]
+        out.append("| " + " | ".join(str(x).replace("|", "\\|") for x in cells) + " |")
+    return "\n".join(out) + "\n"
+
+
+def changes_csv(changes: list) -> str:
+    """The changed figures as CSV, after the report's rows and an empty line."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["session", "board", "where", "cell", "old", "new", "why"])
+    for c in changes:
+        w.writerow([c.session, c.board if c.board is not None else "", c.where, c.cell,
+                    c.old if c.old is not None else "", c.new, c.why])
+    return "\n" + buf.getvalue()
+
+
+CHANGES = {"text": changes_text, "markdown": changes_markdown, "csv": lambda changes, sessions=1: changes_csv(changes)}
+
+
+def changes_json(sessions: list[ScoredSession], changes: list) -> str:
+    """The JSON report with its ``changed_figures`` section."""
+    d = as_dict(sessions)
+    d["changed_figures"] = [c.as_dict() for c in changes]
+    return json.dumps(d, indent=1, ensure_ascii=False) + "\n"

@@ -16,11 +16,13 @@ director writes them (see docs/cases.md). What depends on several keys at once i
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BeforeValidator, Discriminator, Field, Tag
+from pydantic import BeforeValidator, Discriminator, Field, Tag, field_validator
 
 from ..core import bridge
+from ..core.errors import InvalidValue
 from ..core.vocab import Direction, Event, Responsibility
 from .outcomes import (DayField, ExactField, JudgedField, OutcomeField, ScoringField, SideField, SideOrBoth, SideOrSeat, StrictModel, Text,
                        WeightField, vulnerability_word)
@@ -37,6 +39,16 @@ class WeightedOutcome(StrictModel):
     weight: WeightField | None = None
     legal: bool = True
     judged: JudgedField | None = None
+
+    @field_validator("weight")
+    @classmethod
+    def _weighted(cls, weight: Fraction | None) -> Fraction | None:
+        """A weight of 0 assigns nothing: refused (it switched the ruling to another rule, then was
+        dropped from the corrected file's cell)."""
+        if weight is not None and weight == 0:
+            raise InvalidValue("weight 0: an outcome with no weight is not part of the score",
+                               expected="a weight more than 0, or the outcome left out of the list")
+        return weight
 
 
 class SplitWeighting(StrictModel):
