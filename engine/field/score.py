@@ -48,12 +48,14 @@ from .model import Board, Contestant, Line, Session, contestant_key, rank, side_
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
 TOTALS_BOARDS = "fieldscore.totals.factor_boards"
 CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
+CROSS_SCALE = "fieldscore.cross_imps.artificial_scale"
+CROSS_TOTALS = "fieldscore.cross_imps.totals"
 
 # The one table of the rulebook parameters each method reads.
 PARAMETERS: dict[str, tuple[str, ...]] = {
     "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode",
                     "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS),
-    "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
+    "cross-imps": ("fieldscore.cross_imps.divisor", CROSS_TOTALS, TOTALS_BOARDS),
     "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
                TOTALS_BOARDS),
     # teams (field/teams.py): a board compared between the match's two rooms; the VP scale is read
@@ -178,6 +180,7 @@ class Standing:
     factored: list[Entry] = field(default_factory=list)   # how the total was factored (fieldscore.totals.*)
     group: tuple = ()                      # the contestants it is ranked with (Session.ranking)
     tied: int = 1                          # contestants sharing its rank (itself included)
+    comparisons: int = 0                   # cross-IMPs: the comparisons its boards' figures were made over
 
     @property
     def percent(self) -> Fraction | None:
@@ -232,7 +235,7 @@ class ScoredSession:
 
 
 def _params(book: Rulebook, method: str, needs_cross: bool, trace: Trace) -> dict[str, Any]:
-    names = list(PARAMETERS[method]) + ([CROSS_ARTIFICIAL] if needs_cross else [])
+    names = list(PARAMETERS[method]) + ([CROSS_ARTIFICIAL, CROSS_SCALE] if needs_cross else [])
     missing = [n for n in names if n not in book.parameters]
     if missing:
         raise BridgelawError(f"rulebook {book.id} does not set {', '.join(missing)}, which {method} needs",
@@ -561,9 +564,10 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
                         t.add("share", side=side, share=a, top=sb.top, value=s.value, unit="MP")
                 elif method == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
                     comparisons = max(sb.results, 1)
-                    s.value = a * comparisons / sb.divisor
+                    scale = p.get(CROSS_SCALE, 1)
+                    s.value = a * scale * comparisons / sb.divisor
                     t.add("per-comparison", side=side, imps=a, comparisons=comparisons, divisor=sb.divisor,
-                          value=s.value, parameter=CROSS_ARTIFICIAL)
+                          value=s.value, parameter=CROSS_ARTIFICIAL, scale=scale)
                 else:
                     s.value = Fraction(a)
         _percents(sb)
@@ -586,7 +590,7 @@ def _value(a: Any, method: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction 
     if unit_scoring(method) == "matchpoints":
         return a * sb.top
     if method == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
-        return a * max(sb.results, 1) / sb.divisor
+        return a * p.get(CROSS_SCALE, 1) * max(sb.results, 1) / sb.divisor
     return Fraction(a)
 
 
@@ -691,6 +695,8 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                         v, top = f, session_top
                     st.total += v
                     st.boards += 1
+                    if sb.method == "cross-imps":
+                        st.comparisons += max(sb.results - (1 if sl.line.kind != "artificial" else 0), 1)
                     if top:
                         st.available += top
                     if sl.line.kind != "result" or any(b.penalty.to == "side" for b in sl.penalties) or (
@@ -718,6 +724,13 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                 st.available = st.available * most / st.boards
                 st.factored.append(Entry("to-boards", {"before": before, "most": most, "played": st.boards,
                                                        "after": st.total, "parameter": TOTALS_BOARDS}))
+    if p.get(CROSS_TOTALS) == "per-comparison":
+        for st in table.values():
+            if st.comparisons:
+                before = st.total
+                st.total = st.total / st.comparisons
+                st.factored.append(Entry("per-comparison", {"before": before, "comparisons": st.comparisons,
+                                                            "after": st.total, "parameter": CROSS_TOTALS}))
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
         group = groups[group_key]

@@ -82,6 +82,11 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
                                          "the line's score as it is (flat), or counted once per comparison and "
                                          "divided like the other lines (per-comparison)"),
+    "fieldscore.cross_imps.artificial_scale": ("number", "with per-comparison: the share of an artificial score's "
+                                               "IMPs counted in each comparison (1: all of it; Ruter counts half)"),
+    "fieldscore.cross_imps.totals": (("sum", "per-comparison"), "a contestant's cross-IMP total: the sum of its boards' "
+                                     "figures (sum), or that sum divided by the comparisons its boards made "
+                                     "(per-comparison: an average a comparison, Ruter's IMP;Cross2)"),
     "fieldscore.totals.factor_to_top": (("none", "session-top"), "a contestant's session total at matchpoints: "
                                         "each board's matchpoints as scored (none), or a board with a smaller top "
                                         "factored up to the session's largest top by Neuberg (session-top)"),
@@ -125,6 +130,7 @@ RANGES: dict[str, tuple[Fraction, Fraction, str]] = {
     "vp.round_to": (F(0), F(20), "a step within the 20-VP scale (0: no rounding)"),
     "appeal.time_limit_minutes": (F(0), F(7 * 24 * 60), "minutes, at most a week"),
     "fieldscore.neuberg.round_to": (F(0), F(100), "a step of matchpoints (0: no rounding)"),
+    "fieldscore.cross_imps.artificial_scale": (F(0), F(1), "a share of the artificial IMPs, from 0 to all of them"),
     "fieldscore.butler.drop": (F(0), F(100), "results dropped at each end"),
     "fieldscore.butler.round_datum_to": (F(0), F(1000), "a step of points (0: no rounding)"),
 }
