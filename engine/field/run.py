@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError
 from ..rulebook import proposed
-from . import profiles
+from . import learn, profiles
 from .model import Event, require_results
 from .pbn_results import load_event_pbn
 from .rulings import apply, book_for, in_force, load_rulings
@@ -88,10 +88,21 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
     for k, s in enumerate(event.sessions, 1):
         what = f"session {k} of {len(event.sessions)}"
         step = (lambda done, total, what=what: progress(what, done, total)) if progress else None
-        ss = score_session(s, in_force(book, s, as_of), progress=step)
+        if choice is None:                  # a YAML traveller ruled with its own rulebook: nothing to learn
+            ss = score_session(s, in_force(book, s, as_of), progress=step)
+        else:
+            ss = learn.score_learning(s, in_force(book, s, as_of), profile_forced=choice.how == "option",
+                                      known=_rulebook_id, progress=step,
+                                      rebook=lambda b, s=s: in_force(b, s, as_of))
         ss.conventions = choice
         scored.append(ss)
     return scored
+
+
+def _rulebook_id(where: str) -> bool:
+    """A parameter's origin that is a rulebook's own file (not --set, an overlay or a profile)."""
+    from ..rulebook import available
+    return where in available()
 
 
 def outputs(event: Event, scored: list[ScoredSession], targets: list[str], source: str) -> list[tuple[Path, str, str]]:

@@ -198,6 +198,7 @@ class ScoredSession:
     keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
     teams: Any = None                       # a teams session: its matches and standings (teams.TeamsResult)
     conventions: Any = None                 # the scoring program's profile chosen (profiles.Choice), if any
+    learning: Any = None                    # the conventions learnt from the file (learn.Learning), if learnt
 
     @cached_property
     def standings(self) -> list[Standing]:
