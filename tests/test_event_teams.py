@@ -366,10 +366,10 @@ def test_the_program_profile_is_named_in_the_report_and_can_be_refused(files, tm
     the rulebook's scale; a written file names the profile and reads back with it."""
     assert main(["event", str(files["jss"]), "--rulebook", "wbf-2007"]) == 0
     out = capsys.readouterr().out
-    assert "conventions: TeamsScorer 5.1.17 — profile teamsscorer (from the file)" in out
+    assert "program: TeamsScorer 5.1.17 — profile teamsscorer (from the file)" in out
     assert f"; table {TABLE} (profile teamsscorer (rules/profiles/teamsscorer.yaml); cites JSS/vp-table-3)" in out
     assert main(["event", str(files["ebuscore"]), "--rulebook", "wbf-2007"]) == 0
-    assert "conventions: EBUScoreTeams 1.1.3: no profile for this program — the rulebook's defaults" in \
+    assert "program: EBUScoreTeams 1.1.3: no profile for this program — starting from the rulebook's defaults" in \
         capsys.readouterr().out
     event = load_event(str(files["jss"]))
     (ss,) = run(event, None, "wbf-2007", None, profile="none")

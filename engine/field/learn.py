@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable
 
+from ..core.exact import format_decimal
 from ..core.rounding import MODES
 from ..core.vocab import TEAM_METHODS
 from ..rulebook import Rulebook
@@ -114,9 +115,29 @@ class Learning:
     effects: list[Check] = field(default_factory=list)   # figures the rulings change (published ≠ computed)
     scorings: int = 1             # times the session was scored (1: the starting conventions reproduced it)
 
+    rescore_all: bool = False     # written anyway: --rescore-all (the report says so)
+
     @property
     def reproduced(self) -> bool:
         return not self.differ
+
+    def refusal(self) -> str:
+        """Why a corrected file is not written: the boards and cells not reproduced, and the
+        conventions tried (one line)."""
+        boards = sorted({c.line.board for c in self.differ if c.line is not None}, key=lambda b: (b is None, b or 0))
+        who = sorted({c.what.rsplit(" ", 1)[0] for c in self.differ if c.line is None})
+        where = []
+        if boards:
+            where.append(f"board{'s' if len(boards) > 1 else ''} {', '.join(str(b) for b in boards[:12])}"
+                         + (" …" if len(boards) > 12 else ""))
+        if who:
+            where.append(f"the total{'s' if len(who) > 1 else ''} of {', '.join(who[:8])}" + (" …" if len(who) > 8 else ""))
+        cells = "; ".join(f"{c.what}: published {c.published.text}, computed "
+                          f"{'-' if c.computed is None else format_decimal(c.computed, 4)}" for c in self.differ[:4])
+        more = f"; … {len(self.differ) - 4} more" if len(self.differ) > 4 else ""
+        return (f"{len(self.differ)} published figure{'s' if len(self.differ) > 1 else ''} of boards and contestants "
+                f"no ruling touches {'are' if len(self.differ) > 1 else 'is'} not reproduced ({' and '.join(where)}: "
+                f"{cells}{more}); conventions tried: {self.tried()}")
 
     def tried(self) -> str:
         """The conventions tried, for a refusal: ``neuberg.round_to 0, 1/100, 1/10 …``."""
@@ -349,12 +370,13 @@ def with_learnt(book: Rulebook, values: dict[str, Any], boards: dict[str, int]) 
 TOTAL_NAMES = (CROSS_TOTALS, TO_TOP, TO_BOARDS)
 
 
-def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = False,
+def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = False, profile: Any = None,
                    known: Callable[[str], bool] = lambda where: True, progress: Any = None,
                    rebook: Callable[[Rulebook], Rulebook] | None = None) -> ScoredSession:
     """Score `session` under `book` (as in force on its day); when a published figure of an unruled
     board or contestant is not reproduced, learn the conventions that reproduce it and score again.
-    `rebook` turns a book with learnt values into the one in force on the session's day. The scored
+    `rebook` turns a book with learnt values into the one in force on the session's day; `profile`
+    the program's profile chosen (profiles.Profile), which may say who is ranked with whom. The scored
     session's ``learning`` says what was learnt."""
     ss = score_session(session, book, progress=progress)
     if session.matches or session.scoring in TEAM_METHODS or session.scoring is None:
@@ -441,7 +463,7 @@ def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = F
             ss = score_session(session, book, progress=progress)
             scorings += 1
     printing = _learn_figures(ss, profile_forced)
-    ranking = _learn_ranking(ss, profile_forced)
+    ranking = _learn_ranking(ss, profile_forced, profile)
     ss.learning = _report(ss, base, learnt, decided_by, tried, scorings, profile_forced, known)
     for c in (printing, ranking):
         if c is not None:
@@ -478,7 +500,7 @@ def _place_agreement(ss: ScoredSession) -> tuple[int, int]:
     return sum(c.agrees for c in cs), len(cs)
 
 
-def _learn_ranking(ss: ScoredSession, profile_forced: bool) -> Convention | None:
+def _learn_ranking(ss: ScoredSession, profile_forced: bool, profile: Any) -> Convention | None:
     """Who is ranked with whom, from the published places (a file with no ruling: a ruling moves
     places): the file's own word (USEBIO WINNER_TYPE) or a profile chosen with --profile is kept."""
     session = ss.session
@@ -489,8 +511,8 @@ def _learn_ranking(ss: ScoredSession, profile_forced: bool) -> Convention | None
     if not of:
         return None
     source = "the file (its WINNER_TYPE)" if session.ranking_from_file else \
-        f"profile {ss.conventions.profile.id}" if getattr(ss, "conventions", None) and ss.conventions.profile \
-        and ss.conventions.profile.ranking else "each section and direction apart (no profile says)"
+        f"profile {profile.id}" if profile is not None and profile.ranking else \
+        "each section and direction apart (no profile says)"
     learnt = False
     tried: tuple = ()
     if agree < of and not session.ranking_from_file and not profile_forced:
