@@ -52,7 +52,7 @@ ROUND_TO, ROUND_MODE = "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_
 DIVISOR = "fieldscore.cross_imps.divisor"
 ARTIFICIAL, SCALE = scoring.CROSS_ARTIFICIAL, scoring.CROSS_SCALE
 CROSS_TOTALS = scoring.CROSS_TOTALS
-TO_TOP, TO_BOARDS = scoring.TOTALS_TOP, scoring.TOTALS_BOARDS
+TO_TOP, TO_BOARDS, BYES = scoring.TOTALS_TOP, scoring.TOTALS_BOARDS, scoring.TOTALS_BYES
 DROP, DATUM, HALF = "fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half"
 
 # the values tried for each convention (a profile's or rulebook's own value is tried too)
@@ -67,6 +67,7 @@ CANDIDATES: dict[str, tuple] = {
     CROSS_TOTALS: ("sum", "per-comparison"),
     TO_TOP: ("none", "session-top"),
     TO_BOARDS: ("none", "session-boards"),
+    BYES: ("none", "average"),
     DROP: (F(1), F(0), F(2)),
     DATUM: (F(0), F(10)),
     HALF: ("even", "away"),
@@ -367,7 +368,7 @@ def with_learnt(book: Rulebook, values: dict[str, Any], boards: dict[str, int]) 
     return book._derived(dated=dated, suffix="+learnt", extra=text)
 
 
-TOTAL_NAMES = (CROSS_TOTALS, TO_TOP, TO_BOARDS)
+TOTAL_NAMES = (CROSS_TOTALS, TO_TOP, TO_BOARDS, BYES)
 
 
 def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = False, profile: Any = None,
@@ -447,8 +448,8 @@ def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = F
                                             and any(sl.line.kind == "artificial" for sl in sb.lines))
                         if q2[n] != p.get(n):
                             later[n] = q2[n]
-        totals = [n for n in ((CROSS_TOTALS, TO_BOARDS) if method == "cross-imps" else
-                              (TO_TOP, TO_BOARDS) if method == "matchpoints" else (TO_BOARDS,)) if n in free]
+        totals = [n for n in ((CROSS_TOTALS, TO_BOARDS, BYES) if method == "cross-imps" else
+                              (TO_TOP, TO_BOARDS, BYES) if method == "matchpoints" else (TO_BOARDS, BYES)) if n in free]
         if totals:
             q = dict(ss.parameters)
             q2, (a, t) = _choose(totals, q, lambda trial: _standing_agreement(ss, trial, touched), tried)

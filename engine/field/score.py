@@ -50,14 +50,15 @@ TOTALS_BOARDS = "fieldscore.totals.factor_boards"
 CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
 CROSS_SCALE = "fieldscore.cross_imps.artificial_scale"
 CROSS_TOTALS = "fieldscore.cross_imps.totals"
+TOTALS_BYES = "fieldscore.totals.byes"
 
 # The one table of the rulebook parameters each method reads.
 PARAMETERS: dict[str, tuple[str, ...]] = {
     "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode",
-                    "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS),
-    "cross-imps": ("fieldscore.cross_imps.divisor", CROSS_TOTALS, TOTALS_BOARDS),
+                    "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS, TOTALS_BYES),
+    "cross-imps": ("fieldscore.cross_imps.divisor", CROSS_TOTALS, TOTALS_BOARDS, TOTALS_BYES),
     "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
-               TOTALS_BOARDS),
+               TOTALS_BOARDS, TOTALS_BYES),
     # teams (field/teams.py): a board compared between the match's two rooms; the VP scale is read
     # when the matches are scored in VPs, the cross-IMP divisor when the file publishes pairwise figures
     **{method: () for method in TEAM_METHODS},
@@ -330,7 +331,36 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
             _percents(sb)
     _contestants(boards, keys, book, unit, session.mp_unit)
     scored.keys = keys
+    if p.get(TOTALS_BYES) == "average":
+        _byes_at_average(boards, keys)
     return scored
+
+
+def _byes(sl: "ScoredLine", keys: dict) -> list[tuple[str, str]]:
+    """(side, contestant) sitting out a Bye row."""
+    if sl.line.kind != "not-played" or (sl.line.code or "").lower() != "bye":
+        return []
+    return [(side, key) for side in SIDES for key in keys.get((id(sl), side), ())]
+
+
+def _byes_at_average(boards: dict[int | None, ScoredBoard], keys: dict) -> None:
+    """A Bye row shows its contestant's average on the boards it played (fieldscore.totals.byes:
+    average); its total counts it in _standings."""
+    sums: dict[str, list] = {}
+    for sb in boards.values():
+        for sl in sb.lines:
+            for key, v in sl.contestants.items():
+                if v is not None:
+                    acc = sums.setdefault(key, [Fraction(0), 0])
+                    acc[0] += v
+                    acc[1] += 1
+    for sb in boards.values():
+        for sl in sb.lines:
+            for side, key in _byes(sl, keys):
+                if key in sums and sums[key][1]:
+                    sl.side(side).value = sums[key][0] / sums[key][1]
+                    if sb.unit == "MP" and sb.top:
+                        sl.side(side).percent = 100 * sl.side(side).value / sb.top
 
 
 def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], session_most: int | None,
@@ -725,6 +755,23 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                 st.available = st.available * most / st.boards
                 st.factored.append(Entry("to-boards", {"before": before, "most": most, "played": st.boards,
                                                        "after": st.total, "parameter": TOTALS_BOARDS}))
+    if p.get(TOTALS_BYES) == "average":
+        byes: dict[str, list] = {}
+        for number, sb in boards.items():
+            for sl in sb.lines:
+                for _, key in _byes(sl, keys):
+                    byes.setdefault(key, []).append(sb.top)
+        for key, tops in byes.items():
+            st = table.get(key)
+            if st is None or not st.boards:
+                continue
+            before = st.total
+            st.total = st.total * (st.boards + len(tops)) / st.boards
+            if st.available:
+                st.available += sum((t for t in tops if t), Fraction(0))
+            st.factored.append(Entry("byes", {"before": before, "byes": len(tops), "played": st.boards,
+                                              "after": st.total, "parameter": TOTALS_BYES}))
+            st.boards += len(tops)
     if p.get(CROSS_TOTALS) == "per-comparison":
         for st in table.values():
             if st.comparisons:

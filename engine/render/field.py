@@ -158,6 +158,9 @@ def factored_lines(standing: Any) -> list[str]:
         if e.kind == "to-top":
             out.append(f"board {d['board']}: {format_mixed(d['before'])} of top {format_mixed(d['top'])} → "
                        f"{format_mixed(d['after'])} of {format_mixed(d['session_top'])} ({d['parameter']}: session-top)")
+        elif e.kind == "byes":
+            out.append(f"total {format_mixed(d['before'])} × ({d['played']} played + {d['byes']} byes) ÷ "
+                       f"{d['played']} = {format_mixed(d['after'])} ({d['parameter']}: average)")
         elif e.kind == "per-comparison":
             out.append(f"total {format_mixed(d['before'])} ÷ {d['comparisons']} comparisons = "
                        f"{format_mixed(d['after'])} ({d['parameter']}: per-comparison)")

@@ -93,6 +93,9 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "fieldscore.totals.factor_boards": (("none", "session-boards"), "a contestant who played fewer boards than the "
                                         "session's most: its total as it is (none), or multiplied by the session's "
                                         "boards ÷ its boards (session-boards); percentages are the same either way"),
+    "fieldscore.totals.byes": (("none", "average"), "a board a contestant sat out (a Bye row): not counted (none), or "
+                               "counted at the contestant's average on the boards it played (average: its total × "
+                               "(played + byes) ÷ played, and the Bye row shows that average)"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
     "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
