@@ -173,14 +173,16 @@ def _touched(ss: ScoredSession, ruled: set) -> set[str]:
 
 def split(ss: ScoredSession) -> tuple[list[Check], list[Check]]:
     """The published figures of the boards and contestants no ruling touches, and those the rulings
-    change. Places count among the unruled only when there is no ruling (a ruling moves others' places)."""
+    change. Places count among the unruled only when there is no ruling (a ruling moves others' places);
+    at teams, with a ruling, every match, team and pair figure counts among its effects (a ruled room
+    changes its match, the teams' totals and places, and its pairs' IMPs)."""
     ruled = ruled_boards(ss.session)
     touched = _touched(ss, ruled)
     plain, effects = [], []
     for c in ss.checks():
         if c.line is not None:
             (effects if c.line.board in ruled else plain).append(c)
-        elif c.key == "place" and ruled:
+        elif (c.key == "place" or ss.teams is not None) and ruled:
             effects.append(c)
         else:
             key = c.what.rsplit(" ", 1)[0]
