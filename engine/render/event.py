@@ -212,6 +212,12 @@ def markdown(sessions: list[ScoredSession]) -> str:
         out.append("")
         out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}, as in force on {ss.book.as_of}")
         out.append("")
+        if ss.learning is not None and ss.learning.conventions:
+            head, *rows = conventions_lines(ss)
+            out.append(head)
+            out.append("")
+            out.extend(f"- {r.strip()}" for r in rows)
+            out.append("")
         out.append(f"| section | rank | {'team' if s.matches else 'pair'} | total | % | boards | names |")
         out.append("|---|---:|---:|---:|---:|---:|---|")
         t_places, p_places = printed_places(ss)          # the file's own decimals, as the text report
