@@ -194,3 +194,22 @@ def test_the_web_page_offers_no_contradicting_download_without_the_checkbox():
     r = c.post("/event", files={"event_file": ("m.xml", xml, "application/xml")},
                data={"rulebook": "wbf-2017", "download": "xml", "rescore_all": "yes"})
     assert r.status_code == 200 and r.headers["content-disposition"].endswith('m-corrected.xml"')
+
+
+def test_a_set_value_is_never_learnt_over_and_the_heading_says_what_it_breaks(tmp_path, capsys):
+    path = pbn_generated(tmp_path, "ruter-imp-cross-orebro-2011")
+    assert main(["event", str(path), "--rulebook", "wbf-2007", "--set", "fieldscore.cross_imps.divisor=comparisons"]) == 0
+    out = capsys.readouterr().out
+    assert "  cross_imps.divisor comparisons — --set on the command line: 6 of 3358 figures\n" in out
+    # the heading is the conventions, one a line — not the parameter dump issue 32 complained of
+    head = out.split("\n\n", 1)[0].splitlines()
+    assert head[2] == "42 boards, 1680 lines; pairs numbered unique" and max(len(line) for line in head) < 120
+
+
+def test_a_profile_chosen_with_the_option_is_not_learnt_over(tmp_path):
+    path = tmp_path / "bare.pbn"
+    path.write_bytes(strip_program(pbn_generated(tmp_path, "ruter-imp-cross-orebro-2011").read_bytes()))
+    (ss,) = run(load_event(str(path)), None, "wbf-2007", [], profile="compscore")     # divisor: comparisons
+    divisor = next(c for c in ss.learning.conventions if c.name == "fieldscore.cross_imps.divisor")
+    assert (divisor.value, divisor.source, divisor.learnt) == ("comparisons", "profile compscore", False)
+    assert not ss.learning.reproduced
