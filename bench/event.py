@@ -9,7 +9,9 @@ timed in CPU seconds beside a plain reader-and-scorer written here (no code shar
 engine: its own PBN/XML reading, Law 77 scores, IMP scale, matchpoints and cross-IMPs), the two
 interleaved; medians of several runs; the load average is printed.
 
-    .venv/bin/python bench/event.py [--repeat 5] [--scales 1,10,100]
+Then the cost of learning a file's conventions (issue 28) on the Ruter 40-table cross-IMP file.
+
+    .venv/bin/python bench/event.py [--repeat 5] [--scales 1,10,100] [--only learning]
 """
 
 from __future__ import annotations
@@ -154,6 +156,69 @@ def plain_usebio(data: bytes) -> dict[str, float]:
     return totals
 
 
+_TOKEN = re.compile(r'"[^"]*"|\S+')
+
+
+def plain_cross_pbn(text: str) -> dict[str, float]:
+    """Cross-IMP sums of a PBN session (Ruter's IMP;Cross: each line against every other, not divided),
+    read with regular expressions: the ScoreTable's Score_NS/Score_EW and pair columns by name."""
+    totals: dict[str, float] = {}
+    for table in re.findall(r'\[ScoreTable "([^"]*)"\]\r?\n((?:[^\[%\r\n][^\r\n]*\r?\n)*)', text):
+        names = [c.split("\\")[0] for c in table[0].split(";")]
+        ns_at, ew_at, sn, se = (names.index(n) for n in ("PairId_NS", "PairId_EW", "Score_NS", "Score_EW"))
+        rows = []
+        for row in table[1].splitlines():
+            cells = [c.strip('"') for c in _TOKEN.findall(row)]
+            if len(cells) <= se:
+                continue
+            if re.fullmatch(r"-?[0-9]+", cells[sn]):
+                rows.append((cells[ns_at], cells[ew_at], int(cells[sn])))
+            elif re.fullmatch(r"-?[0-9]+", cells[se]):
+                rows.append((cells[ns_at], cells[ew_at], -int(cells[se])))
+        scores = [p for _, _, p in rows]
+        for ns, ew, p in rows:
+            x = sum(_imps(p - o) for o in scores)
+            totals["NS" + ns] = totals.get("NS" + ns, 0) + x
+            totals["EW" + ew] = totals.get("EW" + ew, 0) - x
+    return totals
+
+
+def learning(repeat: int) -> None:
+    """Issue 28: the cost of learning a file's conventions (field/learn.py) on the largest real session
+    kept, Ruter's IMP;Cross file of 40 tables × 42 boards (generated from its figures), its program's
+    name removed so that nothing is looked up: read and scored learning them (here 3 scorings: the
+    divisor from 4 boards, then the artificial line's convention), beside read and scored with them given
+    (--set: one scoring), and the plain reader-and-scorer. Learning may not double reading and scoring."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from test_event_learn import pbn_shapes, strip_program        # noqa: E402  (the tests' generator)
+    figures = Path(__file__).resolve().parents[1] / "tests/data/events/figures/ruter-imp-cross-orebro-2011-pbn.yaml"
+    given = ["fieldscore.cross_imps.divisor=none", "fieldscore.cross_imps.artificial=per-comparison",
+             "fieldscore.cross_imps.artificial_scale=1/2"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "ruter-40-tables.pbn"
+        path.write_bytes(strip_program(pbn_shapes.generate(pbn_shapes.load(figures))))
+        text = path.read_text(encoding="iso-8859-1")
+        learnt, told, plain = [], [], []
+        for _ in range(repeat):
+            t0 = _cpu()
+            (ss,) = run(load_event(str(path)), None, "wbf-2007", [])
+            t1 = _cpu()
+            (st,) = run(load_event(str(path)), None, "wbf-2007", given)
+            t2 = _cpu()
+            plain_cross_pbn(text)
+            t3 = _cpu()
+            learnt.append(t1 - t0)
+            told.append(t2 - t1)
+            plain.append(t3 - t2)
+        lr = ss.learning
+        a, b, p = statistics.median(learnt), statistics.median(told), statistics.median(plain)
+        print(f"learning, Ruter IMP;Cross 40 tables × 42 boards (3,360 lines), no program named: read + scored "
+              f"learning its conventions {a:.3f} s CPU ({lr.scorings} scorings; {lr.agree} of {lr.of} figures); "
+              f"with them given (--set) {b:.3f} s ({st.learning.scorings} scoring); learning costs {a - b:.3f} s, "
+              f"{a / b:.2f}× reading and scoring (< 2× {'met' if a / b < 2 else 'NOT met'}); plain "
+              f"reader-and-scorer {p:.3f} s [{repeat} runs, median]")
+
+
 def _cpu() -> float:
     return time.process_time()
 
@@ -242,7 +307,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--scales", default="1,10,100")
+    ap.add_argument("--only", choices=["learning"], help="run only the learning bench")
     args = ap.parse_args()
+    if args.only == "learning":
+        learning(args.repeat)
+        return
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}; 3 sessions × 27 boards, 30 rulings")
     base = None
     for scale in (int(x) for x in args.scales.split(",")):
@@ -265,6 +334,7 @@ def main() -> None:
         if scale > 1 and med["total"] / lines / base > 2:
             print(f"      NOT linear in tables: a line costs {med['total'] / lines / base:.1f}× what it costs at 40 tables")
     cross_imps(args.repeat)
+    learning(args.repeat)
 
 
 if __name__ == "__main__":

@@ -52,9 +52,12 @@ def test_teamsscorer_file_gives_every_published_figure(files):
     for c in checks:
         kinds[c.key] = kinds.get(c.key, 0) + 1
     # 40 matches × 3 boards (IMPS, home view), 80 match VPs, 10 totals, wins or draws and places,
-    # 480 pairwise line figures, 20 pairs' boards played
+    # 480 pairwise line figures, 20 pairs' boards played, and (issue 28) the 19 pairs' PAIR_IMPS the file prints:
+    # each the sum of the pair's line figures as printed (pair 1-1-2: -20.99 where the exact sum is -21)
     assert kinds == {"board-home": 120, "match-home": 40, "match-away": 40, "total": 10, "wins_or_draws": 10,
-                     "place": 10, "NS": 240, "EW": 240, "boards": 20}
+                     "place": 10, "NS": 240, "EW": 240, "boards": 20, "pair_imps": 19}
+    assert next(c for c in checks if c.key == "pair_imps").what == "pair 1-1-2 pair IMPs"
+    assert ss.teams.pair_imps()["1-1-2"] == F(-2099, 100)
     assert ss.book.id == "wbf-2007+teamsscorer"                  # the program's profile, named
     assert ss.parameters["vp.scale"] == "table" and ss.parameters["vp.table"] == TABLE
     m1 = ss.teams.matches[0]
@@ -71,7 +74,7 @@ def test_ebuscore_point_a_board_file_gives_every_published_figure(files):
     ss = sessions[0]
     checks = ss.checks()
     assert [c.what for c in checks if not c.agrees] == []
-    assert len(checks) == 1104
+    assert len(checks) == 1120                                   # 1104 and (issue 28) 16 pairs' PAIR_IMPS
     assert ss.book.id == "wbf-2007"                              # no profile: point-a-board needs no scale
     m1 = ss.teams.matches[0]
     assert [(mb.home, mb.away) for mb in m1.boards] == [(0, 2), (1, 1), (0, 2), (1, 1), (0, 2), (0, 2)]
@@ -81,7 +84,7 @@ def test_ebuscore_point_a_board_file_gives_every_published_figure(files):
 
 
 def test_the_command_reads_both_teams_files_with_a_rulebook_alone(files, capsys):
-    for name, count in (("jss", 730), ("ebuscore", 1104)):
+    for name, count in (("jss", 749), ("ebuscore", 1120)):
         assert main(["event", str(files[name]), "--rulebook", "wbf-2007"]) == 0
         out = capsys.readouterr().out
         assert f"Published figures: {count} of {count} agree" in out
@@ -369,10 +372,10 @@ def test_the_program_profile_is_named_in_the_report_and_can_be_refused(files, tm
     the rulebook's scale; a written file names the profile and reads back with it."""
     assert main(["event", str(files["jss"]), "--rulebook", "wbf-2007"]) == 0
     out = capsys.readouterr().out
-    assert "conventions: TeamsScorer 5.1.17 — profile teamsscorer (from the file)" in out
+    assert "program: TeamsScorer 5.1.17 — profile teamsscorer (from the file)" in out
     assert f"; table {TABLE} (profile teamsscorer (rules/profiles/teamsscorer.yaml); cites JSS/vp-table-3)" in out
     assert main(["event", str(files["ebuscore"]), "--rulebook", "wbf-2007"]) == 0
-    assert "conventions: EBUScoreTeams 1.1.3: no profile for this program — the rulebook's defaults" in \
+    assert "program: EBUScoreTeams 1.1.3: no profile for this program — starting from the rulebook's defaults" in \
         capsys.readouterr().out
     event = load_event(str(files["jss"]))
     (ss,) = run(event, None, "wbf-2007", None, profile="none")

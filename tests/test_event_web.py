@@ -83,9 +83,12 @@ def test_event_page_takes_the_commands_scoring_options():
         return re.search(r"Published figures: (\d+) of (\d+)", text).groups(), text
 
     (a, n), text = agree()
-    assert (a, n) == ("296", "296") and "Conventions: Compscore3 13-Mar-26 Pianola — profile compscore" in text
+    assert (a, n) == ("296", "296") and "Program: Compscore3 13-Mar-26 Pianola — profile compscore" in text
+    assert "Conventions: 296 of 296 published figures of unruled boards and contestants reproduced" in text
+    # with no profile the file's conventions are learnt (issue 28): the heading says which and from what
     (a, _), text = agree(profile="none")
-    assert int(a) < 296 and "Conventions: none (--profile none)" in text
+    assert a == "296" and "Program: none (--profile none)" in text
+    assert "butler.round_datum_to 10 — learnt from 7 boards of the file; 0 before: 280 of 280 figures" in text
     (a, _), _ = agree(profile="none", settings="fieldscore.butler.round_datum_to=10\nfieldscore.butler.round_half=away")
     assert a == "296"
     overlay = "parameters:\n  fieldscore:\n    butler: {round_datum_to: {value: 0}}\n"

@@ -167,7 +167,7 @@ def test_the_session_records_the_parameters_it_read_with_their_layer_and_cites()
     read = ss.trace.parameters()
     assert list(read) == ["fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode",
                           "fieldscore.neuberg.expected", "fieldscore.totals.factor_to_top",
-                          "fieldscore.totals.factor_boards"]
+                          "fieldscore.totals.factor_boards", "fieldscore.totals.byes"]      # byes: issue 28
     assert read["fieldscore.neuberg.round_to"].data["value"] == F(1, 10)
     assert read["fieldscore.neuberg.round_to"].data["dated"].cites == ("EBU-WB/neuberg-rounding",)
     assert ss.trace.citations() == ["EBU-WB/neuberg-rounding"]

@@ -3,7 +3,7 @@ results, and write the corrected file.
 
     bridgelaw event EVENT.(pbn|xml) [--rulings RULINGS.yaml] [--rulebook ID] [--as-of DATE] [--set P=V]… [--overlay FILE]
                     [--scoring matchpoints|cross-imps|butler] [--format text|markdown|json|csv]
-                    [--output FILE.pbn|FILE.xml]…
+                    [--output FILE.pbn|FILE.xml]… [--rescore-all]
 
 Wired into the main CLI by ``events.cli.add_parser(sub)`` in :func:`bridgelaw.commands.cli.build_parser`.
 """
@@ -21,7 +21,7 @@ from ..core.errors import BridgelawError
 from ..core.files import refuse_inputs, same_file, target_of, write_all
 from ..core.vocab import METHODS
 from ..field.corrected import changes
-from ..field.run import load_event, outputs, run
+from ..field.run import load_event, outputs, refuse_unreproduced, run
 from ..field.traveller import bulk
 from ..render import event as report
 from .cli import _what_if_options, inputs_of, warn_stale, what_if
@@ -54,6 +54,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--output", action="append", default=[], metavar="FILE",
                    help="write the corrected event to FILE: .pbn or .xml (USEBIO); may be given twice; "
                         "never the input unless named explicitly")
+    p.add_argument("--rescore-all", action="store_true",
+                   help="write --output even when a published figure of a board or contestant no ruling touches is "
+                        "not reproduced (the file is then rescored throughout, and the report says so)")
     p.set_defaults(func=cmd_event)
     return p
 
@@ -122,6 +125,8 @@ def cmd_event(args: argparse.Namespace) -> int:
         if same_file(Path(args.event), Path(target)) and target != args.event:
             raise BridgelawError(f"--output {target} is the input file under another name",
                                  expected="a new file name, or the input's own name to overwrite it")
+    if args.output:
+        refuse_unreproduced(event, scored, args.rescore_all)
     with bulk():
         writes = outputs(event, scored, args.output, args.event)
     progress.done()

@@ -94,10 +94,13 @@ def _session(ss: ScoredSession, index: int) -> Figures:
     for key in ("total", "percent", "boards"):
         fig.styles[key] = Style.of([c.published[key] for c in contestants if key in c.published],
                                     0 if key == "boards" else 2)
+    rescore_all = bool(getattr(ss.learning, "rescore_all", False))
     for number, sb in ss.boards.items():
         why = [_why_line(sl.line) for sl in sb.lines if sl.line.ruling is not None]
         if why:
             fig.ruled[number] = why
+        elif rescore_all:               # --rescore-all: every board as bridgelaw scores it
+            fig.ruled[number] = ["--rescore-all"]
     for number, sb in ss.boards.items():
         ruled = number in fig.ruled
         for sl in sb.lines:

@@ -180,8 +180,23 @@ def _scoring_from_columns(games: list[Game]) -> str | None:
     return None
 
 
+MATCH_COLUMNS = {"vp_home", "vp_away", "teamid_home", "teamid_away"}
+
+
+def _refuse_match_results(pbn: PbnFile, table: ScoreTable) -> None:
+    """A teams file of match results only (Ruter's: TeamId_Home/TeamId_Away, VP_Home/VP_Away, the
+    TotalScoreTable's TotalScoreVP) is refused in one line that says what it lacks."""
+    names = {c.name.lower() for c in table.columns}
+    if names & MATCH_COLUMNS and not names & {"contract", "score_ns", "score_ew", "score"}:
+        raise pbn.error(table.header, "a teams file of match results only (TeamId_Home/TeamId_Away, "
+                        "VP_Home/VP_Away): it has no board's result, so no ruling can be applied or scored",
+                        expected="a results file with each board's ScoreTable (Contract, Declarer and Result, "
+                        "or Score_NS/Score_EW)", suggestion="export the event with its boards' results")
+
+
 def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
     table = g.score_table
+    _refuse_match_results(pbn, table)
     board_tag = g.tag("Board")
     if board_tag is None:
         raise pbn.error(table.header, "the game with this ScoreTable has no Board tag", expected='[Board "N"]')

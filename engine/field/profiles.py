@@ -180,7 +180,8 @@ class Choice:
 
     @property
     def text(self) -> str:
-        """The report's line: ``conventions: EBUScore Pairs 1.2.20 — profile ebuscore (from the file)``."""
+        """The report's line: ``program: EBUScore Pairs 1.2.20 — profile ebuscore (from the file)``: where
+        the conventions start from (field/learn.py learns the file's own from there)."""
         named = self.program.text if self.program is not None else None
         if self.profile is not None:
             untested = "" if self.profile.tested else "; inferred, not measured on a file"
@@ -188,10 +189,10 @@ class Choice:
                 return f"profile {self.profile.id} ({self.profile.title}; --profile{untested})"
             return f"{named} — profile {self.profile.id} (from the file{untested})"
         if self.how == "none":
-            return "none (--profile none): the rulebook's defaults"
+            return "none (--profile none): starting from the rulebook's defaults"
         if self.how == "unknown-program":
-            return f"{named}: no profile for this program — the rulebook's defaults"
-        return "the file names no program — the rulebook's defaults"
+            return f"{named}: no profile for this program — starting from the rulebook's defaults"
+        return "the file names no program — starting from the rulebook's defaults"
 
 
 def choose(event: Event, option: str | None = None) -> Choice:

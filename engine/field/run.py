@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError
 from ..rulebook import proposed
-from . import profiles
+from . import learn, profiles
 from .model import Event, require_results
 from .pbn_results import load_event_pbn
 from .rulings import apply, book_for, in_force, load_rulings
@@ -90,7 +90,13 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
         step = (lambda done, total, what=what: progress(what, done, total)) if progress else None
         dated = in_force(book, s, as_of)
         try:
-            ss = score_session(s, dated, progress=step)
+            if choice is None:                  # a YAML traveller ruled with its own rulebook: nothing to learn
+                ss = score_session(s, dated, progress=step)
+            else:
+                ss = learn.score_learning(s, dated, profile_forced=choice.how == "option",
+                                          profile=choice.profile,
+                                          known=_rulebook_id, progress=step,
+                                          rebook=lambda b, s=s: in_force(b, s, as_of))
         except BridgelawError as exc:
             if exc.file is not None or s.where is None:
                 raise
@@ -100,6 +106,30 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
         ss.conventions = choice
         scored.append(ss)
     return scored
+
+
+def _rulebook_id(where: str) -> bool:
+    """A parameter's origin that is a rulebook's own file (not --set, an overlay or a profile)."""
+    from ..rulebook import available
+    return where in available()
+
+
+def refuse_unreproduced(event: Event, scored: list[ScoredSession], rescore_all: bool) -> None:
+    """A corrected file is not written when bridgelaw does not reproduce a published figure of a board or
+    contestant that no ruling touches — it would change the results of players no ruling concerns —
+    unless `rescore_all` (``--rescore-all``) says to, which the report then names."""
+    for k, ss in enumerate(scored, 1):
+        lr = ss.learning
+        if lr is None or lr.reproduced:
+            continue
+        if rescore_all:
+            lr.rescore_all = True
+            continue
+        where = f"session {k}: " if len(scored) > 1 else ""
+        raise BridgelawError(f"{event.file}: --output refused, nothing written: {where}{lr.refusal()}",
+                             expected="every published figure of an unruled board reproduced",
+                             suggestion="the program's conventions with --set or --profile, or --rescore-all "
+                                        "to write the file rescored throughout")
 
 
 def outputs(event: Event, scored: list[ScoredSession], targets: list[str], source: str) -> list[tuple[Path, str, str]]:

@@ -48,14 +48,17 @@ from .model import Board, Contestant, Line, Session, contestant_key, rank, side_
 TOTALS_TOP = "fieldscore.totals.factor_to_top"
 TOTALS_BOARDS = "fieldscore.totals.factor_boards"
 CROSS_ARTIFICIAL = "fieldscore.cross_imps.artificial"
+CROSS_SCALE = "fieldscore.cross_imps.artificial_scale"
+CROSS_TOTALS = "fieldscore.cross_imps.totals"
+TOTALS_BYES = "fieldscore.totals.byes"
 
 # The one table of the rulebook parameters each method reads.
 PARAMETERS: dict[str, tuple[str, ...]] = {
     "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode",
-                    "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS),
-    "cross-imps": ("fieldscore.cross_imps.divisor", TOTALS_BOARDS),
+                    "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS, TOTALS_BYES),
+    "cross-imps": ("fieldscore.cross_imps.divisor", CROSS_TOTALS, TOTALS_BOARDS, TOTALS_BYES),
     "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
-               TOTALS_BOARDS),
+               TOTALS_BOARDS, TOTALS_BYES),
     # teams (field/teams.py): a board compared between the match's two rooms; the VP scale is read
     # when the matches are scored in VPs, the cross-IMP divisor when the file publishes pairwise figures
     **{method: () for method in TEAM_METHODS},
@@ -178,6 +181,7 @@ class Standing:
     factored: list[Entry] = field(default_factory=list)   # how the total was factored (fieldscore.totals.*)
     group: tuple = ()                      # the contestants it is ranked with (Session.ranking)
     tied: int = 1                          # contestants sharing its rank (itself included)
+    comparisons: int = 0                   # cross-IMPs: the comparisons its boards' figures were made over
 
     @property
     def percent(self) -> Fraction | None:
@@ -195,6 +199,7 @@ class ScoredSession:
     keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
     teams: Any = None                       # a teams session: its matches and standings (teams.TeamsResult)
     conventions: Any = None                 # the scoring program's profile chosen (profiles.Choice), if any
+    learning: Any = None                    # the conventions learnt from the file (learn.Learning), if learnt
 
     @cached_property
     def standings(self) -> list[Standing]:
@@ -232,7 +237,7 @@ class ScoredSession:
 
 
 def _params(book: Rulebook, method: str, needs_cross: bool, trace: Trace) -> dict[str, Any]:
-    names = list(PARAMETERS[method]) + ([CROSS_ARTIFICIAL] if needs_cross else [])
+    names = list(PARAMETERS[method]) + ([CROSS_ARTIFICIAL, CROSS_SCALE] if needs_cross else [])
     missing = [n for n in names if n not in book.parameters]
     if missing:
         raise BridgelawError(f"rulebook {book.id} does not set {', '.join(missing)}, which {method} needs",
@@ -326,7 +331,36 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
             _percents(sb)
     _contestants(boards, keys, book, unit, session.mp_unit)
     scored.keys = keys
+    if p.get(TOTALS_BYES) == "average":
+        _byes_at_average(boards, keys)
     return scored
+
+
+def _byes(sl: "ScoredLine", keys: dict) -> list[tuple[str, str]]:
+    """(side, contestant) sitting out a Bye row."""
+    if sl.line.kind != "not-played" or (sl.line.code or "").lower() != "bye":
+        return []
+    return [(side, key) for side in SIDES for key in keys.get((id(sl), side), ())]
+
+
+def _byes_at_average(boards: dict[int | None, ScoredBoard], keys: dict) -> None:
+    """A Bye row shows its contestant's average on the boards it played (fieldscore.totals.byes:
+    average); its total counts it in _standings."""
+    sums: dict[str, list] = {}
+    for sb in boards.values():
+        for sl in sb.lines:
+            for key, v in sl.contestants.items():
+                if v is not None:
+                    acc = sums.setdefault(key, [Fraction(0), 0])
+                    acc[0] += v
+                    acc[1] += 1
+    for sb in boards.values():
+        for sl in sb.lines:
+            for side, key in _byes(sl, keys):
+                if key in sums and sums[key][1]:
+                    sl.side(side).value = sums[key][0] / sums[key][1]
+                    if sb.unit == "MP" and sb.top:
+                        sl.side(side).percent = 100 * sl.side(side).value / sb.top
 
 
 def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], session_most: int | None,
@@ -561,9 +595,10 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
                         t.add("share", side=side, share=a, top=sb.top, value=s.value, unit="MP")
                 elif method == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
                     comparisons = max(sb.results, 1)
-                    s.value = a * comparisons / sb.divisor
+                    scale = p.get(CROSS_SCALE, 1)
+                    s.value = a * scale * comparisons / sb.divisor
                     t.add("per-comparison", side=side, imps=a, comparisons=comparisons, divisor=sb.divisor,
-                          value=s.value, parameter=CROSS_ARTIFICIAL)
+                          value=s.value, parameter=CROSS_ARTIFICIAL, scale=scale)
                 else:
                     s.value = Fraction(a)
         _percents(sb)
@@ -586,7 +621,7 @@ def _value(a: Any, method: str, sb: ScoredBoard, p: dict[str, Any]) -> Fraction 
     if unit_scoring(method) == "matchpoints":
         return a * sb.top
     if method == "cross-imps" and p.get(CROSS_ARTIFICIAL) == "per-comparison":
-        return a * max(sb.results, 1) / sb.divisor
+        return a * p.get(CROSS_SCALE, 1) * max(sb.results, 1) / sb.divisor
     return Fraction(a)
 
 
@@ -691,6 +726,8 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                         v, top = f, session_top
                     st.total += v
                     st.boards += 1
+                    if sb.method == "cross-imps":
+                        st.comparisons += max(sb.results - (1 if sl.line.kind != "artificial" else 0), 1)
                     if top:
                         st.available += top
                     if sl.line.kind != "result" or any(b.penalty.to == "side" for b in sl.penalties) or (
@@ -718,6 +755,30 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                 st.available = st.available * most / st.boards
                 st.factored.append(Entry("to-boards", {"before": before, "most": most, "played": st.boards,
                                                        "after": st.total, "parameter": TOTALS_BOARDS}))
+    if p.get(TOTALS_BYES) == "average":
+        byes: dict[str, list] = {}
+        for number, sb in boards.items():
+            for sl in sb.lines:
+                for _, key in _byes(sl, keys):
+                    byes.setdefault(key, []).append(sb.top)
+        for key, tops in byes.items():
+            st = table.get(key)
+            if st is None or not st.boards:
+                continue
+            before = st.total
+            st.total = st.total * (st.boards + len(tops)) / st.boards
+            if st.available:
+                st.available += sum((t for t in tops if t), Fraction(0))
+            st.factored.append(Entry("byes", {"before": before, "byes": len(tops), "played": st.boards,
+                                              "after": st.total, "parameter": TOTALS_BYES}))
+            st.boards += len(tops)
+    if p.get(CROSS_TOTALS) == "per-comparison":
+        for st in table.values():
+            if st.comparisons:
+                before = st.total
+                st.total = st.total / st.comparisons
+                st.factored.append(Entry("per-comparison", {"before": before, "comparisons": st.comparisons,
+                                                            "after": st.total, "parameter": CROSS_TOTALS}))
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
         group = groups[group_key]

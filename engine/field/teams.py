@@ -47,7 +47,7 @@ from ..ruling.caseschema import Match as MatchFacts
 from ..ruling.caseschema import MatchImps
 from ..ruling.trace import Trace
 from . import fieldscore, penalties
-from .cells import Published
+from .cells import Published, shown
 from .model import Board, Contestant, Line, Match, Session, contestant_key, rank
 
 PAIRWISE_DIVISOR = "fieldscore.cross_imps.divisor"
@@ -282,12 +282,36 @@ class TeamsResult:
                         out.append((sl.line, side, f"{sl.line.label} {side} pairwise cross-IMPs", pub,
                                     pw[side] if pw is not None else None))
         totals = self.pair_totals()
+        printed = self.pair_imps()
         for c in self.session.contestants.values():
             for number, pair in c.extra.get("pairs", {}).items():
                 pub = pair["published"].get("boards")
                 if pub is not None:
                     out.append((None, "boards", f"pair {number} boards played", pub,
                                 Fraction(totals.get(number, (0, None))[0])))
+                pub = pair["published"].get("imps")
+                if pub is not None and number in printed:
+                    out.append((None, "pair_imps", f"pair {number} pair IMPs", pub, printed[number]))
+        return out
+
+    def pair_imps(self, places: int = 2) -> dict[str, Fraction]:
+        """Each pair's cross-IMP total as the programs make it (PAIR_IMPS): the sum of its lines'
+        pairwise cross-IMPs as printed — each at the decimals the file printed it (else `places`) —
+        so −20.99 where the exact sum is −21 (TeamsScorer, EBUScore Teams)."""
+        out: dict[str, Fraction] = {}
+        for sm in self.matches:
+            for mb in sm.boards:
+                for sl in mb.rooms:
+                    pw = self.pairwise.get(id(sl.line))
+                    if pw is None or sl.line.kind == "not-played":
+                        continue
+                    pubs = sl.line.extra.get("pairwise", {})
+                    for side in SIDES:
+                        who = sl.line.who(side)
+                        if who is None or pw.get(side) is None:
+                            continue
+                        pub = pubs.get(side)
+                        out[who] = out.get(who, Fraction(0)) + shown(pw[side], pub.places if pub else places)
         return out
 
     def pair_totals(self) -> dict[str, tuple[int, Fraction | None]]:

@@ -247,6 +247,7 @@ def write(scored_sessions: list, event: Event, result_xml: Callable[[Line], list
         out.append(f'  <SESSION SESSION_ID="{k}">')
         out.append("    <PARTICIPANTS>")
         pair_totals = teams.pair_totals()
+        printed = teams.pair_imps()             # PAIR_IMPS as the programs print it: the lines' printed figures added
         for st in teams.standings:
             c = st.contestant
             name = f' TEAM_NAME="{_esc(c.names)}"' if c is not None and c.names else ""
@@ -258,6 +259,7 @@ def write(scored_sessions: list, event: Event, result_xml: Callable[[Line], list
                 out.append("        <PAIR>")
                 out.append(f"          <PAIR_NUMBER>{_esc(number)}</PAIR_NUMBER>")
                 boards, imps = pair_totals.get(number, (0, None))
+                imps = printed.get(number, imps)
                 out.append(f"          <BOARDS_PLAYED>{boards}</BOARDS_PLAYED>")
                 if imps is not None:
                     out.append(f"          <PAIR_IMPS>{_num(imps)}</PAIR_IMPS>")

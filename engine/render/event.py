@@ -79,15 +79,70 @@ def _parameters(ss: ScoredSession) -> str:
                      for name, value, origin in fieldtrace.parameter_rows(ss.trace))
 
 
+def conventions_lines(ss: ScoredSession) -> list[str]:
+    """The heading's conventions: each with its value, where it came from (learnt from the file, the
+    program's profile, the rulebook, --set) and how many of the published figures that decide it it
+    reproduces; then any other parameter the session read, in one line."""
+    lr = ss.learning
+    if lr is None:
+        return [f"parameters: {_parameters(ss)}"] if ss.trace.parameters() else []
+    head = f"Conventions: {lr.agree} of {lr.of} published figures of unruled boards and contestants reproduced"
+    learnt = [c for c in lr.conventions if c.learnt]
+    if learnt:
+        head += f"; {len(learnt)} learnt from the file"
+    out = [head + ("" if lr.conventions else " (nothing to choose)")]
+    out.extend(f"  {c.text()}" for c in lr.conventions)
+    shown = {c.name for c in lr.conventions}
+    rest = [(n, v, o) for n, v, o in fieldtrace.parameter_rows(ss.trace) if n not in shown]
+    if rest:
+        out.append("  other parameters: " + "; ".join(f"{n.split('.', 1)[1]} {v} ({o})" for n, v, o in rest))
+    return out
+
+
+def published_lines(ss: ScoredSession, limit: int = 50) -> list[str]:
+    """The published figures against bridgelaw's: with no ruling, how many agree and each that does
+    not; with rulings, the unruled figures' agreement apart from what the rulings change (their
+    effects, published → now, not disagreements)."""
+    cs = ss.checks()
+    if not cs:
+        return []
+    lr = ss.learning
+    if lr is None or not lr.effects and lr.of == len(cs):
+        bad = [c for c in cs if not c.agrees]
+        out = [f"Published figures: {len(cs) - len(bad)} of {len(cs)} agree at their printed precision"]
+        if lr is not None and lr.rescore_all and bad:
+            out.append(f"  --rescore-all: the corrected file is rescored throughout; these {len(bad)} figures change "
+                       "with it")
+        out += [f"  {c.what}: published {c.published.text}, computed {_d(c.computed, 4)}" for c in bad[:limit]]
+        if len(bad) > limit:
+            out.append(f"  … and {len(bad) - limit} more")
+        return out
+    out = [f"Published figures of the boards and contestants no ruling touches: {lr.agree} of {lr.of} agree "
+           "at their printed precision"]
+    if lr.rescore_all and lr.differ:
+        out.append(f"  --rescore-all: the corrected file is rescored throughout; these {len(lr.differ)} figures "
+                   "of unruled boards and contestants change with it")
+    out += [f"  {c.what}: published {c.published.text}, computed {_d(c.computed, 4)}" for c in lr.differ[:limit]]
+    if len(lr.differ) > limit:
+        out.append(f"  … and {len(lr.differ) - limit} more")
+    if lr.effects:
+        out.append(f"What the rulings change ({len(lr.effects)} published figures):")
+        out += [f"  {c.what}: published {c.published.text}, now {_d(c.computed, 4)}" for c in lr.effects[:limit]]
+        if len(lr.effects) > limit:
+            out.append(f"  … and {len(lr.effects) - limit} more")
+    return out
+
+
 def text(sessions: list[ScoredSession], checks: bool = True) -> str:
     out = []
     for ss in sessions:
         s = ss.session
         out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
         if ss.conventions is not None:
-            out.append(f"conventions: {ss.conventions.text}")
+            out.append(f"program: {ss.conventions.text}")
         out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
-                   f"{s.pair_numbers}; " + _parameters(ss))
+                   f"{s.pair_numbers}")
+        out.extend(conventions_lines(ss))
         if any(e.kind == "half-matchpoints" for e in ss.trace.entries):
             out.append("The file counts 1 matchpoint per result beaten: every score is in half matchpoints.")
         group = None
@@ -141,15 +196,10 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
             out.append(f"Warnings ({len(ss.warnings)}):")
             out.extend(f"  {w}" for w in ss.warnings)
         if checks:
-            cs = ss.checks()
-            if cs:
-                bad = [c for c in cs if not c.agrees]
+            lines = published_lines(ss)
+            if lines:
                 out.append("")
-                out.append(f"Published figures: {len(cs) - len(bad)} of {len(cs)} agree at their printed precision")
-                for c in bad[:50]:
-                    out.append(f"  {c.what}: published {c.published.text}, computed {_d(c.computed, 4)}")
-                if len(bad) > 50:
-                    out.append(f"  … and {len(bad) - 50} more")
+                out.extend(lines)
         out.append("")
     return "\n".join(out)
 
@@ -162,6 +212,12 @@ def markdown(sessions: list[ScoredSession]) -> str:
         out.append("")
         out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}, as in force on {ss.book.as_of}")
         out.append("")
+        if ss.learning is not None and ss.learning.conventions:
+            head, *rows = conventions_lines(ss)
+            out.append(head)
+            out.append("")
+            out.extend(f"- {r.strip()}" for r in rows)
+            out.append("")
         out.append(f"| section | rank | {'team' if s.matches else 'pair'} | total | % | boards | names |")
         out.append("|---|---:|---:|---:|---:|---:|---|")
         t_places, p_places = printed_places(ss)          # the file's own decimals, as the text report
@@ -211,6 +267,7 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
             "name": s.name, "scoring": s.scoring, "unit": ss.unit, "pair_numbers": s.pair_numbers,
             "rulebook": ss.book.identity,
             "conventions": _conventions(ss),
+            "learnt": _learning(ss),
             "parameters": {name: {"value": value, "from": origin}
                            for name, value, origin in fieldtrace.parameter_rows(ss.trace)},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,
@@ -245,6 +302,20 @@ def _conventions(ss: ScoredSession) -> dict[str, Any] | None:
         return None
     return {"profile": c.profile.id if c.profile else None, "how": c.how, "text": c.text,
             "program": {"name": c.program.name, "version": c.program.version} if c.program else None}
+
+
+def _learning(ss: ScoredSession) -> dict[str, Any] | None:
+    lr = ss.learning
+    if lr is None:
+        return None
+    return {"agree": lr.agree, "of": lr.of, "scorings": lr.scorings,
+            "conventions": [{"name": c.name, "value": _plain(c.value), "source": c.source, "learnt": c.learnt,
+                             "was": _plain(c.was), "agree": c.agree, "of": c.of,
+                             "tried": [_plain(v) for v in c.tried]} for c in lr.conventions],
+            "differ": [{"what": c.what, "published": c.published.text,
+                        "computed": None if c.computed is None else exact_json(c.computed)} for c in lr.differ],
+            "ruling_effects": [{"what": c.what, "published": c.published.text,
+                                "now": None if c.computed is None else exact_json(c.computed)} for c in lr.effects]}
 
 
 def as_json(sessions: list[ScoredSession]) -> str:

@@ -71,7 +71,9 @@ def _field_line(e: Entry) -> list[str] | None:
         words = ", ".join(f"{side} {word}" for side, word in d["words"].items())
         return [f"the file's code '{d['code']}' at IMP scoring stands for {words}: scored in IMPs by the rulebook"]
     if k == "per-comparison":
-        return [f"{d['side']} = {format_mixed(d['imps'], signed=True)} × {d['comparisons']} comparisons ÷ "
+        scale = d.get("scale", 1)
+        share = f" × {format_mixed(scale)}" if scale != 1 else ""
+        return [f"{d['side']} = {format_mixed(d['imps'], signed=True)}{share} × {d['comparisons']} comparisons ÷ "
                 f"{d['divisor']} = {format_mixed(d['value'], signed=True)} IMPs ({d['parameter']}: per-comparison)"]
     if k == "own-facts":
         return [f"{d['contestant']}: {d['label']} on its own session facts (rule {d['rule'].id})"]
@@ -156,6 +158,12 @@ def factored_lines(standing: Any) -> list[str]:
         if e.kind == "to-top":
             out.append(f"board {d['board']}: {format_mixed(d['before'])} of top {format_mixed(d['top'])} → "
                        f"{format_mixed(d['after'])} of {format_mixed(d['session_top'])} ({d['parameter']}: session-top)")
+        elif e.kind == "byes":
+            out.append(f"total {format_mixed(d['before'])} × ({d['played']} played + {d['byes']} byes) ÷ "
+                       f"{d['played']} = {format_mixed(d['after'])} ({d['parameter']}: average)")
+        elif e.kind == "per-comparison":
+            out.append(f"total {format_mixed(d['before'])} ÷ {d['comparisons']} comparisons = "
+                       f"{format_mixed(d['after'])} ({d['parameter']}: per-comparison)")
         elif e.kind == "file-adjustment":
             out.append(f"total {format_mixed(d['before'])} + the file's adjustment {format_mixed(d['amount'])} = "
                        f"{format_mixed(d['after'])}")

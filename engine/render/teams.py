@@ -132,4 +132,6 @@ def as_dict(ss: Any) -> dict[str, Any]:
                    "names": st.contestant.names if st.contestant is not None else None} for st in t.standings],
         "pairwise": {sl.line.label: {k: ej(v) for k, v in t.pairwise[id(sl.line)].items()}
                      for sm in t.matches for mb in sm.boards for sl in mb.rooms if id(sl.line) in t.pairwise},
+        # each pair's cross-IMP total as the programs print PAIR_IMPS: its lines' printed figures added
+        "pair_imps": {number: ej(v) for number, v in sorted(t.pair_imps().items())} if t.pairwise else {},
     }

@@ -87,12 +87,20 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "fieldscore.cross_imps.artificial": (("flat", "per-comparison"), "an artificial score in IMPs at cross-IMPs: "
                                          "the line's score as it is (flat), or counted once per comparison and "
                                          "divided like the other lines (per-comparison)"),
+    "fieldscore.cross_imps.artificial_scale": ("number", "with per-comparison: the share of an artificial score's "
+                                               "IMPs counted in each comparison (1: all of it; Ruter counts half)"),
+    "fieldscore.cross_imps.totals": (("sum", "per-comparison"), "a contestant's cross-IMP total: the sum of its boards' "
+                                     "figures (sum), or that sum divided by the comparisons its boards made "
+                                     "(per-comparison: an average a comparison, Ruter's IMP;Cross2)"),
     "fieldscore.totals.factor_to_top": (("none", "session-top"), "a contestant's session total at matchpoints: "
                                         "each board's matchpoints as scored (none), or a board with a smaller top "
                                         "factored up to the session's largest top by Neuberg (session-top)"),
     "fieldscore.totals.factor_boards": (("none", "session-boards"), "a contestant who played fewer boards than the "
                                         "session's most: its total as it is (none), or multiplied by the session's "
                                         "boards ÷ its boards (session-boards); percentages are the same either way"),
+    "fieldscore.totals.byes": (("none", "average"), "a board a contestant sat out (a Bye row): not counted (none), or "
+                               "counted at the contestant's average on the boards it played (average: its total × "
+                               "(played + byes) ÷ played, and the Bye row shows that average)"),
     "fieldscore.butler.drop": ("count", "results dropped at each end before the butler datum is averaged"),
     "fieldscore.butler.round_datum_to": ("number", "round the butler datum to this step (0: keep exact)"),
     "fieldscore.butler.round_half": (("even", "away"), "a butler datum exactly halfway between two steps goes to "
@@ -130,6 +138,7 @@ RANGES: dict[str, tuple[Fraction, Fraction, str]] = {
     "vp.round_to": (F(0), F(20), "a step within the 20-VP scale (0: no rounding)"),
     "appeal.time_limit_minutes": (F(0), F(7 * 24 * 60), "minutes, at most a week"),
     "fieldscore.neuberg.round_to": (F(0), F(100), "a step of matchpoints (0: no rounding)"),
+    "fieldscore.cross_imps.artificial_scale": (F(0), F(1), "a share of the artificial IMPs, from 0 to all of them"),
     "fieldscore.butler.drop": (F(0), F(100), "results dropped at each end"),
     "fieldscore.butler.round_datum_to": (F(0), F(1000), "a step of points (0: no rounding)"),
 }

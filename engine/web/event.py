@@ -18,7 +18,7 @@ from starlette.responses import Response
 
 from ..core.errors import BridgelawError
 from ..render import event as report
-from ..field.run import load_event, outputs, run
+from ..field.run import load_event, outputs, refuse_unreproduced, run
 from ..core.exact import format_decimal
 from ..core.yamlio import load_yaml
 from ..core.vocab import METHODS
@@ -53,9 +53,12 @@ def view(scored: list) -> list[dict]:
                   "steps": report.steps(sl, book=ss.book), "rules": report.rules(sl), "citations": sl.citations}
                  for _, sl in report.adjusted_lines(ss)]
         checks = ss.checks()
+        lr = ss.learning
         out.append({"name": ss.session.name, "scoring": ss.session.scoring, "unit": ss.unit,
                     "rulebook": ss.book.identity, "rows": rows, "lines": lines, "warnings": ss.warnings,
                     "conventions": ss.conventions.text if ss.conventions is not None else None,
+                    "learnt": report.conventions_lines(ss), "published": report.published_lines(ss, 20),
+                    "reproduced": lr is None or lr.reproduced,
                     "checked": len(checks), "agree": sum(c.agrees for c in checks)})
     return out
 
@@ -68,7 +71,8 @@ async def handle(request: Request, page, books) -> Response:
     except Exception:
         return page(request, "event.html", 400, form={}, options=options(), problem="The form could not be read; choose the files again.")
     form = {k: data.get(k) if isinstance(data.get(k), str) else "" for k in (
-        "rulebook", "rulings", "download", "event_text", "event_name", "scoring", "profile", "overlay", "settings")}
+        "rulebook", "rulings", "download", "event_text", "event_name", "scoring", "profile", "overlay", "settings",
+        "rescore_all")}
     if form["scoring"] not in METHODS:
         form["scoring"] = ""
     if form["profile"] not in ("", "none", *profiles.profiles()):
@@ -105,6 +109,8 @@ async def handle(request: Request, page, books) -> Response:
                      settings, rulings_text=form["rulings"], profile=form["profile"] or None,
                      overlay_text=form["overlay"] if form["overlay"].strip() else None)
         if form["download"] in ("pbn", "xml"):
+            # as `bridgelaw event --output`: no file contradicting the one uploaded unless the box is ticked
+            refuse_unreproduced(event, scored, form["rescore_all"] == "yes")
             stem = name.rsplit(".", 1)[0]
             ((_, text, encoding),) = outputs(event, scored, [f"{stem}-corrected.{form['download']}"], name)
             media = "application/xml" if form["download"] == "xml" else "text/plain"
