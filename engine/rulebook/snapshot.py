@@ -8,8 +8,8 @@ pydantic models and composed YAML nodes are left out).
 
 It is keyed by content: the sha256 of bridgelaw's version and of the source of the modules whose
 objects it holds (rulebook/, core/), of the Python version, of the rulebook file's path, and of
-every file loading it could read (each rulebook beside it — a regulation's chain — and each shared
-layer). Any change to any of them is another key. A snapshot that does not read back (stale,
+every file loading it could read (each rulebook in the folders its ``extends:`` is looked up in —
+beside it, and for a user's rulebook the offered folders: rulebook/files.py — and each shared layer). Any change to any of them is another key. A snapshot that does not read back (stale,
 corrupt, truncated, another format) is ignored and the rulebook loaded afresh; one made for another
 day (the rules in force change with the date) is made again; the newest MAX_SNAPSHOTS are kept.
 Files are written whole (core.files.write_atomic: a temporary file, then renamed) under the cache
@@ -35,7 +35,7 @@ from typing import Any
 from .. import __version__
 from ..core.errors import BridgelawError
 from ..core.files import write_atomic
-from .files import available, shared_dirs
+from .files import available, extends_dirs, shared_dirs
 from .model import Rule, Rulebook
 
 MAGIC = "bridgelaw rulebook snapshot 1"
@@ -69,7 +69,7 @@ def key(path: Path) -> str | None:
     given = str(path)                   # as given: its messages name the file so
     path = Path(path).resolve()
     files = {path}
-    for folder in (path.parent, *shared_dirs(path)):
+    for folder in (*extends_dirs(path), *shared_dirs(path)):     # what extends: and include: may read
         if folder.is_dir():
             files.update(available(folder).values())
     if len(files) > MAX_FILES:
