@@ -138,7 +138,7 @@ def test_a_rulebook_file_given_by_path_extends_a_shipped_one(tmp_path, capsys):
 def test_every_command_takes_rules(tmp_path):
     folder = _new(tmp_path)
     for name in ("rule", "check", "compare", "score", "event", "casebook", "rulebooks", "explain", "diff", "lint",
-                 "schema", "serve", "new"):
+                 "schema", "serve", "new", "impact"):
         parser = cli.build_parser(name)
         action = parser._subparsers._group_actions[0].choices[name]._option_string_actions.get("--rules")
         assert action is not None and action.help and "beside the shipped ones" in action.help, name

@@ -9,6 +9,7 @@
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
     bridgelaw rulebooks | explain NAME | explain --exceptions STAGE | diff A B | lint [RULEBOOK…] | schema KIND
     bridgelaw new regulation ID --extends BASE [--dir DIR]   (a skeleton: docs/rulebooks.md)
+    bridgelaw impact --rulebooks CURRENT,PROPOSED FILES|FOLDERS   (a season replayed: docs/comparing.md)
 
 Every command takes --rules DIR (repeatable) and reads BRIDGELAW_RULES: folders of the user's own
 rulebooks, offered beside the shipped ones (rulebook/files.py).
@@ -426,6 +427,8 @@ LAZY: dict[str, tuple[str, str, str]] = {
               "apply a TD's rulings to a whole results file (PBN or USEBIO) and write it back"),
     "serve": (".commands.serve", "add_parser", "start the web page for tournament directors"),
     "new": (".commands.new", "add_parser", "write a skeleton to start from: a regulation of your own"),
+    "impact": (".commands.impact", "add_parser",
+               "a proposal's effect on a season: every results file replayed under two rulebooks"),
 }
 
 
@@ -530,6 +533,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_schema)
 
     _add_lazy(sub, "new", command)
+    _add_lazy(sub, "impact", command)
     for p in sub.choices.values():          # every command (not a placeholder) reads the user's rulebook folders
         if p.add_help and "--rules" not in p._option_string_actions:
             rules_option(p)
