@@ -166,19 +166,18 @@ def replay(path: str, rulings: str | None, spec: Spec) -> dict[str, Any]:
 
 
 def _scored(path: str, rulings: str | None, rulebook: str, spec: Spec, settings: list[str] | None,
-            overlay: str | None, overlay_text: str | None) -> list[ScoredSession]:
+            overlay: str | None, overlay_text: str | None) -> tuple[Any, list[ScoredSession]]:
     event = load_event(path, spec.scoring)
-    return run(event, rulings, rulebook, settings, overlay=overlay, overlay_text=overlay_text,
-               as_of=spec.day, profile=spec.profile)
+    return event, run(event, rulings, rulebook, settings, overlay=overlay, overlay_text=overlay_text,
+                      as_of=spec.day, profile=spec.profile)
 
 
 def _replay(path: str, rulings: str | None, spec: Spec) -> dict[str, Any]:
     settings = list(spec.settings) or None
-    before = _scored(path, rulings, spec.current, spec, None, None, None)
-    rerun = True
+    event, before = _scored(path, rulings, spec.current, spec, None, None, None)
     if spec.incremental:
-        # the proposal as each session would read it, without scoring anything again
-        event = load_event(path, spec.scoring)
+        # the proposal as each session would read it, without reading or scoring anything again (the
+        # event read for the first run chooses the program's profile as it did then)
         model = load_rulings(rulings) if rulings else None
         book, _ = rulebook_for(event, model, spec.proposed, settings, spec.overlay, spec.profile, spec.overlay_text)
         books = [in_force(book, s, spec.day) for s in event.sessions]
@@ -186,7 +185,7 @@ def _replay(path: str, rulings: str | None, spec: Spec) -> dict[str, Any]:
         if not rerun:
             return {"file": path, "rulings": rulings, "error": None, "rerun": False,
                     "sessions": compare_sessions(before, before, [b.id for b in books])}
-    after = _scored(path, rulings, spec.proposed, spec, settings, spec.overlay, spec.overlay_text)
+    _, after = _scored(path, rulings, spec.proposed, spec, settings, spec.overlay, spec.overlay_text)
     return {"file": path, "rulings": rulings, "error": None, "rerun": True,
             "sessions": compare_sessions(before, after)}
 
