@@ -254,3 +254,51 @@ def test_a_proposal_a_file_does_not_read_is_not_ruled_again(season_dir, monkeypa
     out = season.replay(str(path), None, season.Spec("wbf-2017", "wbf-2017", ("fieldscore.neuberg.round_to=0",)))
     assert (out["rerun"], len(calls)) == (True, 4)
     assert out["sessions"][0]["changed_lines"][0]["causes"] == ["parameter fieldscore.neuberg.round_to"]
+
+
+# --- the web page -------------------------------------------------------------------------------------------
+
+def test_the_web_page_takes_files_and_a_proposal(season_dir, capsys):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+    from bridgelaw.web.app import create_app
+    c = TestClient(create_app())
+    assert c.get("/impact").status_code == 200
+    s1 = (season_dir / "pairs" / "s1.pbn").read_bytes()
+    s5 = (season_dir / "pairs" / "s5.pbn").read_bytes()
+    files = [("files", ("../../s1.pbn", s1)), ("files", ("s1.rulings.yaml", MAGIC_RULINGS.encode())),
+             ("files", ("s5.pbn", s5))]
+    r = c.post("/impact", data={"current": "wbf-2017", "settings": "artificial.pairs.avg_plus=65%"}, files=files)
+    assert r.status_code == 200, r.text
+    shown = dict(re.findall(r'data-(files|changed-lines|changed-contestants|places)="(\d+)"', r.text))
+    # the command line on the same two files and rulings
+    code, out, _ = _impact(capsys, "--rulebooks", "wbf-2017", "--set", "artificial.pairs.avg_plus=65%",
+                           str(season_dir / "pairs" / "s1.pbn"), str(season_dir / "pairs" / "s5.pbn"),
+                           "--format", "json", "--jobs", "1", "--no-cache")
+    t = json.loads(out)["impact"]["totals"]
+    assert shown == {"files": "2", "changed-lines": str(t["changed_lines"]),
+                     "changed-contestants": str(t["changed_contestants"]), "places": str(t["places_changed"])}
+    assert t["changed_lines"] == 6 and r.text.count("<svg") == 3
+    report = r.text[r.text.index('<section class="ruling impact-report"'):r.text.index("</section>")]
+    assert "style=" not in report and "<script" not in report           # the page's CSP allows neither
+    assert ">s1.pbn<" in report and "../" not in report                  # a file name is a safe base name
+    # an overlay instead of settings: the same
+    overlay = "parameters:\n  artificial:\n    pairs:\n      avg_plus: {value: 65%}\n"
+    r2 = c.post("/impact", data={"current": "wbf-2017", "overlay": overlay}, files=files)
+    assert dict(re.findall(r'data-(files|changed-lines|changed-contestants|places)="(\d+)"', r2.text)) == shown
+
+
+def test_the_web_page_refuses_in_words(season_dir):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+    from bridgelaw.web.app import create_app
+    c = TestClient(create_app())
+    s5 = ("files", ("s5.pbn", (season_dir / "pairs" / "s5.pbn").read_bytes()))
+    r = c.post("/impact", data={"current": "wbf-2017"}, files=[s5])
+    assert r.status_code == 400 and "Give the proposal: another rulebook, settings, or an overlay." in r.text
+    r = c.post("/impact", data={"current": "wbf-2017", "settings": "x=1"}, files=[("files", ("notes.txt", b"hello"))])
+    assert r.status_code == 400 and "Choose one or more results files" in r.text
+    r = c.post("/impact", data={"current": "../../etc/passwd", "proposed": "ebu"}, files=[s5])
+    assert r.status_code == 200 and "compared with ebu" in r.text        # an unknown id: the default rulebook
+    r = c.post("/impact", data={"current": "wbf-2017", "settings": "artificial.pairs.avg_plus=55%"}, files=[s5])
+    assert r.status_code == 200 and "55% is below 60%" in r.text         # the file's error, listed

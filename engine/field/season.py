@@ -154,10 +154,13 @@ def _x(v: Fraction | None) -> str | None:
     return None if v is None else str(v)
 
 
-def replay(path: str, rulings: str | None, spec: Spec) -> dict[str, Any]:
-    """One results file under both rulebooks, compared (plain data); an error is its one line."""
+def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = None,
+           rulings_text: str | None = None) -> dict[str, Any]:
+    """One results file under both rulebooks, compared (plain data); an error is its one line.
+    With `data` (and `rulings_text`) the file is given in memory (the web page's uploads): `path`
+    and `rulings` only name them and choose the format."""
     try:
-        return _replay(path, rulings, spec)
+        return _replay(path, rulings, spec, data, rulings_text)
     except BridgelawError as exc:
         return {"file": path, "rulings": rulings, "error": one_line(str(exc)), "sessions": [], "rerun": False}
     except (OSError, UnicodeError, ValueError, RecursionError, MemoryError) as exc:
@@ -166,26 +169,29 @@ def replay(path: str, rulings: str | None, spec: Spec) -> dict[str, Any]:
 
 
 def _scored(path: str, rulings: str | None, rulebook: str, spec: Spec, settings: list[str] | None,
-            overlay: str | None, overlay_text: str | None) -> tuple[Any, list[ScoredSession]]:
-    event = load_event(path, spec.scoring)
-    return event, run(event, rulings, rulebook, settings, overlay=overlay, overlay_text=overlay_text,
+            overlay: str | None, overlay_text: str | None, data: bytes | None,
+            rulings_text: str | None) -> tuple[Any, list[ScoredSession]]:
+    event = load_event(path, spec.scoring, data)
+    return event, run(event, rulings, rulebook, settings, rulings_text, overlay=overlay, overlay_text=overlay_text,
                       as_of=spec.day, profile=spec.profile)
 
 
-def _replay(path: str, rulings: str | None, spec: Spec) -> dict[str, Any]:
+def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = None,
+            rulings_text: str | None = None) -> dict[str, Any]:
     settings = list(spec.settings) or None
-    event, before = _scored(path, rulings, spec.current, spec, None, None, None)
+    event, before = _scored(path, rulings, spec.current, spec, None, None, None, data, rulings_text)
     if spec.incremental:
         # the proposal as each session would read it, without reading or scoring anything again (the
         # event read for the first run chooses the program's profile as it did then)
-        model = load_rulings(rulings) if rulings else None
+        model = load_rulings(rulings, text=rulings_text) if rulings else None
         book, _ = rulebook_for(event, model, spec.proposed, settings, spec.overlay, spec.profile, spec.overlay_text)
         books = [in_force(book, s, spec.day) for s in event.sessions]
         rerun = any(session_reads(ss, changes(ss.book, b)) for ss, b in zip(before, books))
         if not rerun:
             return {"file": path, "rulings": rulings, "error": None, "rerun": False,
                     "sessions": compare_sessions(before, before, [b.id for b in books])}
-    _, after = _scored(path, rulings, spec.proposed, spec, settings, spec.overlay, spec.overlay_text)
+    _, after = _scored(path, rulings, spec.proposed, spec, settings, spec.overlay, spec.overlay_text, data,
+                       rulings_text)
     return {"file": path, "rulings": rulings, "error": None, "rerun": True,
             "sessions": compare_sessions(before, after)}
 

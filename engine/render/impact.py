@@ -190,6 +190,20 @@ def _bars(title: str, items: list[tuple[str, int]], ident: str, width: int = 640
 
 def as_html(s: dict[str, Any]) -> str:
     e = html.escape
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Impact: {e(_title(s))}</title>
+<style>body{{font-family:sans-serif;margin:1.5em;max-width:70em}}table{{border-collapse:collapse;margin:1em 0}}
+td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}td:first-child{{text-align:left}}
+tr.total td{{font-weight:bold}}figure{{margin:1.5em 0}}figcaption{{font-weight:bold;margin-bottom:.4em}}</style>
+</head><body>
+<h1>Impact of a proposal</h1>
+{body(s)}</body></html>
+"""
+
+
+def body(s: dict[str, Any]) -> str:
+    """The report without its page: the web page shows it inside its own (every value escaped)."""
+    e = html.escape
     t = s["totals"]
     head = [c.replace("_", " ") for c in COLUMNS if c not in ("rulings",)]
     rows = []
@@ -210,14 +224,7 @@ def as_html(s: dict[str, Any]) -> str:
         _bars("Events most affected (lines changed)", [(m["file"], m["changed_lines"]) for m in s["most_affected"]],
               "affected"),
     ]
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Impact: {e(_title(s))}</title>
-<style>body{{font-family:sans-serif;margin:1.5em;max-width:70em}}table{{border-collapse:collapse;margin:1em 0}}
-td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}td:first-child{{text-align:left}}
-tr.total td{{font-weight:bold}}figure{{margin:1.5em 0}}figcaption{{font-weight:bold;margin-bottom:.4em}}</style>
-</head><body>
-<h1>Impact of a proposal</h1>
-<p id="title">{e(_title(s))}</p>
+    return f"""<p id="title">{e(_title(s))}</p>
 <p id="totals" data-files="{t['files']}" data-changed-lines="{t['changed_lines']}"
  data-changed-contestants="{t['changed_contestants']}" data-places="{t['places_changed']}">{t['files']} files,
 {t['sessions']} sessions, {t['lines']} lines: {t['changed_lines']} lines, {t['changed_boards']} boards,
@@ -229,7 +236,6 @@ tr.total td{{font-weight:bold}}figure{{margin:1.5em 0}}figcaption{{font-weight:b
 <table id="moves"><tr><th>contestant</th><th>total</th><th>change</th><th>points</th><th>place</th><th>event</th></tr>{moves}</table>
 <h2>Per event</h2>
 <table id="events"><tr>{"".join(f"<th>{e(h)}</th>" for h in head)}</tr>{"".join(rows)}</table>
-</body></html>
 """
 
 
