@@ -302,3 +302,36 @@ def test_the_web_page_refuses_in_words(season_dir):
     assert r.status_code == 200 and "compared with ebu" in r.text        # an unknown id: the default rulebook
     r = c.post("/impact", data={"current": "wbf-2017", "settings": "artificial.pairs.avg_plus=55%"}, files=[s5])
     assert r.status_code == 200 and "55% is below 60%" in r.text         # the file's error, listed
+
+
+def test_a_changed_rulings_file_is_replayed_again(season_dir, tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "one"
+    folder.mkdir()
+    shutil.copy(season_dir / "pairs" / "s1.pbn", folder / "s1.pbn")
+    (folder / "s1.rulings.yaml").write_text(MAGIC_RULINGS)
+    argv = ["--rulebooks", "wbf-2017", "--set", "artificial.pairs.avg_plus=65%", str(folder), "--format", "json"]
+    first = json.loads(_impact(capsys, *argv)[1])["impact"]["totals"]
+    calls = []
+    real = season.replay
+    monkeypatch.setattr(season, "replay", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    (folder / "s1.rulings.yaml").write_text(MAGIC_RULINGS.replace("board: 4, table: 2", "board: 5, table: 2"))
+    second = json.loads(_impact(capsys, *argv)[1])["impact"]["totals"]
+    assert calls == [str(folder / "s1.pbn")]
+    assert (first["changed_lines"], second["changed_lines"]) == (5, 5)
+
+
+def test_the_progress_bar_counts_files_on_a_terminal():
+    from bridgelaw.commands.event import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+    clock = iter([0.0, 2.0, 2.0, 2.0])
+    stream = Terminal()
+    bar = Progress(stream=stream, clock=lambda: next(clock), delay=0.5, unit="files")
+    bar("impact", 3, 12)
+    bar.done()
+    assert stream.getvalue().startswith("\rimpact [######..................] 3/12 files")
+    quiet = io.StringIO()                                  # not a terminal: nothing
+    Progress(stream=quiet, clock=lambda: 5.0, delay=0.0, unit="files")("impact", 1, 2)
+    assert quiet.getvalue() == ""
