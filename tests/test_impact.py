@@ -335,3 +335,18 @@ def test_the_progress_bar_counts_files_on_a_terminal():
     quiet = io.StringIO()                                  # not a terminal: nothing
     Progress(stream=quiet, clock=lambda: 5.0, delay=0.0, unit="files")("impact", 1, 2)
     assert quiet.getvalue() == ""
+
+
+def test_the_report_never_replaces_an_input(season_dir, tmp_path, capsys):
+    folder = tmp_path / "one"
+    folder.mkdir()
+    shutil.copy(season_dir / "pairs" / "s5.pbn", folder / "s5.pbn")
+    before = (folder / "s5.pbn").read_bytes()
+    code, out, err = _impact(capsys, "--rulebooks", "wbf-2017,ebu", str(folder), "--output", str(folder / "s5.pbn"))
+    assert code == 2 and err == (f"bridgelaw: error: --output {folder}/s5.pbn is an input ({folder}/s5.pbn); nothing "
+                                 "is written (expected a new file name for the report)\n")
+    assert (folder / "s5.pbn").read_bytes() == before
+    code, out, err = _impact(capsys, "--rulebooks", "wbf-2017", "--overlay", str(tmp_path / "none.yaml"), str(folder))
+    assert code == 2 and err.startswith(f"bridgelaw: error: --overlay {tmp_path}/none.yaml: cannot be read (")
+    code, out, err = _impact(capsys, "--rulebooks", "wbf-2017,ebu", str(folder), "--jobs", "0")
+    assert code == 2 and err == "bridgelaw: error: --jobs 0: no worker (expected 1 or more worker processes)\n"

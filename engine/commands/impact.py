@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 from .. import __version__
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import target_of, write_atomic
+from ..core.files import same_file, target_of, write_atomic
 from ..core.vocab import METHODS
 from ..field import season
 from ..render import impact as report
@@ -243,8 +243,16 @@ def cmd_impact(args: argparse.Namespace) -> int:
     if args.output:
         target_of(args.output)
     if args.jobs is not None and args.jobs < 1:
-        raise BridgelawError(f"--jobs {args.jobs}: expected 1 or more")
+        raise BridgelawError(f"--jobs {args.jobs}: no worker", expected="1 or more worker processes")
     spec = spec_of(args)
+    if args.output:
+        inputs = [p for pair in season.results_files(args.paths) for p in pair if p is not None]
+        if args.overlay:
+            inputs.append(Path(args.overlay))
+        for path in inputs:
+            if same_file(Path(args.output), path):
+                raise BridgelawError(f"--output {args.output} is an input ({path}); nothing is written",
+                                     expected="a new file name for the report")
     progress = Progress(delay=0.5, unit="files")
     results = impact(args.paths, spec, jobs=args.jobs, scheduler=args.scheduler, cache=not args.no_cache,
                      progress=progress)
