@@ -82,7 +82,8 @@ def test_user_rulebooks_are_offered_beside_the_shipped_ones(tmp_path, capsys):
     capsys.readouterr()
     assert cli.main(["rulebooks", "--rules", str(folder)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-2].startswith("nbo-2026") and lines[-2].endswith("(extends wbf-2017)")
+    assert lines[-2].startswith("nbo-2026") and lines[-2].endswith(f"(extends wbf-2017)  [{folder.resolve()}]")
+    assert all("[" not in line for line in lines[:-2])         # the shipped ones: no folder shown
     assert lines[-1].split() == ["sourced", "100%:", "59/59", "paragraphs,", "31/31", "parameters;", "33/59",
                                  "texts", "confirmed", "from", "an", "English", "source"]
 

@@ -399,6 +399,8 @@ def cmd_rulebooks(args: argparse.Namespace) -> int:
     for b in books:
         until = b.effective_until.isoformat() if b.effective_until else "—"
         on = f"  (extends {b.extends})" if b.extends else ""
+        if b.path.parent.resolve() != rulebook_files.rules_dir().resolve():
+            on += f"  [{b.path.parent}]"                    # a user's folder (--rules, BRIDGELAW_RULES)
         print(f"{b.id:<{width}} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
         print(f"{'':<{width}} {sources.report(b).line}")
     return 0
