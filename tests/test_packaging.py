@@ -90,3 +90,31 @@ def test_installed_layout_finds_its_rulebooks(wheel, tmp_path):
     assert done.returncode == 0, done.stderr
     expected = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml") if p.name != "calendar.yaml")
     assert done.stdout.strip() == f"bridgelaw/rules {expected} 2017.1"
+
+
+def test_installed_wheel_takes_a_regulation_of_the_users_own(wheel, tmp_path):
+    """From the wheel, outside the checkout: a regulation written by `new regulation` in a folder of
+    the user's extends the shipped Laws edition, is listed, linted, checked, compared and used."""
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(ROOT / "tests" / "data" / "events" / "compscore-mp-pairs-mitchell.xml", work / "club.xml")
+    env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "BRIDGELAW_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(*argv: str, **extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bridgelaw", *argv], cwd=work, env={**env, **extra},
+                              capture_output=True, text=True, timeout=120)
+
+    done = run("new", "regulation", "nbo-2026", "--extends", "wbf-2017", "--dir", "nbo")
+    assert done.returncode == 0, done.stderr
+    assert run("lint", "--rules", "nbo", "nbo-2026").returncode == 0
+    done = run("check", "--rules", "nbo", "--rulebook", "nbo-2026", "nbo/cases")
+    assert (done.returncode, done.stdout.splitlines()[-1]) == (0, "1 passed, 0 failed"), done.stderr
+    done = run("rulebooks", BRIDGELAW_RULES="nbo")
+    assert any(line.startswith("nbo-2026 ") for line in done.stdout.splitlines()), done.stdout + done.stderr
+    done = run("compare", "--rulebooks", "wbf-2017,nbo-2026", "nbo/cases", BRIDGELAW_RULES="nbo")
+    assert done.stdout.splitlines()[-1] == "nbo-2026 vs wbf-2017: 0 of 1 rulings change", done.stderr
+    day = next(line for line in (work / "nbo" / "nbo-2026.yaml").read_text().splitlines() if "from:" in line).split()[-1]
+    done = run("event", "--rules", "nbo", "club.xml", "--rulebook", "nbo-2026", "--as-of", day, "--format", "csv")
+    assert done.returncode == 0 and done.stdout.count("\n") > 20, done.stderr

@@ -674,14 +674,18 @@ def test_serve_help(capsys):
 
 def test_serve_defaults_and_bad_options(capsys, tmp_path):
     args = _serve_parser().parse_args(["serve"])
-    assert (args.host, args.port, args.rules) == ("127.0.0.1", 8000, None)
+    assert (args.host, args.port, args.rules, args.only_rules) == ("127.0.0.1", 8000, [], None)
     with pytest.raises(SystemExit):
         _serve_parser().parse_args(["serve", "--port", "http"])
     assert "not a port number" in capsys.readouterr().err
-    assert cli.main(["serve", "--rules", str(tmp_path / "missing")]) == 2
+    assert cli.main(["serve", "--only-rules", str(tmp_path / "missing")]) == 2
     assert "no such folder" in capsys.readouterr().err
-    assert cli.main(["serve", "--rules", str(tmp_path)]) == 2
+    assert cli.main(["serve", "--only-rules", str(tmp_path)]) == 2
     assert "no rulebooks" in capsys.readouterr().err
+    assert cli.main(["serve", "--rules", str(tmp_path / "missing")]) == 2
+    assert capsys.readouterr().err.endswith("missing: no such folder (expected a folder holding rulebook files (*.yaml))\n")
+    assert cli.main(["serve", "--rules", str(tmp_path)]) == 2
+    assert "no rulebooks (*.yaml) in it" in capsys.readouterr().err
     assert web_cli.is_loopback("127.0.0.1") and web_cli.is_loopback("::1") and not web_cli.is_loopback("0.0.0.0")
 
 

@@ -415,7 +415,7 @@ def test_ctrl_c_at_once_stops_it(workers):
 def test_a_bad_rulebook_stops_the_start(tmp_path, capsys):
     (tmp_path / "wbf-2017.yaml").write_text((REPO / "rules" / "wbf-2017.yaml").read_text())
     (tmp_path / "broken.yaml").write_text("rulebook: broken\ntitle: Broken\nversion: [1\n")
-    assert cli_main(["serve", "--rules", str(tmp_path), "--port", "0"]) == 2
+    assert cli_main(["serve", "--only-rules", str(tmp_path), "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert re.fullmatch(r"bridgelaw: error: \S*broken\.yaml:4:1: malformed YAML: .*\n", err), err
     assert "serving" not in err

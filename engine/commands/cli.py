@@ -8,6 +8,11 @@
     bridgelaw casebook CASES… --out DIR           (a printable casebook: docs/casebook.md)
     bridgelaw serve [--host 127.0.0.1] [--port 8000]   (the web page for TDs: docs/web.md)
     bridgelaw rulebooks | explain NAME | explain --exceptions STAGE | diff A B | lint [RULEBOOK…] | schema KIND
+    bridgelaw new regulation ID --extends BASE [--dir DIR]   (a skeleton: docs/rulebooks.md)
+    bridgelaw impact --rulebooks CURRENT,PROPOSED FILES|FOLDERS   (a season replayed: docs/comparing.md)
+
+Every command takes --rules DIR (repeatable) and reads BRIDGELAW_RULES: folders of the user's own
+rulebooks, offered beside the shipped ones (rulebook/files.py).
 
 Exit status: 0 success; 1 a check found rulings that differ from their expectation, or the lint
 found a gap or an overlap; 2 bad input (the message says file:line:column, what was expected
@@ -32,7 +37,7 @@ from .. import __version__
 from ..render import ruling as render
 from ..render.terminal import OutputFailed, SafeOutput
 from .. import rulebook as rulebooks
-from ..rulebook import snapshot, sources
+from ..rulebook import files as rulebook_files, snapshot, sources
 from ..ruling.case import Case, load_case
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError, one_line
@@ -421,6 +426,8 @@ def cmd_rulebooks(args: argparse.Namespace) -> int:
     for b in books:
         until = b.effective_until.isoformat() if b.effective_until else "—"
         on = f"  (extends {b.extends})" if b.extends else ""
+        if b.path.parent.resolve() != rulebook_files.rules_dir().resolve():
+            on += f"  [{b.path.parent}]"                    # a user's folder (--rules, BRIDGELAW_RULES)
         print(f"{b.id:<{width}} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
         print(f"{'':<{width}} {sources.report(b).line}")
     sys.stdout.write("\n" + _calendar_text(calendar.bodies(), sources=False))
@@ -464,6 +471,9 @@ LAZY: dict[str, tuple[str, str, str]] = {
     "event": (".commands.event", "add_parser",
               "apply a TD's rulings to a whole results file (PBN or USEBIO) and write it back"),
     "serve": (".commands.serve", "add_parser", "start the web page for tournament directors"),
+    "new": (".commands.new", "add_parser", "write a skeleton to start from: a regulation of your own"),
+    "impact": (".commands.impact", "add_parser",
+               "a proposal's effect on a season: every results file replayed under two rulebooks"),
 }
 
 
@@ -570,7 +580,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                        description="Print the JSON Schema of a file kind, for editors that validate YAML.")
     p.add_argument("kind", choices=["case", "rulebook", "overlay", "traveller"])
     p.set_defaults(func=cmd_schema)
+
+    _add_lazy(sub, "new", command)
+    _add_lazy(sub, "impact", command)
+    for p in sub.choices.values():          # every command (not a placeholder) reads the user's rulebook folders
+        if p.add_help and "--rules" not in p._option_string_actions:
+            rules_option(p)
     return parser
+
+
+RULES_HELP = ("a folder of your own rulebooks (*.yaml), offered beside the shipped ones: they may extend and "
+              "include them, an id a shipped rulebook has is refused (repeatable; also BRIDGELAW_RULES, folders "
+              "separated by %s)" % ("':'" if os.pathsep == ":" else "';'"))
+
+
+def rules_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", action="append", default=[], metavar="DIR", help=RULES_HELP)
 
 
 def warn_stale(removed: list[Path]) -> None:
@@ -620,6 +645,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser(_command(argv))
         args = parser.parse_args(argv)
         snapshot.verbose = args.verbose
+        rulebook_files.use(getattr(args, "rules", None) or [])
+        if rulebook_files.user_dirs():          # BRIDGELAW_RULES checked now, and an id offered twice:
+            rulebook_files.available()          # one line, before any work
         sys.stdout = SafeOutput(stdout)        # control characters from any input escaped in every format
         code = args.func(args)
         sys.stdout.flush()

@@ -68,7 +68,8 @@ class Progress:
 
     WIDTH = 24
 
-    def __init__(self, stream: Any = None, clock: Any = time.monotonic, delay: float = 1.0) -> None:
+    def __init__(self, stream: Any = None, clock: Any = time.monotonic, delay: float = 1.0, unit: str = "boards") -> None:
+        self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.start = clock()
@@ -82,7 +83,7 @@ class Progress:
         text = what
         if done is not None and total:
             filled = self.WIDTH * done // total
-            text = f"{what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} boards"
+            text = f"{what} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total} {self.unit}"
         text = text[:78]
         self.stream.write(f"\r{text:<{max(self.shown, len(text))}}")
         self.stream.flush()

@@ -1,7 +1,7 @@
 """``bridgelaw serve``: the web page for tournament directors, on this computer.
 
 Wired into the main CLI by ``add_parser(sub)`` in :func:`bridgelaw.commands.cli.build_parser`;
-``python -m bridgelaw.web [--host …] [--port …] [--rules DIR] [--workers N] …`` runs the same command;
+``python -m bridgelaw.web [--host …] [--port …] [--rules DIR]… [--only-rules DIR] [--workers N] …`` runs the same command;
 :mod:`bridgelaw.web.server` binds the socket and runs uvicorn.
 """
 
@@ -42,8 +42,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
                    help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every network)")
     p.add_argument("--port", type=_port, default=8000, metavar="PORT", help="port to listen on (default 8000; 0: any free port, the one taken is printed)")
-    p.add_argument("--rules", metavar="DIR", type=Path, default=None,
-                   help="folder of rulebooks (*.yaml) to offer; only these are read (default: the shipped rules)")
+    p.add_argument("--rules", metavar="DIR", type=Path, action="append", default=[],
+                   help="a folder of your own rulebooks (*.yaml), offered beside the shipped ones (repeatable; "
+                        "also BRIDGELAW_RULES)")
+    p.add_argument("--only-rules", metavar="DIR", type=Path, default=None,
+                   help="offer only the rulebooks of this folder, none of the shipped ones (they may still "
+                        "extend and include shipped ones)")
     p.add_argument("--workers", type=_positive(int, 64), default=None, metavar="N",
                    help="server processes sharing the port (default: the number of cores, here "
                         f"{default_workers()})")
@@ -129,20 +133,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..web.app import create_app
     from ..web.guard import LOOPBACK_HOSTS
 
-    if args.rules is not None and not args.rules.is_dir():
-        raise BridgelawError(f"--rules {args.rules}: no such folder", expected="a folder holding rulebook files (*.yaml)")
+    from ..rulebook import files as rulebook_files
+    rulebook_files.use(args.rules)            # as every command reads --rules (python -m bridgelaw.web too)
+    user_rules = tuple(str(d) for d in rulebook_files.user_dirs())
+    only = args.only_rules
+    if only is not None and not only.is_dir():
+        raise BridgelawError(f"--only-rules {only}: no such folder", expected="a folder holding rulebook files (*.yaml)")
     host = args.host.strip("[]")              # [::1] as in a URL is the address ::1
     local = is_loopback(host)
     names = [*LOOPBACK_HOSTS, *(name.lower() for name in args.allow_hosts)]
     if not local and not _is_address(host) and host.lower() not in names:
         names.append(host.lower())            # listening on a name: the page is opened by that name
     server.protocol(args.http)                # before anything is served: a missing httptools is one line
-    options = server.Options(rules=str(args.rules.resolve()) if args.rules else None, allowed_hosts=tuple(names),
+    options = server.Options(rules=str(only.resolve()) if only else None, user_rules=user_rules,
+                             allowed_hosts=tuple(names),
                              ip_hosts=not local, time_limit=args.time_limit, read_timeout=args.read_timeout,
                              per_client=args.per_client, queue=args.queue, queue_wait=args.queue_wait,
                              connections=args.connections,
                              proxies=tuple(dict.fromkeys(args.proxies)))
-    create_app(args.rules, allowed_hosts=names)            # every rulebook checked before anything is served
+    create_app(only, allowed_hosts=names)            # every rulebook checked before anything is served
     workers = args.workers or default_workers()
     sock = server.listen(host, args.port, workers)
     port = sock.getsockname()[1]

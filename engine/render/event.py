@@ -341,30 +341,20 @@ RENDER = {"text": text, "markdown": markdown, "json": as_json, "csv": as_csv}
 # --- a proposed regulation across a whole event (bridgelaw event --compare) -------------------------------
 
 def comparison_rows(base: list[ScoredSession], other: list[ScoredSession]) -> list[dict[str, Any]]:
-    """Per session: each contestant whose total or place changes, and each line whose score does."""
+    """Per session: each contestant whose total or place changes, and each line whose score does
+    (field/season.py's comparison, the one `bridgelaw impact` sums over a season)."""
+    from ..field.season import compare_sessions
+
+    def f(v: str | None) -> Fraction | None:
+        return None if v is None else Fraction(v)
     out = []
-    for a, b in zip(base, other):
-        after = {st.key: st for st in b.standings}
-        contestants = []
-        for st in a.standings:
-            o = after.get(st.key)
-            if o is None or (o.total == st.total and o.rank == st.rank and o.percent == st.percent):
-                continue
-            contestants.append({"key": st.key, "total": (st.total, o.total), "percent": (st.percent, o.percent),
-                                "place": (st.rank_text, o.rank_text), "change": o.total - st.total})
-        lines = []
-        for n, sb in a.boards.items():
-            for sl, ol in zip(sb.lines, b.boards[n].lines):
-                if (sl.NS.value, sl.EW.value) != (ol.NS.value, ol.EW.value):
-                    lines.append({"label": sl.line.label, "NS": (sl.NS.value, ol.NS.value),
-                                  "EW": (sl.EW.value, ol.EW.value)})
-        params = []
-        pa, pb = a.parameters, b.parameters
-        for name in dict.fromkeys([*pa, *pb]):
-            if pa.get(name) != pb.get(name):
-                params.append({"name": name, "before": pa.get(name), "after": pb.get(name)})
-        out.append({"session": a.session.name, "before": a.book.id, "after": b.book.id, "unit": a.unit,
-                    "parameters": params, "contestants": contestants, "lines": lines})
+    for c in compare_sessions(base, other):
+        contestants = [{"key": x["key"], "total": tuple(map(f, x["total"])), "percent": tuple(map(f, x["percent"])),
+                        "place": tuple(x["place"]), "change": f(x["change"])} for x in c["changed_contestants"]]
+        lines = [{"label": x["label"], "NS": tuple(map(f, x["NS"])), "EW": tuple(map(f, x["EW"])),
+                  "causes": x["causes"]} for x in c["changed_lines"]]
+        out.append({"session": c["session"], "before": c["before"], "after": c["after"], "unit": c["unit"],
+                    "parameters": c["parameters"], "contestants": contestants, "lines": lines})
     return out
 
 
@@ -388,7 +378,7 @@ def comparison_text(base: list[ScoredSession], other: list[ScoredSession]) -> st
             out.append("Lines:")
             for x in c["lines"][:200]:
                 out.append(f"  {x['label']}: NS {_d(x['NS'][0])} → {_d(x['NS'][1])}, EW {_d(x['EW'][0])} → "
-                           f"{_d(x['EW'][1])} {c['unit']}")
+                           f"{_d(x['EW'][1])} {c['unit']}" + (f"  ({'; '.join(x['causes'])})" if x.get("causes") else ""))
             if len(c["lines"]) > 200:
                 out.append(f"  … and {len(c['lines']) - 200} more")
         out.append("")

@@ -17,7 +17,7 @@ from .adapter import stage_problem
 from ..core.errors import BridgelawError, did_you_mean, quoted
 from .stages import DECLARED, PARAMETER, STAGES, Stage
 from ..core.yamlio import Document, load_yaml
-from .files import available, shared_dirs
+from .files import available, extends_dirs, shared_dirs
 from .model import TEMPLATE, Bound, Dated, Paragraph, Place, Rule, Rulebook, _hash
 from .schema import LayerModel, RuleModel, RulebookModel, SharedModel
 
@@ -37,10 +37,13 @@ def load(path: str | Path, *, _stack: tuple[str, ...] = ()) -> Rulebook:
         if model.extends in _stack + (model.rulebook,):
             cycle = " → ".join(_stack + (model.rulebook, model.extends))
             raise doc.error(["extends"], f"rulebook extends itself: {cycle}", expected="an extends chain without a cycle")
-        known = available(path.parent)
+        known: dict[str, Path] = {}
+        for folder in extends_dirs(path):       # its own folder first, then the offered rulebooks
+            for name, file in available(folder).items():
+                known.setdefault(name, file)
         if model.extends not in known:
             raise doc.error(["extends"], f"rulebook {model.rulebook} extends '{model.extends}', which is not in "
-                            f"{path.parent}", expected="one of " + ", ".join(k for k in known if k != model.rulebook),
+                            f"{' or '.join(str(d) for d in extends_dirs(path))}", expected="one of " + ", ".join(k for k in known if k != model.rulebook),
                             suggestion=did_you_mean(model.extends, known))
         base = load(known[model.extends], _stack=_stack + (model.rulebook,))
     elif not model.paragraphs or not model.rules:

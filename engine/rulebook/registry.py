@@ -1,4 +1,4 @@
-"""The shipped rulebooks: where they are, listing them, loading each once per process (and once per
+"""The offered rulebooks (the shipped ones and the user's: rulebook/files.py): listing them, loading each once per process (and once per
 change of its files across processes: rulebook/snapshot.py)."""
 
 from __future__ import annotations
@@ -8,16 +8,25 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError, did_you_mean
 from ..core.limits import too_long_name
-from .files import available, rules_dir, shared_dirs
+from .files import available, extends_dirs, rules_dir, search_dirs, shared_dirs
 from .model import Rulebook
 from . import snapshot
 
 _cache: dict[tuple, Rulebook] = {}
-_listed: dict[Path, tuple[int, dict[str, Path]]] = {}      # folder → (its mtime, its rulebooks)
+_listed: dict = {}      # folder (or the offered folders) → (its mtime(s), its rulebooks)
 
 
 def listing(directory: Path | None = None) -> dict[str, Path]:
-    """The rulebooks of a folder (rulebook.available), listed again only when the folder changed."""
+    """The rulebooks of a folder (rulebook.available), listed again only when the folder changed;
+    without one, every offered rulebook (the shipped folder's and the user's)."""
+    if directory is None:
+        folders = search_dirs()
+        if len(folders) > 1:
+            stamps = tuple(_mtime(d) for d in folders)
+            found = _listed.get(tuple(folders))
+            if found is None or found[0] != stamps:
+                found = _listed[tuple(folders)] = (stamps, available())
+            return found[1]
     folder = directory or rules_dir()
     try:
         stamp = os.stat(folder).st_mtime_ns
@@ -57,9 +66,9 @@ def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> R
                              suggestion=("a file names its rulebook by id; to try a rulebook file, pass "
                                          "--rulebook PATH on the command line") if looks_like_path
                              else did_you_mean(name[:100], known))
-    # the file, every rulebook beside it (a chain it extends) and the shared layers they include, as they are now
-    shared = [p for d in shared_dirs(path) for p in listing(d).values()]
-    key = (str(path.resolve()), _mtime(path), tuple(_mtime(p) for p in (*known.values(), *shared)))
+    # the file, every rulebook it may extend (a chain) and the shared layers they include, as they are now
+    around = [p for d in (*extends_dirs(path), *shared_dirs(path)) for p in listing(d).values()]
+    key = (str(path.resolve()), _mtime(path), tuple(_mtime(p) for p in around))
     book = _cache.get(key)
     if book is None:
         book = _cache[key] = snapshot.load(path, _load)
@@ -72,12 +81,15 @@ def _load(path: Path) -> Rulebook:
 
 
 def siblings(book: Rulebook) -> list[Rulebook]:
-    """The rulebooks in `book`'s folder (itself included) that load, each once per process: what a
+    """The rulebooks offered with `book` — every offered one, or those in its folder when it is a
+    file given by path (itself included) that load, each once per process: what a
     ruling under one may say of the others (the findings they ask for, which is in force on a day)."""
+    folder = book.path.parent.resolve()
+    offered = folder in [d.resolve() for d in search_dirs()]     # a shipped or user folder: all offered
     out = []
-    for name in listing(book.path.parent):
+    for name in listing(None if offered else book.path.parent):
         try:
-            out.append(get(name, book.path.parent))
+            out.append(get(name, None if offered else book.path.parent))
         except BridgelawError:
             continue
     return out

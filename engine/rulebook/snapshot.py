@@ -23,8 +23,8 @@ the rulebook loaded afresh (and written again); ``bridgelaw -v`` says why on std
 
 It is keyed by content: the sha256 of bridgelaw's version and of the source of the modules whose
 objects it holds (rulebook/, core/), of the Python version, of the rulebook file's path, and of
-every file loading it could read (each rulebook beside it — a regulation's chain — and each shared
-layer). Any change to any of them is another key; the newest MAX_SNAPSHOTS are kept.
+every file loading it could read (rulebook/files.read_by: each rulebook in the folders its ``extends:``
+is looked up in — beside it, and for a user's rulebook the offered folders — and each shared layer). Any change to any of them is another key; the newest MAX_SNAPSHOTS are kept.
 
 The cache folder is ``$BRIDGELAW_CACHE_DIR``, else ``$XDG_CACHE_HOME/bridgelaw``, else
 ``~/.cache/bridgelaw`` (never in the source tree, never a name from a request: the file name is the

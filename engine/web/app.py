@@ -4,6 +4,7 @@
     POST /upload           open a case file       POST /case.yaml   download the form as a case file
     POST /slip             the printable slip     GET|POST /compare the case under several rulebooks
     GET|POST /traveller    rescore a traveller    GET|POST /event   a results file with rulings
+    GET|POST /impact       a proposal on several results files (with their rulings)
     GET  /api/rulebooks    POST /api/rule   POST /api/compare   POST /api/score
 
 The routes are plain functions in modules by page — :mod:`.pages` (the ruling form),
@@ -60,6 +61,7 @@ def create_app(rules_dir: Path | str | None = None, *, allowed_hosts: list[str] 
         Route("/compare", compare_page.compare_page, methods=["GET", "POST"]),
         Route("/traveller", field_pages.traveller_page, methods=["GET", "POST"]),
         Route("/event", field_pages.event_page, methods=["GET", "POST"]),
+        Route("/impact", field_pages.impact_page, methods=["GET", "POST"]),
         Route("/api/rulebooks", api.api_rulebooks, methods=["GET"]),
         Route("/api/rule", api.api_rule, methods=["POST"]),
         Route("/api/compare", api.api_compare, methods=["POST"]),

@@ -118,3 +118,17 @@ async def event_page(request: Request) -> Response:
     return await site.work(handled)
 
 
+
+
+# --- impact --------------------------------------------------------------------------------------
+
+async def impact_page(request: Request) -> Response:
+    from . import impact
+    site = site_of(request)
+    if request.method == "POST":          # read on the event loop (its limits), the work in a thread
+        await form_data(request, max_files=2 * impact.MAX_FILES + 1, max_fields=8, max_part_size=impact.MAX_BYTES)
+
+    def handled() -> Response:
+        return guarded("results file", request, lambda: asyncio.run(impact.handle(request, site.page, site.books)),
+                       lambda message: site.page(request, "impact.html", 422, form={}, problem=message))
+    return await site.work(handled)

@@ -37,7 +37,9 @@ class AppFactory:
 
     def __call__(self) -> Any:
         from .app import create_app
+        from ..rulebook import files as rulebook_files
         o = self.options
+        rulebook_files.use(o.user_rules)      # the user's folders, as the command was given them
         return create_app(o.rules, allowed_hosts=list(o.allowed_hosts) if o.allowed_hosts else None,
                           ip_hosts=o.ip_hosts, time_limit=o.time_limit)
 

@@ -23,7 +23,8 @@ MAX_HEADER_BYTES = 32 * 1024  # bytes of a request's line and headers (431 past 
 class Options:
     """What every worker needs to build the same app and guard its connections."""
 
-    rules: str | None = None
+    rules: str | None = None                  # --only-rules: the one folder offered
+    user_rules: tuple[str, ...] = ()          # --rules, BRIDGELAW_RULES: offered beside the shipped ones
     allowed_hosts: tuple[str, ...] | None = None
     ip_hosts: bool = False
     time_limit: float = TIME_LIMIT
