@@ -128,9 +128,14 @@ def test_bodies_give_their_entries():
     assert "1 September, 2017" in sbu.editions[2].source
 
 
-def test_a_rulebook_id_in_any_case():
+def test_a_rulebook_id_in_any_case(tmp_path, capsys):
     assert rulebooks.get("EBU").id == "ebu"
     assert rulebooks.get("WBF-2017").id == "wbf-2017"
+    text = (ROOT / "cases" / "jurisdictions" / "ebu-both-at-fault.yaml").read_text()
+    path = tmp_path / "case.yaml"
+    path.write_text(text.replace("rulebook: ebu", "rulebook: EBU"))
+    assert main(["check", str(path)]) == 0                 # the flat or keyed expectation of ebu is found
+    assert capsys.readouterr().out.startswith("PASS  ")
 
 
 # --- the file's errors -------------------------------------------------------------------------

@@ -29,20 +29,25 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 # the further-board rules are the WBF Laws Committee's advice: its layer on the 2017 Laws (issue 12).
 # A further board scores average instead of average plus, but a session above 60% keeps its session
 # score (12C2(d) lets a regulation vary (a) and (b), not (c): issue 21): the committee layer replaces
-# session-above-60-* to win over its further-board rule.
+# session-above-60-* to win over its further-board rules — over the not-scored one too (issue 31), which
+# covers pairs and teams and so sits under both average-plus rules.
 WBF_2017_ARTIFICIAL = """\
 wbf-laws-committee-2017 2017.1, stage artificial (unique): 13 rules; exceptions are indented under the rule they override
   avg-plus-pairs  [12C2(a)]  avg-plus
     └ further-board-average-pairs  [12C2(d), WBF-LC/average-plus]  average
       └ session-above-60-pairs  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
-        └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+    └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+      └ session-above-60-pairs  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
+      └ session-above-60-imps  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
   average-pairs  [12C2(a)]  average
   avg-minus-pairs  [12C2(a)]  avg-minus
     └ session-below-40-pairs  [12C2(c)]  session-score
   avg-plus-imps  [12C2(a), 12C2(b)]  avg-plus
     └ further-board-average-imps  [12C2(d), WBF-LC/average-plus]  average
       └ session-above-60-imps  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
-        └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+    └ further-board-not-scored  [12C2(d), WBF-LC/average-plus]  not-scored
+      └ session-above-60-pairs  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
+      └ session-above-60-imps  [12C2(c), 12C2(d), WBF-LC/average-plus]  session-score
   average-imps  [12C2(a)]  average
   avg-minus-imps  [12C2(a), 12C2(b)]  avg-minus
     └ session-below-40-imps  [12C2(c)]  session-score
@@ -61,7 +66,8 @@ def test_explain_exceptions_every_rulebook_and_unknown_stage(capsys):
     code, out, _ = run(capsys, "explain", "--exceptions", "artificial")
     assert code == 0 and [line.split(" ")[0] for line in out.splitlines() if "stage artificial" in line] == \
         list(rulebook.available())
-    assert "        └ further-board-not-scored  [WBF-LC/average-plus]  not-scored\n" in out   # the 2007 layer
+    assert "    └ further-board-not-scored  [WBF-LC/average-plus]  not-scored\n" in out   # the 2007 layer
+    assert "      └ session-above-60-pairs  [12C2(c), WBF-LC/average-plus]  session-score\n" in out   # wins over it
     code, _, err = run(capsys, "explain", "--exceptions", "artificail")
     assert code == 2 and "unknown stage 'artificail'" in err and "did you mean 'artificial'?" in err
 
@@ -69,8 +75,9 @@ def test_explain_exceptions_every_rulebook_and_unknown_stage(capsys):
 def test_overrides_are_transitive():
     book = rulebook.get("wbf-laws-committee-2017")
     # session-above-60-pairs names only further-board-average-pairs; through it, it beats avg-plus-pairs
-    assert book.rule("session-above-60-pairs").overrides == ("further-board-average-pairs",)
-    assert book.beats("session-above-60-pairs") == {"further-board-average-pairs", "avg-plus-pairs"}
+    assert book.rule("session-above-60-pairs").overrides == ("further-board-average-pairs", "further-board-not-scored")
+    assert book.beats("session-above-60-pairs") == {"further-board-average-pairs", "further-board-not-scored",
+                                                    "avg-plus-pairs", "avg-plus-imps"}
     d = book.decision("artificial", {"responsibility": "in-no-way-at-fault", "other_responsibility": "directly-at-fault",
                                      "scoring": "matchpoints", "session": F(7, 10), "boards": F(1)})
     assert d.held == ("avg-plus-pairs", "session-above-60-pairs")

@@ -148,6 +148,11 @@ def test_an_unconfirmed_text_says_so_in_the_ruling_and_the_list(capsys):
     cites = {c["paragraph"]: c for c in json.loads(capsys.readouterr().out)["citations"]}
     assert cites["84D"]["confirmed"] is False and "1997 Law 84" in cites["84D"]["tried"]
     assert cites["12C3"]["confirmed"] is False and "tried" in cites["12C3"]
+    assert main(["rulebooks", "--format", "json"]) == 0
+    listed = {b["id"]: b["sourced"] for b in json.loads(capsys.readouterr().out)}
+    assert {"64A2", "84D", "90A"} <= set(listed["wbf-1997"]["not_confirmed"])
+    assert "92B" not in listed["wbf-1997"]["not_confirmed"]                         # read in an English text
+    assert len(listed["wbf-1997"]["not_confirmed"]) == listed["wbf-1997"]["confirmed"][1] - listed["wbf-1997"]["confirmed"][0]
     book = rulebook.get("wbf-1997")
     p = book.paragraphs["90A"]
     assert not p.confirmed and p.text.startswith("[English text not reached; in substance:]")

@@ -213,9 +213,9 @@ ARTIFICIAL_CASES = [
     (NO_FAULT, "matchpoints", None, 2, "avg-plus-pairs", "avg-plus-pairs"),
     (NO_FAULT, "matchpoints", None, 3, "further-board-not-scored", "further-board-average-pairs"),
     (NO_FAULT, "imps", None, 3, "further-board-not-scored", "further-board-average-imps"),
-    # above the session threshold 12C2(c) stands on a further board (issue 21); the 2007 advice does not score it
-    (NO_FAULT, "matchpoints", "70%", 3, "further-board-not-scored", "session-above-60-pairs"),
-    (NO_FAULT, "imps", 5, 3, "further-board-not-scored", "session-above-60-imps"),
+    # above the session threshold 12C2(c) stands on a further board (issue 21), under the 2007 advice too (issue 31)
+    (NO_FAULT, "matchpoints", "70%", 3, "session-above-60-pairs", "session-above-60-pairs"),
+    (NO_FAULT, "imps", 5, 3, "session-above-60-imps", "session-above-60-imps"),
     (NO_FAULT, "imps", 5, 2, "session-above-60-imps", "session-above-60-imps"),
     (PARTLY, "imps", None, 3, "average-imps", "average-imps"),
     (DIRECTLY, "matchpoints", None, 3, "avg-minus-pairs", "avg-minus-pairs"),
@@ -364,7 +364,8 @@ CITES = {
 
 
 # Law 64 (issue 19): the trick transfers and the equity check, rules of each edition
-REVOKE = {"revoke-trick-and-one-more": ("64A1",), "revoke-one-trick": ("64A2",), "revoke-nothing-won": ("64B1",),
+REVOKE = {"revoke-trick-and-one-more": ("64A1",), "revoke-one-trick": ("64A2",), "revoke-one-trick-and-legal-card-trick": ("64A2",),
+          "revoke-nothing-won": ("64B1",),
           "revoke-twelfth-trick": ("64B6",), "revoke-subsequent-same-suit": ("64B2",),
           "revoke-after-next-deal-call": ("64B4",), "revoke-after-round": ("64B5",), "revoke-faced-card": ("64B3",),
           "revoke-both-sides": ("64B7",)}

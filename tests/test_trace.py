@@ -76,7 +76,8 @@ def test_decision_records_held_and_overridden_rules():
     assert d.held == ("weighted-average", "most-favourable-likely")
     assert d.overridden == {"weighted-average": "most-favourable-likely"}
     assert d.rule.id == "most-favourable-likely"
-    assert d.facts == {"weighted": True, "illegal_outcomes": False, "poll": False, "judged": False, "scoring": "imps"}
+    assert d.facts == {"weighted": True, "illegal_outcomes": False, "poll": False, "judged": False, "committee": False,
+                       "scoring": "imps"}
     # the optional event stage is recorded too: it was asked, and no rule applied
     assert [(x.stage, x.rule.id if x.rule else None) for x in decisions] == [
         ("kind", "assigned-adjustment"), ("expectation", "most-favourable-likely"),

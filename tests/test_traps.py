@@ -69,7 +69,7 @@ def test_rulebook_given_as_a_year_lists_the_rulebooks(capsys, tmp_path):
     assert (code, out) == (2, "")
     assert err == (f"bridgelaw: error: {path}:2:11: unknown rulebook '2017' (expected one of acbl-1997, acbl-2007, "
                    "dbf-1997, dbf-2007, ebl-2008-vp-proposal, ebl-2008, ebu, wbf-1997, wbf-2007, wbf-2017, "
-                   "wbf-laws-committee-2007, wbf-laws-committee-2017); did you mean 'wbf-2017'?\n")
+                   "wbf-appeals-2000, wbf-laws-committee-2007, wbf-laws-committee-2017); did you mean 'wbf-2017'?\n")
 
 
 @pytest.mark.parametrize("written, canonical", [("4♠= W", "4S= W"), ("4♥X-2 N", "4HX-2 N"), ("3♦+1 E", "3D+1 E"),
@@ -136,7 +136,7 @@ def test_explain_without_a_name_does_what_its_help_says(capsys):
     assert err == ("bridgelaw: error: explain without NAME lists the rules and parameters of the rulebook given by "
                    "--rulebook (expected --rulebook ID, ID one of acbl-1997, acbl-2007, dbf-1997, dbf-2007, "
                    "ebl-2008-vp-proposal, ebl-2008, ebu, wbf-1997, wbf-2007, "
-                   "wbf-2017, wbf-laws-committee-2007, wbf-laws-committee-2017); "
+                   "wbf-2017, wbf-appeals-2000, wbf-laws-committee-2007, wbf-laws-committee-2017); "
                    "or name a rule or parameter: bridgelaw explain NAME\n")
     with pytest.raises(SystemExit):
         main(["explain", "--help"])
@@ -153,11 +153,11 @@ def test_as_of_after_the_rulebook_ends_is_an_error_naming_its_period(capsys, tmp
     path = write(tmp_path, CASE.replace("rulebook: wbf-2017", "rulebook: wbf-2007"))
     code, out, err = run(capsys, "rule", path, "--as-of", "2030-01-01")
     assert (code, out) == (2, "")
-    assert err.startswith("bridgelaw: error: --as-of 2030-01-01: rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 2030-01-01 "
-                          "is later (expected a date from 2008-01-01 to 2017-02-28, or a rulebook in force on "
+    assert err.startswith("bridgelaw: error: --as-of 2030-01-01: rulebook wbf-2007 is in force from 2008-01-01 to 2017-12-31; 2030-01-01 "
+                          "is later (expected a date from 2008-01-01 to 2017-12-31, or a rulebook in force on "
                           "2030-01-01); in force on 2030-01-01: ebu, wbf-2017, wbf-laws-committee-2017") and err.count("\n") == 1
     code, out, err = run(capsys, "rule", path)
-    assert code == 0 and "  Rulebook wbf-2007 2007.1 as of 2017-02-28 (today, " in out
+    assert code == 0 and "  Rulebook wbf-2007 2007.1 as of 2017-12-31 (today, " in out
 
 
 def test_as_of_in_force_is_named(capsys, tmp_path):
@@ -226,7 +226,7 @@ def test_web_compare_marks_nothing_when_the_rulebooks_in_scope_agree(tmp_path):
             "compare": ["wbf-2007", "wbf-2017", "ebu"]}
     r = client.post("/compare", data=form)
     assert r.status_code == 200
-    assert "out of scope: wbf-2007 is in force from 2008-01-01 to 2017-02-28; the case is dated 2024-05-01" in r.text
+    assert "out of scope: wbf-2007 is in force from 2008-01-01 to 2017-12-31; the case is dated 2024-05-01" in r.text
     assert 'class="differs' not in r.text
     assert "<td>0 IMPs (non-offending)</td>" in r.text
 

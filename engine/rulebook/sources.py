@@ -96,6 +96,7 @@ class Report:
     parameters: int = 0
     parameters_sourced: int = 0
     texts_confirmed: int = 0                            # texts read in an English text of their source
+    not_confirmed: list[str] = field(default_factory=list)   # the paragraphs whose text is not (confirmed: false)
     by_kind: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)   # "paragraph X: …", "parameter Y: …"
 
@@ -114,7 +115,7 @@ class Report:
     def as_dict(self) -> dict[str, Any]:
         return {"paragraphs": [self.paragraphs_sourced, self.paragraphs],
                 "parameters": [self.parameters_sourced, self.parameters],
-                "confirmed": [self.texts_confirmed, self.paragraphs],
+                "confirmed": [self.texts_confirmed, self.paragraphs], "not_confirmed": list(self.not_confirmed),
                 "by_kind": dict(sorted(self.by_kind.items())), "unsourced": list(self.problems)}
 
 
@@ -129,6 +130,8 @@ def report(book: Any) -> Report:
             sourced.add(ref)
             r.paragraphs_sourced += 1
             r.texts_confirmed += p.confirmed
+            if not p.confirmed:
+                r.not_confirmed.append(ref)
             r.by_kind[p.citation.document.kind] = r.by_kind.get(p.citation.document.kind, 0) + 1
         elif p.modelling:
             sourced.add(ref)

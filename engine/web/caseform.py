@@ -27,7 +27,7 @@ from typing import Any, Mapping
 
 from .caseyaml import MAX_FIELD, MAX_ROWS, dump_yaml
 from .formfields import (FINDING_KEY, POLL_KEY, REVOKE_KEY, ROW_KEY, WEIGHT_TEXT, APPEAL_FIELDS, B_MODES, CASE_KEYS, DECISIONS,
-                         DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, KINDS, MAX_FINDINGS, MAX_REVOKES, NOT_SCHEDULED, OFFENDERS,
+                         ADJUSTED_BY, DEPOSITS, DIRECTIONS, EVENTS, FORM_KEYS, KINDS, MAX_FINDINGS, MAX_REVOKES, NOT_SCHEDULED, OFFENDERS,
                          PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS, SCORINGS, SEATS, SIDES, TEXT_FIELDS, PollRow,
                          RevokeRow, Row)
 
@@ -44,6 +44,8 @@ class CaseForm:
     title: str = ""
     source: str = ""
     date: str = ""
+    jurisdiction: str = ""                 # a body id or a country (rules/calendar.yaml)
+    adjusted_by: str = ""                  # "" | director | committee
     scoring: str = "imps"
     event: str = ""
     board_number: str = ""
@@ -141,6 +143,7 @@ class CaseForm:
         f.ap_decision = _choice(s("ap_decision"), DECISIONS, "")
         f.ap_by = _choice(s("ap_by"), SIDES, "")
         f.ap_deposit = _choice(s("ap_deposit"), DEPOSITS, "")
+        f.adjusted_by = _choice(s("adjusted_by"), ADJUSTED_BY, "")
         lists: dict[str, dict[int, Row]] = {"wi": {}, "ew": {}}
         polls: dict[int, PollRow] = {}
         revokes: dict[int, RevokeRow] = {}
@@ -165,6 +168,8 @@ class CaseForm:
                     rrow.offender = _choice(s(key), SEATS, "")
                 elif m[1] == "exception":
                     rrow.exception = s(key)      # checked by the engine, so a bad one is reported
+                elif m[1] == "legal":
+                    rrow.legal = _choice(s(key), {"yes": "", "no": ""}, "")
                 else:
                     setattr(rrow, m[1], s(key))
             elif (m := FINDING_KEY.match(key)) and len(f.findings) < MAX_FINDINGS and s(key) in ("yes", "no"):
@@ -217,6 +222,7 @@ class CaseForm:
         m["title"] = self.title or None
         m["source"] = self.source or None
         m["rulebook"] = self.rulebook or None
+        m["jurisdiction"] = self.jurisdiction or None
         m["date"] = self.date or None
         m["scoring"] = self.scoring
         m["event"] = self.event or None
@@ -275,6 +281,7 @@ class CaseForm:
         if self.ap_decision or any(getattr(self, n) for n in APPEAL_FIELDS if n != "ap_decision"):
             m["appeal"] = {key: getattr(self, name) for name, key in APPEAL_FIELDS.items() if getattr(self, name)}
             m["appeal"].setdefault("decision", None)
+        m["adjusted_by"] = self.adjusted_by or None
         for key, value in self.extra.items():
             if m.get(key) is None:          # a published ruling's source: the form shows none, keeps it
                 m[key] = value
@@ -308,7 +315,8 @@ class CaseForm:
             revokes.append({"trick": _int_or_text(row.trick) if row.trick else None, "offender": row.offender or None,
                             "offender_won": row.owon, "side_won": row.swon,
                             "later_tricks": _int_or_text(row.later) if row.later else None,
-                            "exception": row.exception or None})
+                            "exception": row.exception or None,
+                            "legal_card_won": {"yes": True, "no": False}.get(row.legal)})
         findings = {name: value == "yes" for name, value in self.findings.items() if value in ("yes", "no")}
         if not (self.inf_law or self.inf_by or self.inf_note or findings or revokes):
             return None

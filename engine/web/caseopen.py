@@ -20,8 +20,8 @@ def form_from_tree(tree: Mapping[str, Any]) -> CaseForm:
     extra: dict[str, Any] = {k: v for k, v in t.items() if k not in FORM_KEYS}
     if isinstance(t.get("source"), dict):         # a published ruling's reference: kept as given
         extra["source"] = t.pop("source")
-    for key in ("title", "source", "rulebook", "table_result", "other_table", "notes", "date", "scoring",
-                "event", "non_offending", "results_on_board"):
+    for key in ("title", "source", "rulebook", "jurisdiction", "table_result", "other_table", "notes", "date",
+                "scoring", "event", "non_offending", "results_on_board", "adjusted_by"):
         if t.get(key) is not None:
             setattr(f, key, _text(t[key]))
     board = t.get("board")
@@ -113,7 +113,8 @@ def form_from_tree(tree: Mapping[str, Any]) -> CaseForm:
             if isinstance(r, dict):
                 f.revokes.append(RevokeRow(_text(r.get("trick", "")), _text(r.get("offender", "")),
                                            r.get("offender_won") is True, r.get("side_won") is True,
-                                           _text(r.get("later_tricks", "")), _text(r.get("exception") or "")))
+                                           _text(r.get("later_tricks", "")), _text(r.get("exception") or ""),
+                                           {True: "yes", False: "no"}.get(r.get("legal_card_won"), "")))
     f.extra = _jsonable(extra)
     f.revokes = f.revokes or [RevokeRow()]
     f.rows = f.rows or blank_rows()

@@ -29,6 +29,8 @@ SIDES = {"": "—", "NS": "North-South", "EW": "East-West"}
 DECISIONS = {"": "no appeal", "pending": "lodged, not yet heard", "upheld": "upheld: the ruling stands",
              "changed": "changed: the committee changed the ruling", "withdrawn": "withdrawn"}
 DEPOSITS = {"": "—", "returned": "returned", "forfeited": "forfeited"}
+ADJUSTED_BY = {"": "as the appeal says (the committee's when it changed the ruling)", "director": "the Director",
+               "committee": "an appeals committee"}
 NON_OFFENDING = {"NS": "North-South", "EW": "East-West",
                  "both": "Both (each side ruled from its own view: a Director's error, the other table's result)"}
 SEATS = {"": "—", "N": "North", "E": "East", "S": "South", "W": "West"}
@@ -81,14 +83,14 @@ APPEAL_FIELDS = {"ap_lodged": "lodged", "ap_by": "by", "ap_committee": "committe
                  "ap_reasons": "reasons", "ap_changed_to": "changed_to", "ap_deposit": "deposit"}
 
 # keys of a case file the form edits itself; any other key of an opened file is kept as it is
-FORM_KEYS = {"title", "source", "rulebook", "date", "scoring", "event", "board", "non_offending",
+FORM_KEYS = {"title", "source", "rulebook", "jurisdiction", "date", "scoring", "event", "board", "non_offending",
              "table_result", "other_table", "field", "results_on_board", "without_infraction", "poll",
              "serious_error", "artificial", "possibilities", "not_scheduled", "session",
              "artificial_boards_this_session", "penalty", "match", "players", "notes", "record", "appeal",
-             "infraction"}
+             "infraction", "adjusted_by"}
 CASE_KEYS = list(CaseModel.model_fields)
 
-TEXT_FIELDS = ("rulebook", "title", "source", "date", "board_number", "table_result", "other_table",
+TEXT_FIELDS = ("rulebook", "jurisdiction", "title", "source", "date", "board_number", "table_result", "other_table",
                "results_on_board", "b_result", "se_instead", "session_ns", "session_ew", "boards_ns", "boards_ew",
                "poll_polled", "pen_amount", "match_boards", "match_imps_ns", "match_imps_ew",
                *RECORD_FIELDS, *PAIR_FIELDS, *PLAYER_FIELDS, "ap_lodged", "ap_committee", "ap_reasons",
@@ -96,10 +98,10 @@ TEXT_FIELDS = ("rulebook", "title", "source", "date", "board_number", "table_res
 # every string field, for the hidden copy of the form on the slip page
 HIDDEN_FIELDS = (*TEXT_FIELDS, "field", "notes", "scoring", "event", "vulnerability", "kind", "not_scheduled",
                  "non_offending", "b_mode", "se_kind", "art_ns", "art_ew", "pen_player", "ap_decision", "ap_by",
-                 "ap_deposit", "inf_by")
+                 "ap_deposit", "inf_by", "adjusted_by")
 ROW_KEY = re.compile(r"^(wi|ew)_(result|weight|illegal)_(\d{1,3})$")
 POLL_KEY = re.compile(r"^poll_(action|votes|result|illegal)_(\d{1,3})$")
-REVOKE_KEY = re.compile(r"^rv_(trick|offender|owon|swon|later|exception)_(\d{1,2})$")
+REVOKE_KEY = re.compile(r"^rv_(trick|offender|owon|swon|later|exception|legal)_(\d{1,2})$")
 FINDING_KEY = re.compile(r"^finding_([a-z][a-z0-9_]{0,47})$")
 MAX_REVOKES = 13            # at most one revoke a trick
 MAX_FINDINGS = 20
@@ -138,15 +140,17 @@ class RevokeRow:
     swon: bool = False         # the offending side won the revoke trick
     later: str = ""            # tricks the offending side won after it
     exception: str = ""        # a 64B exception, or none
+    legal: str = ""            # "yes" | "no" | "": the offender later won a trick with a card he could legally
+                               # have played to the revoke trick (an edition whose 64A2 asks: legal_card_won)
 
     @property
     def blank(self) -> bool:
         return not (self.trick.strip() or self.offender or self.owon or self.swon or self.later.strip()
-                    or self.exception)
+                    or self.exception or self.legal)
 
 
 LABELS = {
-    "rulebook": "Rulebook", "title": "Case title", "source": "Source", "date": "Date", "scoring": "Scoring",
+    "rulebook": "Rulebook", "jurisdiction": "Jurisdiction", "adjusted_by": "Adjusted score by", "title": "Case title", "source": "Source", "date": "Date", "scoring": "Scoring",
     "event": "Form of event", "board_number": "Board number", "vulnerability": "Vulnerability",
     "non_offending": "Non-offending side", "table_result": "Table result (A)", "other_table": "Other table",
     "field": "Results at the other tables", "results_on_board": "Results on the board",
