@@ -112,7 +112,11 @@ async def handle(request: Request, page, books) -> Response:
                 "Content-Disposition": f'attachment; filename="{stem}-corrected.{form["download"]}"'})
     except BridgelawError as exc:
         return page(request, "event.html", 422, form=form, options=options(), problem=str(exc))
-    latin = getattr(event.source, "encoding", "utf-8") == "latin-1"
+    try:                            # bytes that are not UTF-8 (ISO-8859-1 PBN or USEBIO) travel as latin-1, byte for byte
+        raw.decode("utf-8")
+        latin = False
+    except UnicodeDecodeError:
+        latin = True
     form["event_text"] = raw.decode("latin-1" if latin else "utf-8", "replace")
     form["event_name"] = name + (".latin1" if latin else "")
     return page(request, "event.html", form=form, options=options(), sessions=view(scored))
