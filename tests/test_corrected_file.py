@@ -249,5 +249,7 @@ def test_the_web_page_downloads_an_iso_8859_1_usebio_as_it_was(tmp_path):
     page = unescape(r.text)
     assert page.index('value="xml">Download the corrected USEBIO XML') < page.index('value="pbn">Download as PBN')
     hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', r.text))
+    # the page's copy of the upload has no line break a browser would send back as CRLF
+    assert "\n" not in hidden["event_text"] and hidden["event_name"] == "ebu.xml.b64"
     d = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "xml"})
     assert d.status_code == 200 and d.content == data
