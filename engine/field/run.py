@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError
 from ..rulebook import proposed
-from . import profiles
+from . import corrected, profiles
 from .model import Event, require_results
 from .pbn_results import load_event_pbn
 from .rulings import apply, book_for, in_force, load_rulings
@@ -95,16 +95,20 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
 
 
 def outputs(event: Event, scored: list[ScoredSession], targets: list[str], source: str) -> list[tuple[Path, str, str]]:
-    """(path, text, encoding) for each output, all built before anything is written."""
+    """(path, text, encoding) for each output, all built before anything is written; the figures the
+    corrected file changes (field/corrected.py) worked out once for them all."""
     out = []
+    figs = None
     for target in targets:
         path = Path(target)
         suffix = path.suffix.lower()
+        if suffix in (".xml", ".pbn") and figs is None and event.format in ("pbn", "usebio"):
+            figs = corrected.figures(scored)
         if suffix == ".xml":
-            text, encoding = usebio_text(event, scored), usebio_encoding(event, scored)
+            text, encoding = usebio_text(event, scored, figs), usebio_encoding(event, scored)
         elif suffix == ".pbn":
             if event.format == "pbn":
-                text, encoding = pbn_text(event, scored), event.source.encoding
+                text, encoding = pbn_text(event, scored, figs), event.source.encoding
             else:
                 text, encoding = pbn_fresh(event, scored), "utf-8"
         else:
