@@ -228,3 +228,28 @@ def test_diff_in_every_format(tmp_path, capsys):
     assert len(tail.strip().splitlines()) == len(changed)
     assert main(["event", path, "--rulings", str(rulings), "--diff", "--format", "markdown"]) == 0
     assert f"## Changed figures ({len(changed)})" in capsys.readouterr().out
+
+
+def test_the_web_page_downloads_an_iso_8859_1_usebio_as_it_was(tmp_path):
+    """Issue 32: the corrected USEBIO came back re-encoded (ISO-8859-1 → UTF-8). The page now carries
+    bytes that are not UTF-8 as latin-1 (byte for byte) and offers the upload's own format first."""
+    import re
+    from html import unescape
+
+    from starlette.testclient import TestClient
+
+    from bridgelaw.web.app import create_app
+
+    data = _generated(tmp_path, "ebuscore-pairs-multi-section").read_bytes()
+    assert b"iso-8859-1" in data[:100].lower() and b"Player 1a" in data
+    data = data.replace(b"Player 1a", b"Pl\xe0yer 1a", 1)         # a name in ISO-8859-1 (not UTF-8)
+    c = TestClient(create_app(), base_url="http://127.0.0.1:8000")
+    r = c.post("/event", files={"event_file": ("ebu.xml", data, "application/xml")}, data={"rulebook": "wbf-2017"})
+    assert r.status_code == 200, r.text[:300]
+    page = unescape(r.text)
+    assert page.index('value="xml">Download the corrected USEBIO XML') < page.index('value="pbn">Download as PBN')
+    hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', r.text))
+    # the page's copy of the upload has no line break a browser would send back as CRLF
+    assert "\n" not in hidden["event_text"] and hidden["event_name"] == "ebu.xml.b64"
+    d = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "xml"})
+    assert d.status_code == 200 and d.content == data

@@ -30,7 +30,7 @@ def test_event_page_scores_marks_and_downloads(tmp_path):
     text = unescape(r.text)
     assert "<strong>board 4 table 2</strong>" in text and "note: fouled" in text and "avg-plus-pairs" in text
     hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', r.text))
-    assert hidden["event_name"] == "final.pbn.latin1"                 # a base name only, and its encoding
+    assert hidden["event_name"] == "final.pbn.b64"                    # a base name only; the bytes in base64
     d = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "pbn"})
     assert d.status_code == 200 and 'filename="final-corrected.pbn"' in d.headers["content-disposition"]
     out = tmp_path / "final-corrected.pbn"

@@ -221,3 +221,20 @@ def test_a_control_character_that_xml_cannot_hold_is_refused_at_its_place(tmp_pa
     assert err == (f"bridgelaw: error: {src}:1:12: the control character U+001B cannot be written into XML "
                    "(expected text without control characters (remove it from the file))\n")
     assert not out.exists()
+
+
+def test_a_pbn_written_from_usebio_keeps_the_adjusted_lines_contract():
+    """Issue 32: the PBN written from a USEBIO input blanked the adjusted line's contract."""
+    path = DATA / "compscore-mp-pairs-mitchell.xml"
+    rulings = ("rulebook: wbf-2017\nrulings:\n  - {board: 1, ns: 1NS, non_offending: NS, adjusted: "
+               "[{result: 4S= N, weight: 3/5}, {result: 4S-1 N, weight: 2/5}]}\n")
+    event = load_event(str(path))
+    line = next(l for l in event.sessions[0].boards[1].lines if l.ns == "1NS")
+    played = line.result
+    scored = run(event, "r.yaml", None, [], rulings_text=rulings)
+    ((_, text, _),) = outputs(event, scored, ["out.pbn"], str(path))
+    row = next(r for r in text.splitlines() if r.endswith('"adj 4S= N @3/5; 4S-1 N @2/5"'))
+    c = played.contract
+    assert row.split()[4:7] == [f"{c.level}{'NT' if c.strain in ('N', 'NT') else c.strain}{'X' * c.doubled}",
+                                played.declarer, str(played.tricks)]
+    assert " 31.20 " in row or " 31.2 " in row

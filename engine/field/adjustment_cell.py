@@ -138,10 +138,12 @@ def write(sl: Any) -> str | None:
     elif line.kind == "artificial":
         v = values or line.artificial
         clauses.append(f"art NS={v['NS']} EW={v['EW']}")
-    elif line.kind == "adjusted" and _same(line.parts["NS"], line.parts["EW"]):
-        clauses.append("adj " + _parts_text(line.parts["NS"]))
-    elif line.kind in ("adjusted", "split"):        # a split weighting, or a non-balancing assignment (1997 12C3)
-        clauses.append(f"split NS: {_parts_text(line.parts['NS'])} | EW: {_parts_text(line.parts['EW'])}")
+    elif line.kind in ("adjusted", "split"):
+        parts = line.parts or line.written
+        if line.kind == "adjusted" and _same(parts["NS"], parts["EW"]):
+            clauses.append("adj " + _parts_text(parts["NS"]))
+        else:                                       # a split weighting, or a non-balancing assignment (1997 12C2)
+            clauses.append(f"split NS: {_parts_text(parts['NS'])} | EW: {_parts_text(parts['EW'])}")
     own = line.extra.get("own_awarded") or line.extra.get("own_given")
     if line.kind == "artificial" and own:
         clauses.append("own " + " ".join(f"{p}={v}" for p, v in own.items()))

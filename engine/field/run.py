@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError
 from ..rulebook import proposed
-from . import learn, profiles
+from . import corrected, learn, profiles
 from .model import Event, require_results
 from .pbn_results import load_event_pbn
 from .rulings import apply, book_for, in_force, load_rulings
@@ -116,7 +116,8 @@ def _rulebook_id(where: str) -> bool:
 
 def refuse_unreproduced(event: Event, scored: list[ScoredSession], rescore_all: bool) -> None:
     """A corrected file is not written when bridgelaw does not reproduce a published figure of a board or
-    contestant that no ruling touches — it would change the results of players no ruling concerns —
+    contestant that no ruling touches — its ruled boards would be worked out under conventions that are
+    not the program's —
     unless `rescore_all` (``--rescore-all``) says to, which the report then names."""
     for k, ss in enumerate(scored, 1):
         lr = ss.learning
@@ -133,16 +134,20 @@ def refuse_unreproduced(event: Event, scored: list[ScoredSession], rescore_all: 
 
 
 def outputs(event: Event, scored: list[ScoredSession], targets: list[str], source: str) -> list[tuple[Path, str, str]]:
-    """(path, text, encoding) for each output, all built before anything is written."""
+    """(path, text, encoding) for each output, all built before anything is written; the figures the
+    corrected file changes (field/corrected.py) worked out once for them all."""
     out = []
+    figs = None
     for target in targets:
         path = Path(target)
         suffix = path.suffix.lower()
+        if suffix in (".xml", ".pbn") and figs is None and event.format in ("pbn", "usebio"):
+            figs = corrected.figures(scored)
         if suffix == ".xml":
-            text, encoding = usebio_text(event, scored), usebio_encoding(event, scored)
+            text, encoding = usebio_text(event, scored, figs), usebio_encoding(event, scored)
         elif suffix == ".pbn":
             if event.format == "pbn":
-                text, encoding = pbn_text(event, scored), event.source.encoding
+                text, encoding = pbn_text(event, scored, figs), event.source.encoding
             else:
                 try:
                     text, encoding = pbn_fresh(event, scored), "utf-8"

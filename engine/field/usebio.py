@@ -548,16 +548,16 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
 
 # --- writing -------------------------------------------------------------------------------------------
 #
-# A USEBIO file read is written back as it was — every element, attribute, text and comment, in
-# order (whitespace and the declared encoding aside: the file is written in UTF-8) — with its
-# scores replaced: each traveller line's points, each contestant's TOTAL_SCORE, PERCENTAGE and
-# PLACE. A line a ruling changed keeps its CONTRACT, PLAYED_BY, TRICKS and SCORE as played (USEBIO
-# has no element for a weighted or assigned score: the receiving program reads the line's points,
-# written exactly as scored) and gains a comment ``<!-- bridgelaw: adj 4S= N @2/3; 4S-1 N @1/3 -->``
+# A USEBIO file read is edited in place (write_in_place): the bytes it was parsed from, every one kept —
+# its declaration and encoding, DOCTYPE, indentation, line ends, number formats — but the figures
+# field/corrected.py changes (a ruled board's line points, each contestant's TOTAL_SCORE, PERCENTAGE,
+# BOARDS_PLAYED and PLACE that follow) and each ruled line's comment. A line a ruling changed keeps
+# its CONTRACT, PLAYED_BY, TRICKS and SCORE as played (USEBIO has no element for a weighted or
+# assigned score: the receiving program reads the line's points, written at the decimals they need) and gains a comment ``<!-- bridgelaw: adj 4S= N @2/3; 4S-1 N @1/3 -->``
 # that bridgelaw reads back; an artificial line's SCORE is the code the programs write (A6040: NS
 # then EW whole percentages, at every method), a line not played ``NP``. A file read from PBN or
-# a traveller is written in USEBIO 1.2's shape (EVENT_TYPE PAIRS or INDIVIDUAL with its
-# BOARD_SCORING_METHOD, its DATE, WINNER_TYPE).
+# a traveller is written whole in USEBIO 1.2's shape (write: EVENT_TYPE PAIRS or INDIVIDUAL with its
+# BOARD_SCORING_METHOD, its DATE, WINNER_TYPE, and a comment naming the profile it was scored with).
 
 @dataclass
 class _Edits:

@@ -1,11 +1,14 @@
-"""Writing the corrected event: PBN (the input file with its ScoreTables and TotalScoreTable
-rescored and an ``Adjustment`` column recording each ruling; every other line, the encoding
-and the line endings kept) and USEBIO 1.2. Writes are atomic."""
+"""Writing the corrected event. A PBN or USEBIO file read (teams included) is edited in place: the
+figures :mod:`.corrected` changes — a ruled board's, and the totals, percentages and places that
+follow — an ``Adjustment`` cell (PBN) or comment (USEBIO) on each ruled line, and the profile it was
+scored with where that is not its program's; every other byte kept. The other format, only when asked,
+is written whole (USEBIO 1.2 from PBN, PBN from USEBIO), naming the profile, date and ranking it was
+scored with so that it reads back the same. The texts are built before anything is written (the
+writes are atomic: core.files)."""
 
 from __future__ import annotations
 
 import re
-
 
 from ..core import bridge
 from ..core.errors import BridgelawError

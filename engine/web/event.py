@@ -10,6 +10,8 @@ naming another is refused.
 
 from __future__ import annotations
 
+import base64
+
 from typing import Any
 
 from starlette.datastructures import UploadFile
@@ -83,8 +85,19 @@ async def handle(request: Request, page, books) -> Response:
         raw = await upload.read()
         name = safe_name(upload.filename, "event.pbn")
     elif form["event_text"]:
-        raw, name = form["event_text"].encode("latin-1", "replace") if form["event_name"].endswith(".latin1") \
-            else form["event_text"].encode("utf-8"), safe_name(form["event_name"].removesuffix(".latin1"), "event.pbn")
+        # the page's own copy of the upload (base64: byte for byte — a browser sends a form's line breaks
+        # as CRLF); an older page's latin-1 or UTF-8 text
+        name = form["event_name"]
+        if name.endswith(".b64"):
+            try:
+                raw = base64.b64decode(form["event_text"], validate=True)
+            except ValueError:
+                return page(request, "event.html", 400, form={}, options=options(),
+                            problem="The form could not be read; choose the files again.")
+        else:
+            raw = form["event_text"].encode("latin-1", "replace") if name.endswith(".latin1") \
+                else form["event_text"].encode("utf-8")
+        name = safe_name(name.removesuffix(".b64").removesuffix(".latin1"), "event.pbn")
     else:
         return page(request, "event.html", 400, form=form, options=options(),
                     problem="Choose a results file (.pbn or USEBIO .xml).")
@@ -118,7 +131,6 @@ async def handle(request: Request, page, books) -> Response:
                 "Content-Disposition": f'attachment; filename="{stem}-corrected.{form["download"]}"'})
     except BridgelawError as exc:
         return page(request, "event.html", 422, form=form, options=options(), problem=str(exc))
-    latin = getattr(event.source, "encoding", "utf-8") == "latin-1"
-    form["event_text"] = raw.decode("latin-1" if latin else "utf-8", "replace")
-    form["event_name"] = name + (".latin1" if latin else "")
+    form["event_text"] = base64.b64encode(raw).decode("ascii")      # the upload, byte for byte, for the downloads
+    form["event_name"] = name + ".b64"
     return page(request, "event.html", form=form, options=options(), sessions=view(scored))
