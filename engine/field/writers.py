@@ -8,7 +8,6 @@ writes are atomic: core.files)."""
 
 from __future__ import annotations
 
-import re
 
 from ..core import bridge
 from ..core.errors import BridgelawError
@@ -170,29 +169,9 @@ def usebio_text(event: Event, scored: list[ScoredSession], figs: list[corrected.
                                      profile_note(event, scored, always=False))
     else:
         text = usebio.write(scored, event, profile_note(event, scored, always=True))
-    _xml_legal(text, event)
     if event.format == "usebio" and event.extra.get("crlf"):
         text = text.replace("\n", "\r\n")
     return text
-
-
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _xml_legal(text: str, event: Event) -> None:
-    """A character XML 1.0 cannot hold, even escaped (ESC, BEL … in a PBN's [Event]), is refused at its
-    place in the input: the USEBIO written would not be well-formed."""
-    m = _NOT_XML.search(text)
-    if m is None:
-        return
-    char = m.group(0)
-    where = {}
-    for k, line in enumerate(getattr(event.source, "lines", None) or []):
-        if char in line:
-            where = {"line": k + 1, "column": line.index(char) + 1}
-            break
-    raise BridgelawError(f"the control character U+{ord(char):04X} cannot be written into XML", file=event.file,
-                         expected="text without control characters (remove it from the file)", **where)
 
 
 def usebio_encoding(event: Event, scored: list[ScoredSession]) -> str:
