@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from ..core.errors import BridgelawError, InvalidValue, did_you_mean
 from ..core.dates import read_date
-from ..core.exact import format_decimal, format_fixed, format_mixed
+from ..core.exact import format_fixed, format_mixed
 from ..core.limits import RAW_SCORE_HINT, RAW_SCORE_MAX, SCORE_HINT
 from ..core.numbers import whole_number as _whole_number
 from ..core.vocab import RESPONSIBILITY as RESPONSIBILITIES
@@ -59,7 +59,8 @@ class Published:
             return False
         if "/" in self.text:
             return computed == self.value
-        if shown(computed, self.places) == self.value:
+        scale = 10**self.places
+        if _rounded(computed, scale) * self.value.denominator == self.value.numerator * scale:
             return True
         if figures == "float32" and self.places:
             single = struct.unpack("<f", struct.pack("<f", float(computed)))[0]
@@ -82,8 +83,18 @@ def published(text: str) -> Published | None:
 
 
 def shown(value: Fraction, places: int) -> Fraction:
-    """`value` rounded as a file prints it with `places` decimals (half away from zero)."""
-    return Fraction(format_decimal(value, places))
+    """`value` rounded as a file prints it with `places` decimals (half away from zero, as
+    core.exact.format_decimal writes it)."""
+    scale = 10**places
+    return Fraction(_rounded(value, scale), scale)
+
+
+def _rounded(value: Fraction, scale: int) -> int:
+    """value × scale rounded to a whole number, half away from zero (integers only: a file's every
+    figure is compared, tens of thousands a session)."""
+    n, d = value.numerator, value.denominator
+    units = (2 * abs(n) * scale + d) // (2 * d)
+    return -units if n < 0 else units
 
 
 # --- score codes -------------------------------------------------------------------------------------
