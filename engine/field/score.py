@@ -195,6 +195,7 @@ class ScoredSession:
     keys: dict = field(default_factory=dict, repr=False)     # (id of a scored line, side) → its contestants
     teams: Any = None                       # a teams session: its matches and standings (teams.TeamsResult)
     conventions: Any = None                 # the scoring program's profile chosen (profiles.Choice), if any
+    default: Any = None                     # the rulebook taken by default (defaults.Default), if none was named
 
     @cached_property
     def standings(self) -> list[Standing]:

@@ -84,6 +84,8 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
     for ss in sessions:
         s = ss.session
         out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
+        if ss.default is not None:
+            out.append(ss.default.text)
         if ss.conventions is not None:
             out.append(f"conventions: {ss.conventions.text}")
         out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
@@ -161,6 +163,9 @@ def markdown(sessions: list[ScoredSession]) -> str:
         out.append(f"## {s.name}")
         out.append("")
         out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}, as in force on {ss.book.as_of}")
+        if ss.default is not None:
+            out.append("")
+            out.append(ss.default.text)
         out.append("")
         out.append(f"| section | rank | {'team' if s.matches else 'pair'} | total | % | boards | names |")
         out.append("|---|---:|---:|---:|---:|---:|---|")
@@ -211,6 +216,9 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
             "name": s.name, "scoring": s.scoring, "unit": ss.unit, "pair_numbers": s.pair_numbers,
             "rulebook": ss.book.identity,
             "conventions": _conventions(ss),
+            "default_rulebook": None if ss.default is None else {
+                "id": ss.default.id, "country": ss.default.country, "day": ss.default.day.isoformat(),
+                "country_from": ss.default.whence, "text": ss.default.text},
             "parameters": {name: {"value": value, "from": origin}
                            for name, value, origin in fieldtrace.parameter_rows(ss.trace)},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,

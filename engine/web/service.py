@@ -103,6 +103,8 @@ class Books:
 
     def get(self, name: str) -> rulebooks.Rulebook:
         books = self._fresh()
+        if isinstance(name, str):
+            name = rulebooks.registry.canonical(name, books) or name
         if not isinstance(name, str) or name not in books:
             known = list(books)
             raise BridgelawError(f"unknown rulebook '{name}'", expected="one of " + ", ".join(known),
@@ -112,7 +114,11 @@ class Books:
     def path(self, name: str) -> Path:
         """The file of a listed rulebook id (KeyError for any other string)."""
         self._fresh()
-        return self._paths[name]
+        return self._paths[rulebooks.registry.canonical(name, self._paths) or name]
+
+    def canonical(self, name: str) -> str | None:
+        """The listed id `name` names, case ignored (None for any other string)."""
+        return rulebooks.registry.canonical(name, self._fresh()) if isinstance(name, str) else None
 
     def all(self) -> list[rulebooks.Rulebook]:
         return list(self._fresh().values())

@@ -1,0 +1,117 @@
+"""Issue 32, item 2: a default rulebook. `bridgelaw event FILE` without `--rulebook` (nor a rulings
+file naming one) takes the rulebook in force, by the rulebook calendar, in the country the file
+names (or its program's profile names) on the day the file was played, and says so in the heading;
+without enough in the file it exits 2 naming what is missing. Rulebook ids are read case-blind;
+a rulebook out of force on the session's day is warned about."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from bridgelaw.commands.cli import main
+from bridgelaw.commands.event import load_event, run
+from bridgelaw.core.errors import BridgelawError
+from bridgelaw.field.defaults import default_rulebook
+from bridgelaw.rulebook import calendar, get
+
+DATA = Path(__file__).parent / "data" / "events"
+FIGURES = DATA / "figures"
+
+_spec = importlib.util.spec_from_file_location("usebio_shapes", FIGURES / "generate.py")
+shapes = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(shapes)
+
+
+@pytest.fixture(scope="module")
+def ebuscore(tmp_path_factory) -> Path:
+    """EBUScore Pairs' file of 2 January 2025 (COUNTRY England), as generate.py writes it."""
+    out = tmp_path_factory.mktemp("ebuscore") / "ebuscore-pairs-multi-section.xml"
+    out.write_bytes(shapes.generate(shapes.load(FIGURES / "ebuscore-pairs-multi-section.yaml")))
+    return out
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_calendar_api_the_default_is_written_against():
+    assert "ebu" in calendar.bodies()
+    assert calendar.body_for_country("England") == calendar.body_for_country(" england ") == "ebu"
+    assert calendar.body_for_country("Atlantis") is None
+    import datetime as dt
+    assert calendar.in_force("ebu", dt.date(2025, 1, 2)) == "ebu"
+    with pytest.raises(BridgelawError):
+        calendar.in_force("ebu", dt.date(2000, 1, 1))
+
+
+def test_the_file_country_and_date_choose_the_rulebook(ebuscore):
+    event = load_event(str(ebuscore))
+    assert event.country == "England"
+    d = default_rulebook(event)
+    assert (d.id, d.country, d.day.isoformat(), d.whence) == ("ebu", "England", "2025-01-02", "the file")
+    assert d.text == "rulebook ebu — in force in England on 2025-01-02 (calendar; the country from the file)"
+
+
+def test_the_program_profile_gives_the_country_when_the_file_does_not(ebuscore, tmp_path):
+    plain = tmp_path / "no-country.xml"
+    plain.write_bytes(ebuscore.read_bytes().replace(b"<COUNTRY>England</COUNTRY>", b""))
+    d = default_rulebook(load_event(str(plain)))
+    assert (d.id, d.country, d.whence) == ("ebu", "England", "profile ebuscore")
+
+
+def test_event_without_rulebook_uses_the_default_and_says_so(capsys, ebuscore):
+    code, out, err = cli(capsys, "event", str(ebuscore))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == ("Thursday Pairs A Overall — matchpoints, rulebook ebu+ebuscore 2017.2, as in force on "
+                        "2025-01-02")
+    assert lines[1] == "rulebook ebu — in force in England on 2025-01-02 (calendar; the country from the file)"
+    code, out, _ = cli(capsys, "event", str(ebuscore), "--format", "json")
+    (s,) = json.loads(out)["sessions"]
+    assert s["default_rulebook"] == {"id": "ebu", "country": "England", "day": "2025-01-02",
+                                     "country_from": "the file", "text": lines[1]}
+    # a named rulebook is no default: the heading says nothing of a calendar
+    code, out, _ = cli(capsys, "event", str(ebuscore), "--rulebook", "wbf-2017")
+    assert code == 0 and "calendar" not in out
+
+
+def test_event_without_enough_in_the_file_exits_2_naming_what_is_missing(capsys, ebuscore, tmp_path):
+    code, out, err = cli(capsys, "event", str(DATA / "compscore-mp-pairs-howell.xml"))
+    assert code == 2 and out == ""
+    assert err.startswith("bridgelaw: error: " + str(DATA / "compscore-mp-pairs-howell.xml")
+                          + ": no rulebook for the event, and none by default: the rulebook calendar has no body "
+                          "for Australia")
+    assert "(expected --rulebook ID, or rulebook: <id> in the rulings file)" in err
+    assert len(err.strip().splitlines()) == 1
+    bare = tmp_path / "bare.xml"
+    bare.write_bytes(ebuscore.read_bytes().replace(b"<COUNTRY>England</COUNTRY>", b"")
+                     .replace(b"<PROGRAM_NAME>EBUScore Pairs</PROGRAM_NAME>", b"<PROGRAM_NAME>X</PROGRAM_NAME>")
+                     .replace(b"<DATE>02/01/2025</DATE>", b""))
+    code, out, err = cli(capsys, "event", str(bare))
+    assert code == 2
+    assert ("none by default: the file names no country (USEBIO <COUNTRY>) and no program whose profile names one; "
+            "the file gives no date (USEBIO <DATE>, PBN [Date]; or --as-of)") in err
+
+
+def test_rulebook_ids_are_case_blind(capsys, ebuscore, tmp_path):
+    assert get("EBU").id == "ebu" and get("Wbf-2017").id == "wbf-2017"
+    rulings = tmp_path / "rulings.yaml"
+    rulings.write_text("rulebook: EBU\nrulings: []\n")
+    code, out, err = cli(capsys, "event", str(ebuscore), "--rulings", str(rulings))
+    assert code == 0, err
+    assert out.startswith("Thursday Pairs A Overall — matchpoints, rulebook ebu+ebuscore 2017.2")
+    code, out, err = cli(capsys, "event", str(ebuscore), "--rulebook", "WBF-2017")
+    assert code == 0, err
+
+
+def test_a_rulebook_out_of_force_on_the_day_is_warned(capsys, ebuscore):
+    code, out, err = cli(capsys, "event", str(ebuscore), "--rulebook", "acbl-2007")
+    assert code == 0
+    assert ("rulebook acbl-2007+ebuscore is in force from 2008-09-08 to 2017-09-24, not on 2025-01-02: the session "
+            "is scored as on its last day; name a rulebook in force then") in out
