@@ -12,6 +12,7 @@ from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from .. import __version__
+from ..render.changes import figure
 from . import forms, service
 from .forms import CaseForm
 from .guard import TooLarge
@@ -29,7 +30,7 @@ class Site:
         self.books, self.work = books, work
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.templates.env.globals.update(
-            version=__version__, labels=FIELD_LABELS, forms=forms, max_rows=forms.MAX_ROWS,
+            version=__version__, labels=FIELD_LABELS, figure=figure, forms=forms, max_rows=forms.MAX_ROWS,
             rules_dir=str(books.directory or service.rulebooks.rules_dir()),
         )
         self.traveller_ok = _traveller_available()
