@@ -27,7 +27,7 @@ async def compare_page(request: Request) -> Response:
 def compared(site: Site, request: Request, f: CaseForm, action: str, data: Any) -> Response:
     books = site.books
     if not f.compare and action in ("compare", "rule"):
-        f.compare = [] if "compare_sent" in data else books.ids()
+        f.compare = [] if "compare_sent" in data else books.in_force(service.case_day(f.date))
     if f.apply(action):
         return site.page(request, "compare.html", form=f)
     unknown = [c for c in f.compare if c not in books.ids()]

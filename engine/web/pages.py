@@ -95,7 +95,7 @@ def opened(site: Site, request: Request, name: str, raw: bytes) -> Response:
                          errors=general(f"{name}: {'.'.join(map(str, path))} lists {n} entries; at most {limit} "
                                         "are accepted here"))
     f = forms.form_from_tree(doc.tree)
-    f.compare = site.books.ids()
+    f.compare = site.books.in_force(service.case_day(f.date))
     return ruled(site, request, f)
 
 

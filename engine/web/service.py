@@ -22,6 +22,7 @@ from ..render import slip as slips
 from .. import rulebook as rulebooks
 from ..ruling.case import Case, check_case
 from ..ruling.caseschema import CaseModel
+from ..core import dates
 from ..core.errors import BridgelawError, did_you_mean
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling
@@ -123,10 +124,22 @@ class Books:
     def all(self) -> list[rulebooks.Rulebook]:
         return list(self._fresh().values())
 
-    def default(self) -> str:
+    def default(self, day: dt.date | None = None) -> str:
+        """The form's rulebook to start with: the Laws edition (a rulebook extending none) in force
+        on `day` (today) — no regulation of one country; else the rulebook in force then that came
+        into force last (on a tie the one extending fewest); else the newest."""
         books = self.all()
-        # the edition in force most recently; on a tie the base edition before one that extends it
-        return max(books, key=lambda b: (b.effective_from, -len(getattr(b, "chain", [b.id])))).id if books else ""
+        if not books:
+            return ""
+        day = day or dates.today()
+        key = (lambda b: (len(getattr(b, "chain", [b.id])) == 1, b.effective_from, -len(getattr(b, "chain", [b.id]))))
+        current = [b for b in books if b.covers(day)]
+        return max(current or books, key=key).id
+
+    def in_force(self, day: dt.date | None = None) -> list[str]:
+        """The rulebooks in force on `day` (today): what the compare page starts with."""
+        day = day or dates.today()
+        return [b.id for b in self.all() if b.covers(day)]
 
     def listing(self) -> list[dict[str, Any]]:
         """The rulebooks as `bridgelaw rulebooks --format json` lists them (a test holds the two equal)."""
@@ -156,6 +169,14 @@ class Books:
             out.append({"id": b.id, "label": f"{b.id} — {b.authority}, {b.version}, in force from "
                                              f"{b.effective_from.isoformat()}{until}"})
         return out
+
+
+def case_day(text: str) -> dt.date | None:
+    """The form's date as typed, when it is one (else None: today's rulebooks are offered)."""
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 def _stamp(path: Path) -> tuple[int, int]:

@@ -49,7 +49,7 @@ class Site:
 
     def default_form(self) -> CaseForm:
         f = CaseForm(rulebook=self.books.default())
-        f.compare = self.books.ids()
+        f.compare = self.books.in_force()
         return f
 
 
