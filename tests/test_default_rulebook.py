@@ -115,3 +115,29 @@ def test_a_rulebook_out_of_force_on_the_day_is_warned(capsys, ebuscore):
     assert code == 0
     assert ("rulebook acbl-2007+ebuscore is in force from 2008-09-08 to 2017-09-24, not on 2025-01-02: the session "
             "is scored as on its last day; name a rulebook in force then") in out
+
+
+def test_the_web_ruling_form_starts_from_the_laws_in_force_and_warns_of_one_out_of_force():
+    import re
+    from starlette.testclient import TestClient
+    from bridgelaw.web.app import create_app
+    c = TestClient(create_app(), base_url="http://127.0.0.1:8000")
+    page = c.get("/").text
+    assert re.findall(r'<option value="([\w-]+)" selected>', page.split('id="f-rulebook"')[1].split("</select>")[0]) \
+        == ["wbf-2017"]
+    form = {"rulebook": "wbf-2007", "title": "Board 7", "scoring": "imps", "board_number": "7", "vulnerability": "NS", "kind": "assigned",
+            "non_offending": "NS", "table_result": "5HX-2 N", "other_table": "3S+1 W", "b_mode": "one",
+            "b_result": "4H-1 N", "action": "rule"}
+    r = c.post("/", data=form)
+    assert r.status_code == 200
+    assert ("<strong>Warning:</strong> Rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28, not today, and "
+            "the case gives no date: it is ruled as on the rulebook&#39;s last day. Give the session&#39;s date, or "
+            "choose a rulebook in force.") in r.text
+    r = c.post("/", data={**form, "date": "2012-03-04"})
+    assert r.status_code == 200 and "not today" not in r.text
+    r = c.post("/", data={**form, "date": "2025-03-04"})        # a date out of its period: refused at the date
+    assert r.status_code == 422 and ("Rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 2025-03-04 is later "
+                                     "(the case&#39;s date)") in r.text
+    assert "in force on 2025-03-04: ebu, wbf-2017, wbf-laws-committee-2017" in r.text
+    r = c.post("/", data={**form, "rulebook": "WBF-2017"})       # ids case-blind on the page too
+    assert r.status_code == 200, r.text[:300]

@@ -294,12 +294,22 @@ def view(ruling: Ruling, case: Case) -> RulingView:
     return RulingView(
         title=ruling.title, source=ruling.source, outcome=ruling.outcome,
         outcome_words=slips.HEADLINES.get(ruling.outcome, ruling.outcome), sides=sides, steps=render.step_lines(ruling),
-        citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings),
+        citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings) + out_of_force(ruling),
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
         board=str(m.board.number) if m.board.number is not None else "",
         record=record.rows(case, ruling), slip=slips.html(slips.build(ruling, case)),
     )
+
+
+def out_of_force(ruling: Ruling) -> list[str]:
+    """The warning for an undated case ruled under a rulebook no longer in force (its last day is used)."""
+    b = ruling.rulebook
+    if any(e.kind == "rulebook" and e.data.get("clamped") and not e.data.get("given") and not e.data.get("asked")
+           for e in ruling.trace.entries):
+        return [f"Rulebook {b.id} is in force {b.period}, not today, and the case gives no date: it is ruled as on "
+                f"the rulebook's last day. Give the session's date, or choose a rulebook in force."]
+    return []
 
 
 # --- compare -------------------------------------------------------------------------------------
