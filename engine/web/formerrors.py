@@ -7,7 +7,9 @@ path (a rulebook that is not found, malformed YAML) falls back to the YAML posit
 
 from __future__ import annotations
 
+import copy
 import re
+from typing import Callable
 
 from ..core.errors import BridgelawError
 from ..core.limits import LimitError
@@ -127,3 +129,61 @@ def form_errors(text: str, exc: BridgelawError, form: CaseForm, rowmap: dict) ->
     beside = name not in ("general", "extra")
     return {name: {"message": friendly(exc, beside_field=beside, path=path), "expected": exc.expected,
                    "suggestion": exc.suggestion}}
+
+
+MAX_ERRORS = 10
+_ROW = re.compile(r"^(wi|ew|poll|rv)_(\w+?)_(\d{1,3})$")
+
+
+def all_errors(form: CaseForm, attempt: Callable[[str], object]) -> dict[str, dict]:
+    """Every error of the form at once, not one a submit: the case is written and ruled
+    (`attempt`), the field an error belongs to is recorded and emptied in a copy of the form, and
+    the copy tried again — until it rules, an error comes back to a field already recorded (an
+    empty field that is needed), an error belongs to no one field, or MAX_ERRORS are found.
+    The errors are in the order of the form's fields as the summary lists them."""
+    errors: dict[str, dict] = {}
+    trial = copy.deepcopy(form)
+    for _ in range(MAX_ERRORS):
+        text, rowmap = trial.to_yaml()
+        try:
+            attempt(text)
+            break
+        except BridgelawError as exc:
+            found = form_errors(text, exc, trial, rowmap)
+        name, entry = next(iter(found.items()))
+        if name in errors:
+            break
+        errors[name] = entry
+        if not _empty(trial, name):
+            break
+    return errors
+
+
+# what a field is set to in the copy once its error is recorded, so that the next error shows: a
+# value that raises no error of its own and changes no other field's (a passed-out board for a result)
+PLACEHOLDERS = {"title": "untitled", "board_number": "1", "b_result": "PASS", "other_table": "PASS",
+                "se_instead": "PASS", "result": "PASS"}
+
+
+def _empty(form: CaseForm, name: str) -> bool:
+    """Set the field `name` of the copy to its placeholder, or empty it (an optional text field); False
+    when it is none that this can get past (a choice, a weight, a whole list, the case as a whole)."""
+    m = _ROW.match(name)
+    if m:
+        rows = {"wi": form.rows, "ew": form.ew_rows, "poll": form.poll_rows, "rv": form.revokes}[m[1]]
+        i = int(m[3])
+        if m[2] != "result" or i >= len(rows):
+            return False
+        rows[i].result = PLACEHOLDERS["result"]
+        return True
+    value = getattr(form, name, None)
+    if not isinstance(value, str) or name in ("rulebook", "scoring", "kind", "b_mode", "vulnerability",
+                                             "non_offending"):
+        return False
+    if name in PLACEHOLDERS:
+        setattr(form, name, PLACEHOLDERS[name])
+        return True
+    if not value:
+        return False
+    setattr(form, name, "")
+    return True

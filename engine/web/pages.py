@@ -26,8 +26,9 @@ def ruled(site: Site, request: Request, f: CaseForm, *, template: str = "rule.ht
     text, rowmap = f.to_yaml()
     try:
         case, ruling = service.rule_text(text, "the form", site.books)
-    except BridgelawError as exc:
-        return site.page(request, "rule.html", 422, form=f, errors=forms.form_errors(text, exc, f, rowmap))
+    except BridgelawError:
+        errors = forms.all_errors(f, lambda t: service.rule_text(t, "the form", site.books))
+        return site.page(request, "rule.html", 422, form=f, errors=errors)
     return site.page(request, template, form=f, r=service.view(ruling, case))
 
 

@@ -31,7 +31,6 @@ class Site:
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.templates.env.globals.update(
             version=__version__, labels=FIELD_LABELS, figure=figure, forms=forms, max_rows=forms.MAX_ROWS,
-            rules_dir=str(books.directory or service.rulebooks.rules_dir()),
         )
         self.traveller_ok = _traveller_available()
 
