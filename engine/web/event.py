@@ -286,6 +286,8 @@ async def handle(request: Request, page, books) -> Response:
     form = {k: data.get(k) if isinstance(data.get(k), str) else "" for k in (
         *STATE, "download", "event_text", "pick", "line", "action", "note")}
     rform, action = CaseForm.from_form(data)
+    if "b_mode" not in data:
+        rform.b_mode = "weighted"                   # a line's ruling is most often a weighted score
     rform.kind = data.get("kind") if data.get("kind") in EVENT_KINDS else "assigned"    # the case form's, and penalty
     if rform.b_mode not in EVENT_B_MODES:
         rform.b_mode = "one"

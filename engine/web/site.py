@@ -30,7 +30,7 @@ class Site:
         self.books, self.work = books, work
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.templates.env.globals.update(
-            version=__version__, labels=FIELD_LABELS, figure=figure, forms=forms, max_rows=forms.MAX_ROWS,
+            version=__version__, labels=FIELD_LABELS, figure=figure, errors_in=_errors_in, forms=forms, max_rows=forms.MAX_ROWS,
         )
         self.traveller_ok = _traveller_available()
 
@@ -50,6 +50,11 @@ class Site:
         f = CaseForm(rulebook=self.books.default())
         f.compare = self.books.in_force()
         return f
+
+
+def _errors_in(errors: Any, *prefixes: str) -> bool:
+    """Whether any error is about a field whose name starts with one of `prefixes` (a folded section opens)."""
+    return any(str(k).startswith(prefixes) for k in (errors or {}))
 
 
 def site_of(request: Request) -> Site:
