@@ -16,7 +16,7 @@ from bridgelaw.commands.cli import main
 from bridgelaw.commands.event import load_event, run
 from bridgelaw.core.errors import BridgelawError
 from bridgelaw.field.defaults import default_rulebook
-from bridgelaw.rulebook import calendar, get
+from bridgelaw.rulebook import available, get
 
 DATA = Path(__file__).parent / "data" / "events"
 FIGURES = DATA / "figures"
@@ -40,14 +40,12 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_the_calendar_api_the_default_is_written_against():
-    assert "ebu" in calendar.bodies()
-    assert calendar.body_for_country("England") == calendar.body_for_country(" england ") == "ebu"
-    assert calendar.body_for_country("Atlantis") is None
-    import datetime as dt
-    assert calendar.in_force("ebu", dt.date(2025, 1, 2)) == "ebu"
-    with pytest.raises(BridgelawError):
-        calendar.in_force("ebu", dt.date(2000, 1, 1))
+def test_a_program_profile_country_and_the_calendar_choose_the_rulebook(capsys):
+    # Compscore3 files name no COUNTRY; the profile says Australia, where the ABF's code is the Laws'
+    code, out, err = cli(capsys, "event", str(DATA / "compscore-mp-pairs-howell.xml"))
+    assert code == 0, err
+    assert out.splitlines()[1] == ("rulebook wbf-2017 — in force in Australia on 2022-07-27 (calendar; the country "
+                                   "from profile compscore)")
 
 
 def test_the_file_country_and_date_choose_the_rulebook(ebuscore):
@@ -82,13 +80,13 @@ def test_event_without_rulebook_uses_the_default_and_says_so(capsys, ebuscore):
 
 
 def test_event_without_enough_in_the_file_exits_2_naming_what_is_missing(capsys, ebuscore, tmp_path):
-    code, out, err = cli(capsys, "event", str(DATA / "compscore-mp-pairs-howell.xml"))
+    atlantis = tmp_path / "atlantis.xml"
+    atlantis.write_bytes(ebuscore.read_bytes().replace(b"<COUNTRY>England</COUNTRY>", b"<COUNTRY>Atlantis</COUNTRY>"))
+    code, out, err = cli(capsys, "event", str(atlantis))
     assert code == 2 and out == ""
-    assert err.startswith("bridgelaw: error: " + str(DATA / "compscore-mp-pairs-howell.xml")
-                          + ": no rulebook for the event, and none by default: the rulebook calendar has no body "
-                          "for Australia")
-    assert "(expected --rulebook ID, or rulebook: <id> in the rulings file)" in err
-    assert len(err.strip().splitlines()) == 1
+    assert err == (f"bridgelaw: error: {atlantis}: no rulebook for the event, and none by default: the rulebook "
+                   "calendar names no body for Atlantis (expected --rulebook ID, or rulebook: <id> in the rulings "
+                   "file); known: " + ", ".join(available()) + "\n")
     bare = tmp_path / "bare.xml"
     bare.write_bytes(ebuscore.read_bytes().replace(b"<COUNTRY>England</COUNTRY>", b"")
                      .replace(b"<PROGRAM_NAME>EBUScore Pairs</PROGRAM_NAME>", b"<PROGRAM_NAME>X</PROGRAM_NAME>")
@@ -130,13 +128,13 @@ def test_the_web_ruling_form_starts_from_the_laws_in_force_and_warns_of_one_out_
             "b_result": "4H-1 N", "action": "rule"}
     r = c.post("/", data=form)
     assert r.status_code == 200
-    assert ("<strong>Warning:</strong> Rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28, not today, and "
+    assert ("<strong>Warning:</strong> Rulebook wbf-2007 is in force from 2008-01-01 to 2017-12-31, not today, and "
             "the case gives no date: it is ruled as on the rulebook&#39;s last day. Give the session&#39;s date, or "
             "choose a rulebook in force.") in r.text
     r = c.post("/", data={**form, "date": "2012-03-04"})
     assert r.status_code == 200 and "not today" not in r.text
     r = c.post("/", data={**form, "date": "2025-03-04"})        # a date out of its period: refused at the date
-    assert r.status_code == 422 and ("Rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 2025-03-04 is later "
+    assert r.status_code == 422 and ("Rulebook wbf-2007 is in force from 2008-01-01 to 2017-12-31; 2025-03-04 is later "
                                      "(the case&#39;s date)") in r.text
     assert "in force on 2025-03-04: ebu, wbf-2017, wbf-laws-committee-2017" in r.text
     r = c.post("/", data={**form, "rulebook": "WBF-2017"})       # ids case-blind on the page too

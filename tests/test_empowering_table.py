@@ -17,7 +17,8 @@ script = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(script)
 
 # the laws issue 21 asks the table to hold, at least, in each edition
-AT_LEAST = {"wbf-2007": ["16B1", "16D", "21B", "23", "27D", "40", "47E", "50E", "64", "73", "75", "82C", "86D", "87",
+AT_LEAST = {"wbf-1997": ["64", "84D"],          # issue 31: the 1997 revoke and Director's option
+            "wbf-2007": ["16B1", "16D", "21B", "23", "27D", "40", "47E", "50E", "64", "73", "75", "82C", "86D", "87",
                          "90"],
             "wbf-2017": ["16B1", "16C", "21B", "23", "27D", "40B", "47E", "50E", "64", "72C", "73", "75", "82C", "86B1",
                          "86B2", "87", "90"]}

@@ -25,7 +25,7 @@ from bridgelaw.commands import cli
 ROOT = Path(__file__).resolve().parent.parent
 CASES = sorted((ROOT / "cases").rglob("*.yaml"))
 TRAVELLERS = sorted((ROOT / "travellers").glob("*.yaml"))
-RULEBOOKS = sorted((ROOT / "rules").glob("*.yaml"))
+RULEBOOKS = sorted(p for p in (ROOT / "rules").glob("*.yaml") if p.name != "calendar.yaml")
 SHARED = sorted((ROOT / "rules" / "shared").glob("*.yaml"))
 CASE_FOR_RULEBOOKS = ROOT / "cases" / "wbf-commentary-2017" / "example-07.yaml"
 

@@ -282,7 +282,7 @@ def test_compare_json_and_csv(capsys):
 
 def test_compare_unknown_rulebook(capsys):
     code, _, err = run(capsys, "compare", "--rulebooks", "wbf-2007,wbf-2071", SESSION)
-    assert code == 2 and "unknown rulebook 'wbf-2071'" in err and "acbl-2007, dbf-1997, dbf-2007, ebl-2008-vp-proposal, ebl-2008, ebu, wbf-1997, wbf-2007, wbf-2017, wbf-laws-committee-2007" in err
+    assert code == 2 and "unknown rulebook 'wbf-2071'" in err and "acbl-2007, dbf-1997, dbf-2007, ebl-2008-vp-proposal, ebl-2008, ebu, wbf-1997, wbf-2007, wbf-2017, wbf-appeals-2000, wbf-laws-committee-2007" in err
 
 
 def test_diff_editions(capsys):
@@ -352,4 +352,4 @@ def test_schema(kind, capsys):
 def test_check_all_counts_unreviewed(capsys):
     code, out, _ = run(capsys, "check", "--rulebook", "all", str(CASES / "jurisdictions"))
     assert code == 0
-    assert out.splitlines()[-1] == "20 passed, 0 failed, 4 unreviewed (NEW)"   # 20: the 1997 and DBF rulebooks (issue 22)
+    assert out.splitlines()[-1] == "37 passed, 0 failed, 4 unreviewed (NEW)"   # 37: with the calendar cases (issue 31)

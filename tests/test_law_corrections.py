@@ -192,7 +192,7 @@ def test_a_case_dated_outside_the_period_points_at_its_date(tmp_path, capsys):
     assert main(["rule", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"bridgelaw: error: {path}:11:7: rulebook wbf-2007 is in force from 2008-01-01 to "
-                          "2017-02-28; 2018-05-01 is later (the case's date)")
+                          "2017-12-31; 2018-05-01 is later (the case's date)")
 
 
 def test_compare_and_check_leave_out_a_rulebook_not_in_force_on_the_date_asked(capsys):

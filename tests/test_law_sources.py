@@ -103,7 +103,9 @@ def test_what_is_not_a_regulation_does_not_pose_as_one():
 UNCONFIRMED = {
     "acbl-1997": ["ACBL/likely-probable"],
     "acbl-2007": ["ACBL/likely-probable"],
-    "wbf-1997": ["12C2", "12C3", "16A", "16A2", "40C", "73F2", "82C", "90A"],
+    "wbf-1997": ["12C2", "12C3", "16A", "16A2", "40C", "73F2", "82C", "64A1", "64A2", "64B1", "64B2", "64B3", "64B4",
+                 "64B5", "64B6", "64C", "84D", "90A"],
+    "wbf-appeals-2000": ["WBF-AC/2000"],
     "ebu": ["EBU-WB/neuberg-artificial"],
     "wbf-2007": ["12A1", "12A2", "12B1", "12C1(a)", "12C1(b)", "12C1(c)", "12C1(d)", "12C1(e)", "12C1(e)(i)",
                  "12C1(e)(ii)", "12C1(f)", "12C2(a)", "12C2(b)", "12C2(c)", "12C3", "12C4", "12A", "12A3", "12B2",

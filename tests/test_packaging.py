@@ -88,5 +88,5 @@ def test_installed_layout_finds_its_rulebooks(wheel, tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}, timeout=60)
     assert done.returncode == 0, done.stderr
-    expected = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml"))
+    expected = sorted(p.stem for p in (ROOT / "rules").glob("*.yaml") if p.name != "calendar.yaml")
     assert done.stdout.strip() == f"bridgelaw/rules {expected} 2017.1"

@@ -328,7 +328,7 @@ def test_get_unknown_rulebook():
 
 # --------------------------------------------------------------------------- the shipped rulebooks
 
-SHIPPED = sorted(RULES.glob("*.yaml"))
+SHIPPED = sorted(p for p in RULES.glob("*.yaml") if p.name != "calendar.yaml")   # the calendar is not a rulebook
 
 
 def test_shipped_rulebooks_include_the_two_wbf_ones():
@@ -353,11 +353,14 @@ def test_shipped_rulebook_loads_and_cites_paragraphs_with_text(name):
 
 
 def test_shipped_effective_dates_follow_each_other():
+    from bridgelaw.rulebook import calendar
     old, new = rulebook.get("wbf-2007"), rulebook.get("wbf-2017")
-    # the WBF's dates: the 2017 Laws came into effect for the WBF in March 2017 (rules/wbf-2017.yaml)
-    assert (old.effective_from.isoformat(), old.effective_until.isoformat()) == ("2008-01-01", "2017-02-28")
+    # the WBF's own events: the 2017 Laws came into effect for the WBF in March 2017 (rules/calendar.yaml) ...
+    wbf = {e.rulebook: e for e in next(b for b in calendar.bodies() if b.id == "wbf").editions}
+    assert (wbf["wbf-2007"].until, wbf["wbf-2017"].effective_from) == (dt.date(2017, 2, 28), dt.date(2017, 3, 1))
+    # ... while the edition stayed in force where a body applied the 2017 Laws later (France: 1 January 2018)
+    assert (old.effective_from.isoformat(), old.effective_until.isoformat()) == ("2008-01-01", "2017-12-31")
     assert (new.effective_from.isoformat(), new.effective_until) == ("2017-03-01", None)
-    assert new.effective_from - old.effective_until == dt.timedelta(days=1)
 
 
 @pytest.mark.parametrize("book, start, end", [

@@ -414,7 +414,7 @@ def test_a_1997_case_is_refused_under_the_2007_laws_for_its_date(capsys):
         assert main(["rule", path, "--rulebook", "wbf-2007"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "rulebook wbf-2007 is in force from 2008-01-01 to 2017-02-28; 1999-08-29 is earlier" in err
+    assert "rulebook wbf-2007 is in force from 2008-01-01 to 2017-12-31; 1999-08-29 is earlier" in err
     assert "in force on 1999-08-29: acbl-1997, dbf-1997, wbf-1997" in err
 
 
@@ -427,7 +427,11 @@ def test_1997_words_and_weights():
     assert "12C2" in [p.ref for p in r.citations]
     weighted = LAWS_1997.replace("without_infraction: 3CX-1 E", "without_infraction:\n"
                                  "  - {result: 3CX-1 E, weight: 2/3}\n  - {result: 3CX= E, weight: 1/3}")
-    _, w = rule(weighted)                     # 12C3: varied to do equity
+    with pytest.raises(BridgelawError, match=r"rule director-judges-likely of wbf-1997 selects by the words likely"
+                       r".*an appeals committee's power \(12C3\), not his"):
+        rule(weighted)                        # the Director alone may not weight (issue 31)
+    weighted = weighted.replace("rulebook: wbf-1997", "rulebook: wbf-1997\nadjusted_by: committee")
+    _, w = rule(weighted)                     # 12C3: the appeals committee varies it to do equity
     assert w.formed["EW"] == [(F(2, 3), w.formed["EW"][0][1]), (F(1, 3), w.formed["EW"][1][1])]
     assert "12C3" in [p.ref for p in w.citations]
     _, acbl = rule(weighted.replace("rulebook: wbf-1997", "rulebook: acbl-1997"))
@@ -438,7 +442,7 @@ def test_1997_words_and_weights():
 
 
 def test_denmark_rounds_weighted_imps_in_the_non_offending_sides_favour():
-    text = LAWS_1997.replace("rulebook: wbf-1997", "rulebook: dbf-1997").replace(
+    text = LAWS_1997.replace("rulebook: wbf-1997", "rulebook: dbf-1997\nadjusted_by: committee").replace(
         "without_infraction: 3CX-1 E", "without_infraction:\n  - {result: 3CX-1 E, weight: 4/5}\n"
         "  - {result: 4H-1 N, weight: 1/5}") + "other_table: 4H= N\n"
     _, r = rule(text)

@@ -615,14 +615,16 @@ def test_compare_page_marks_differences(client):
     assert rows["Paragraphs cited"] == "differs" and rows["12C1(e)(ii)"] == "differs paragraph"
     table = r.text.split('id="compare-table"')[1].split("</table>")[0]
     assert table.count("≠ differs") == sum(cls.startswith("differs") for cls in rows.values())
-    cells = re.findall(r'<th scope="row">NS score</th>\s*<td>([^<]*)</td><td>([^<]*)</td>', r.text)
+    cells = re.findall(r'<th scope="row">NS score</th>\s*<td data-label="wbf-2007">([^<]*)</td>'
+                       r'<td data-label="wbf-2017">([^<]*)</td>', r.text)
     assert cells == [("+3 2/3 IMPs (+3.67) (non-offending)", "+3 2/3 IMPs (+3.67) (non-offending)")]
     # in a row that differs only the cells that differ from the first rulebook's are marked
     cited = table.split('<th scope="row">Paragraphs cited <strong class="flag">≠ differs</strong></th>')[1].split("</tr>")[0]
-    assert re.findall(r"<td( class=\"differs\")?>", cited) == ["", ' class="differs"']
+    assert re.findall(r'<td( class="differs")? data-label="[\w-]+">', cited) == ["", ' class="differs"']
     # an undated case under a rulebook no longer in force is not "in force: yes"
-    assert re.findall(r'<th scope="row">In force for this case</th>\s*<td>([^<]*)</td><td>([^<]*)</td>', r.text) == [
-        ("no: in force from 2008-01-01 to 2017-02-28; ruled as on its last day (the case gives no date)", "yes")]
+    assert re.findall(r'<th scope="row">In force for this case</th>\s*<td data-label="wbf-2007">([^<]*)</td>'
+                      r'<td data-label="wbf-2017">([^<]*)</td>', r.text) == [
+        ("no: in force from 2008-01-01 to 2017-12-31; ruled as on its last day (the case gives no date)", "yes")]
 
 
 def test_compare_page_needs_a_rulebook(client):

@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from bridgelaw.web.app import create_app
-from bridgelaw.rulebook import rules_dir
+from bridgelaw.rulebook import available, rules_dir
 
 BAD = {"rulebook": "wbf-2017", "title": "", "date": "2025-03-04", "scoring": "imps", "board_number": "x7",
        "vulnerability": "NS", "kind": "assigned", "non_offending": "NS", "table_result": "5HX+9 N",
@@ -65,5 +65,5 @@ def test_no_page_shows_the_server_folder(c):
     for path in ("/", "/compare", "/event", "/traveller"):
         page = c.get(path).text
         assert folder not in page and "/work/" not in page, path
-        assert re.search(r'<footer class="site">bridgelaw [\d.]+ · 12 rulebooks</footer>', page)
+        assert re.search(rf'<footer class="site">bridgelaw [\d.]+ · {len(available())} rulebooks</footer>', page)
     assert folder not in c.post("/", data=BAD).text

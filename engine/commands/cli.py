@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import datetime as dt
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -57,26 +58,27 @@ def what_if(book: rulebooks.Rulebook, args: argparse.Namespace) -> rulebooks.Rul
     return rulebooks.proposed(book, overlay, settings)
 
 
-def _book_for(case: Case, override: str | None) -> rulebooks.Rulebook:
+def _book_for(case: Case, override: str | None, as_of: dt.date | None = None) -> rulebooks.Rulebook:
     if override:
         book = rulebooks.get(override, path_ok=True)
-        if override not in rulebooks.available():           # a file: its ruling says so
+        if override.casefold() not in rulebooks.available():           # a file: its ruling says so
             render.NAMED_FILES.add(book.path.resolve())
         return book
-    name = case.model.rulebook
+    name = case.rulebook_name(as_of)          # named, or the code in force in the case's jurisdiction that day
     if name is None:
-        raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id> in the case, or --rulebook",
+        raise case.doc.error([], "the case names no rulebook",
+                             expected="rulebook: <id> in the case, jurisdiction: and date:, or --rulebook",
                              suggestion="known: " + ", ".join(rulebooks.available()))
     try:
         return rulebooks.get(name)
     except BridgelawError as exc:
-        exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook"])
+        exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook" if case.model.rulebook else "jurisdiction"])
         raise
 
 
 def rule_file(path: str, override: str | None = None, args: argparse.Namespace | None = None) -> tuple[Case, Ruling]:
     case = load_case(path)
-    book = _book_for(case, override)
+    book = _book_for(case, override, as_of_option(getattr(args, "as_of", None)))
     if args is not None:
         book = what_if(book, args)
     return case, rule_case(case, book, as_of_option(getattr(args, "as_of", None)))
@@ -188,8 +190,8 @@ def check_one(path: Path, override: str | None, args: argparse.Namespace | None 
         names = [n for n in rulebooks.available()] if override == "all" else [override or None]
         results = []
         for name in names:
-            book = _book_for(case, name)
             day = as_of_option(getattr(args, "as_of", None))
+            book = _book_for(case, name, day)
             if override == "all" and (not case.in_scope(book) or (day is not None and not book.covers(day))):
                 continue
             book = what_if(book, args) if args is not None else book
@@ -384,6 +386,13 @@ def cmd_rulebooks(args: argparse.Namespace) -> int:
         names = args.empowering or [n for n in rulebooks.available() if rulebooks.get(n).extends is None]
         sys.stdout.write(explaining.empowering_tables([rulebooks.get(n, path_ok=True) for n in names]))
         return 0
+    from ..rulebook import calendar
+    if args.calendar:
+        if args.format == "json":
+            sys.stdout.write(json.dumps([b.as_json() for b in calendar.bodies()], indent=2, ensure_ascii=False) + "\n")
+            return 0
+        sys.stdout.write(_calendar_text(calendar.bodies(), sources=True))
+        return 0
     books = [rulebooks.get(name) for name in rulebooks.available()]
     if args.format == "json":
         data = [b.summary() for b in books]
@@ -395,7 +404,23 @@ def cmd_rulebooks(args: argparse.Namespace) -> int:
         on = f"  (extends {b.extends})" if b.extends else ""
         print(f"{b.id:<{width}} {b.version:<8} {b.effective_from.isoformat()} → {until:<10}  {b.title}{on}")
         print(f"{'':<{width}} {sources.report(b).line}")
+    sys.stdout.write("\n" + _calendar_text(calendar.bodies(), sources=False))
     return 0
+
+
+def _calendar_text(bodies: list, *, sources: bool) -> str:
+    """Each body's codes, from the day each took effect (rules/calendar.yaml); with `sources`, each entry's."""
+    out = ["Calendar (rules/calendar.yaml): the code in force for each body from the day it took effect "
+           "(≈: the source gives no day; see --calendar for the sources)" if not sources else
+           "Calendar (rules/calendar.yaml): the code in force for each body, each entry with its source "
+           "(≈: the source gives no day)"]
+    width = max(len(b.id) for b in bodies)
+    for b in bodies:
+        where = f" ({', '.join(b.countries)})" if b.countries else ""
+        out.append(f"{b.id:<{width}} {b.name}{where}")
+        for e in b.editions:
+            out.append(f"{'':<{width}}   {e.rulebook:<10} {e.period}" + (f"\n{'':<{width}}     {e.source}" if sources else ""))
+    return "\n".join(out) + "\n"
 
 
 # --- main ------------------------------------------------------------------------------------
@@ -488,6 +513,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
     p.add_argument("--empowering", nargs="*", metavar="ID", help="the empowering laws of these rulebooks (default: "
                    "every Laws edition, a rulebook that extends nothing), as Markdown")
+    p.add_argument("--calendar", action="store_true", help="print only the calendar of each body's codes "
+                   "(rules/calendar.yaml), each entry with its source")
     p.set_defaults(func=cmd_rulebooks)
 
     p = sub.add_parser("explain", help="explain a rule or a parameter",

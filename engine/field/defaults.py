@@ -45,7 +45,7 @@ def default_rulebook(event: Event, as_of: dt.date | None = None, profile: str | 
         missing.append("the file gives no date (USEBIO <DATE>, PBN [Date]; or --as-of)")
     body = calendar.body_for_country(country) if country else None
     if country and body is None:
-        missing.append(f"the rulebook calendar has no body for {country} (it knows {', '.join(calendar.bodies())})")
+        missing.append(f"the rulebook calendar names no body for {country}")
     if missing:
         raise BridgelawError("no rulebook for the event, and none by default: " + "; ".join(missing),
                              file=event.file, expected=NEEDED, suggestion="known: " + ", ".join(available()))

@@ -117,11 +117,12 @@ def build(paths: list[str], *, as_of: dt.date | None = None) -> list[Entry]:
     entries = []
     for path, name in case_files(paths):
         case = load_case(path)
-        if case.model.rulebook is None:
-            raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id>",
+        name = case.rulebook_name(as_of)
+        if name is None:
+            raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id>, or jurisdiction: and date:",
                                  suggestion="known: " + ", ".join(rulebooks.available()))
         try:
-            book = rulebooks.get(case.model.rulebook)
+            book = rulebooks.get(name)
         except BridgelawError as exc:
             exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook"])
             raise

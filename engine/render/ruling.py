@@ -197,8 +197,8 @@ def text(r: Ruling, case: Any) -> str:
                                   for d, v in r.players.items()]
     out += ["", "Law"]
     ref_width = max((len(p.ref) for p in r.citations), default=0)
-    for p in r.citations:
-        body = textwrap.wrap(p.text, 96 - ref_width)
+    for p in r.citations:          # a text not matched against an English source says so (its tried: in the rulebook)
+        body = textwrap.wrap(("(text not confirmed) " if not p.confirmed else "") + p.text, 96 - ref_width)
         out.append(f"  {p.ref:<{ref_width}}  {body[0] if body else ''}")
         out += [f"  {'':<{ref_width}}  {line}" for line in body[1:]]
     if r.warnings:
@@ -236,7 +236,8 @@ def markdown(r: Ruling, case: Any) -> str:
         out += [""] + [f"- Procedural penalty, {line}" for line in penalties_text(r)]
     if r.players:
         out += ["", "| Player | Score |", "|---|---|"] + [f"| {d} | {amount(r, v)} |" for d, v in r.players.items()]
-    out += ["", "## Law", ""] + [f"- **{p.ref}** {p.text}" for p in r.citations]
+    out += ["", "## Law", ""] + [f"- **{p.ref}** {'' if p.confirmed else '*(text not confirmed)* '}{p.text}"
+                                 for p in r.citations]
     if r.warnings:
         out += ["", "## Warnings", ""] + [f"- {w}" for w in r.warnings]
     for title, rows in (("Narrative and reasons", record.story(case)), ("Appeal", record.appeal(case)),
@@ -296,7 +297,8 @@ def _as_dict(r: Ruling, trace: Any = None) -> dict[str, Any]:
         "quantities": {k: (exact_json(v) if v is not None else None) for k, v in r.quantities.items()},
         "steps": step_lines(r),
         "rules": [rule.id for rule in r.rules],
-        "citations": [{"paragraph": p.ref, "text": p.text} for p in r.citations],
+        "citations": [{"paragraph": p.ref, "text": p.text, "confirmed": p.confirmed,
+                       **({} if p.confirmed else {"tried": p.tried})} for p in r.citations],
         "players": {d: _value(r, v) for d, v in r.players.items()} if r.players else None,
         "vp": {side: exact_json(v) for side, v in r.vp.items()} if r.vp else None,
         "rulebook": r.rulebook.identity if _shipped(r.rulebook) else {**r.rulebook.identity,

@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+CALENDAR_FILE = "calendar.yaml"          # rules/calendar.yaml: each body's codes by date (rulebook/calendar.py), not a rulebook
+
 
 @functools.lru_cache(maxsize=1)
 def rules_dir() -> Path:
@@ -17,7 +19,7 @@ def rules_dir() -> Path:
 
 def available(directory: Path | None = None) -> dict[str, Path]:
     directory = directory or rules_dir()
-    return {p.stem: p for p in sorted(directory.glob("*.yaml"))}
+    return {p.stem: p for p in sorted(directory.glob("*.yaml")) if p.name != CALENDAR_FILE}
 
 
 def shared_dirs(path: Path) -> list[Path]:

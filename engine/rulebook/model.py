@@ -441,7 +441,13 @@ class Rulebook:
                 "extends": self.extends,
                 "effective": {"from": self.effective_from.isoformat(),
                               "until": self.effective_until.isoformat() if self.effective_until else None},
-                "rules": len(self.all_rules), "sha256": self.sha256, "sourced": sources.report(self).as_dict()}
+                "rules": len(self.all_rules), "sha256": self.sha256, "sourced": sources.report(self).as_dict(),
+                "calendar": self.calendar()}
+
+    def calendar(self) -> list[dict[str, Any]]:
+        """Where and when the bodies of rules/calendar.yaml ruled under this rulebook: each entry naming it."""
+        from . import calendar
+        return [{"body": body, **entry.as_json()} for body, entry in calendar.periods_of(self.id)]
 
     @property
     def identity(self) -> dict[str, Any]:

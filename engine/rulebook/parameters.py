@@ -39,6 +39,11 @@ PARAMETERS: dict[str, tuple[Kind, str]] = {
     "multiple_boards.replacement": (("average", "not-scored"), "what a further board without a result scores"),
     # 12C1(c) and the commentary's benefit of doubt: weights from a poll
     "poll.minimum": ("count", "fewest players a poll should have"),
+    # 1997 Law 64A2: a further trick transferred when the offender later won a trick with a card he could legally have
+    # played to the revoke trick (0: no such transfer)
+    "revoke.legal_card_trick": ("count", "tricks transferred in addition to the one when the offending player, who "
+                                "did not win the revoke trick, later won a trick with a card he could legally have "
+                                "played to it"),
     "poll.benefit_of_doubt": ("number", "factor by which the result most favourable to the NOS is raised, unless "
                               "the case's poll gives the TD's own factor"),
     "poll.benefit_of_doubt_ceiling": ("number", "the largest factor a TD may use"),

@@ -81,7 +81,10 @@ KIND = Stage(
 EXPECTATION = Stage(
     id="expectation",
     summary="how the score without the infraction (B) is formed from the possible outcomes",
-    facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "judged": "bool", "scoring": SCORING},
+    # committee: the adjusted score is an appeals committee's (the case's adjusted_by, or an appeal that changed
+    # the ruling), not the Director's at the table — an edition may give the power to vary a score to one only
+    facts={"weighted": "bool", "illegal_outcomes": "bool", "poll": "bool", "judged": "bool", "committee": "bool",
+           "scoring": SCORING},
     produces="apply",
     apply_options={
         "method": ("weighted-average", "threshold"),  # weight the outcomes, or select one by cumulative probability
@@ -157,8 +160,10 @@ PENALTY = Stage(
 REVOKE = Stage(
     id="revoke",
     summary="the tricks one established revoke transfers to the non-offending side",
+    # legal_card_won: the offending player won a later trick with a card he could legally have played to the
+    # revoke trick (given by the case when an edition's rule asks for it; absent otherwise)
     facts={"exception": DECLARED, "trick": "number", "offender_won": "bool", "side_won": "bool",
-           "later_tricks": "number", "both_sides": "bool"},
+           "later_tricks": "number", "both_sides": "bool", "legal_card_won": "bool"},
     produces="award",
     award_keys=("tricks",),
     formula_names=frozenset({"later_tricks", "trick"}),

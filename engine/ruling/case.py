@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
+from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, Side, other
 from ..core.yamlio import Document, load_yaml
 from ..rulebook.infractions import knows
@@ -52,6 +53,14 @@ class Case:
         """Law 82C: both sides treated as non-offending, each side's score from its own view."""
         return self.model.non_offending == "both"
 
+    @property
+    def by_committee(self) -> bool:
+        """The adjusted score the case records is an appeals committee's: as the case says (adjusted_by), else
+        when its appeal changed the ruling."""
+        if self.model.adjusted_by is not None:
+            return self.model.adjusted_by == "committee"
+        return self.model.appeal is not None and self.model.appeal.decision == "changed"
+
     @cached_property                        # read a dozen times a ruling; the model's sides are not changed
     def nos(self) -> Side | None:
         """The non-offending side: as given, or the one side found in no way at fault (NS when both are)."""
@@ -66,12 +75,55 @@ class Case:
     def os(self) -> Side | None:
         return other(self.nos) if self.nos else None
 
+    def rulebook_name(self, as_of: dt.date | None = None) -> str | None:
+        """The rulebook the case names; else, when it names its jurisdiction, the code in force there on
+        `as_of` or the case's date (rules/calendar.yaml: a body id or a country); else None. A jurisdiction
+        without a date, or one the calendar does not know that day, is an error at the case's jurisdiction: key.
+        A case that names both, with a date, must name the code in force there that day or a rulebook on top of
+        it (a regulation or recommendation that extends it)."""
+        if self.model.jurisdiction is None:
+            return self.model.rulebook
+        if self.model.rulebook is not None:
+            if self.model.date is not None and as_of is None:
+                self._check_jurisdiction(self.model.rulebook, self.model.date)
+            return self.model.rulebook
+        from ..rulebook import calendar
+        day = as_of or self.model.date
+        if day is None:
+            raise self.doc.error(["jurisdiction"], "a case that names its jurisdiction and no rulebook needs its "
+                                 "date: the code in force there depends on the day", expected="date: YYYY-MM-DD",
+                                 suggestion="or name the rulebook: (see `bridgelaw rulebooks`)")
+        try:
+            return calendar.in_force(calendar.body_for(self.model.jurisdiction), day)
+        except BridgelawError as exc:
+            raise self.doc.error(["jurisdiction"], exc.message, expected=exc.expected,
+                                 suggestion=exc.suggestion) from None
+
+    def _check_jurisdiction(self, name: str, day: dt.date) -> None:
+        from ..rulebook import calendar, get
+        try:
+            code = calendar.in_force(calendar.body_for(self.model.jurisdiction), day)
+            chain = get(name).chain
+        except BridgelawError as exc:
+            raise self.doc.error(["jurisdiction"], exc.message, expected=exc.expected,
+                                 suggestion=exc.suggestion) from None
+        if code not in chain:
+            raise self.doc.error(["rulebook"], f"rulebook {name} is not the code in force in jurisdiction "
+                                 f"{self.model.jurisdiction} on {day.isoformat()}: {code} is (rules/calendar.yaml)",
+                                 expected=f"rulebook: {code}, or a rulebook that extends it",
+                                 suggestion="or leave rulebook: out: the calendar chooses")
+
     def expectation_for(self, book_id: str) -> Expect | None:
-        """The expected ruling under rulebook `book_id`: a flat expect: is for the case's own rulebook."""
+        """The expected ruling under rulebook `book_id`: a flat expect: is for the case's own rulebook (named,
+        or the code in force in its jurisdiction on its date)."""
         expect = self.model.expect
         if isinstance(expect, dict):
             return expect.get(book_id)
-        return expect if book_id == self.model.rulebook else None
+        try:
+            own = self.rulebook_name()
+        except BridgelawError:
+            return None
+        return expect if own is not None and book_id.casefold() == own.casefold() else None
 
     def in_scope(self, book: Any) -> bool:
         """Whether `book` covers this case: its dates (when the case has one), its declared scope, and the

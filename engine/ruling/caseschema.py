@@ -137,6 +137,8 @@ class RevokeFacts(StrictModel):
     later_tricks: int = Field(ge=0, le=12)   # tricks the offending side won after the revoke trick
     exception: str | None = Field(default=None, min_length=1, max_length=60)   # a word the rulebook lists
                                         # (words: exception:), checked when the case is ruled under it
+    legal_card_won: bool | None = None  # the offender won a later trick with a card he could legally have played
+                                        # to the revoke trick (asked for by an edition whose rule needs it)
 
 
 class Infraction(StrictModel):
@@ -236,6 +238,9 @@ class CaseModel(StrictModel):
     title: str
     source: str | SourceRef | None = None     # a line of text, or the published ruling's reference
     rulebook: Text | None = None
+    # where the case was ruled: a body id (ebu, sbu …) or a country a body names (GB-SCT, Scotland); without
+    # rulebook:, the case is ruled under the code in force there on its date (rules/calendar.yaml)
+    jurisdiction: Text | None = None
     date: DayField | None = None
     scoring: ScoringField
     event: Event | None = None
@@ -258,6 +263,10 @@ class CaseModel(StrictModel):
     match: Match | None = None
     infraction: Infraction | None = None
     expect: ExpectField | None = None
+    # who awarded the adjusted score the case records: the Director at the table, or an appeals committee (the
+    # 1997 12C3 gives the power to vary a score to do equity to a committee); default: committee when the case's
+    # appeal changed the ruling, else director
+    adjusted_by: Literal["director", "committee"] | None = None
     published: Published | None = None
     notes: str | None = None
     record: Record | None = None

@@ -24,7 +24,7 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
     poll = d.m.poll is not None
     judged = len(comps) > 1 and any(c.judged for c in comps)
     facts = {"weighted": len(comps) > 1, "illegal_outcomes": any(not c.legal for c in comps),
-             "poll": poll, "judged": judged, "scoring": d.m.scoring}
+             "poll": poll, "judged": judged, "committee": d.case.by_committee, "scoring": d.m.scoring}
     rule = d.trace.decide("expectation", facts, quantity=label, side=side)
     option = rule.option
     if judged and option("method") != "threshold":
@@ -59,7 +59,8 @@ def form_expectation(d: Draft, comps: list[Component], side: Side, label: str, r
             raise d.case.doc.error(list(comps[0].path[:-1]) or ["without_infraction"],
                                    f"rule {rule.id} of {d.book.id} selects by the words likely / at all probable "
                                    f"({', '.join(rule.cites)}): the results are weighted, not judged",
-                                   expected="judged: likely or judged: at all probable for each result")
+                                   expected="judged: likely or judged: at all probable for each result",
+                                   suggestion=f"rule {rule.id}: {' '.join(rule.explain.split())}")
         return threshold(d, used, side, name, option(f"{role}_threshold"), option(f"{role}_from")), rule
     value = weighted(d, used, side, name)
     d.weighting[side] = [(c.weight, d.scorer.score(c.outcome, side).value) for c in used]

@@ -47,6 +47,8 @@ class Revoke:
     side_won: bool                   # the offending side won the revoke trick
     later_tricks: int                # tricks the offending side won after the revoke trick
     exception: str | None = None     # a word the rulebook declares for the exception, or None
+    legal_card_won: bool | None = None   # the offender won a later trick with a card he could legally have played
+                                     # to the revoke trick; None when the case does not say
 
     def __post_init__(self) -> None:
         if isinstance(self.trick, bool) or not isinstance(self.trick, int) or not 1 <= self.trick <= 13:
@@ -60,6 +62,9 @@ class Revoke:
                               f"{self.trick}: only {13 - self.trick} remain")
         if self.offender_won and not self.side_won:
             raise RevokeError("the offending player won the revoke trick, so the offending side won it too")
+        if self.legal_card_won and self.later_tricks < 1:
+            raise RevokeError("the offender won a later trick with a card he could have played to the revoke trick, "
+                              "so the offending side won at least one later trick (later_tricks)")
 
 
 @dataclass(frozen=True)
@@ -80,9 +85,12 @@ def both_sides(revokes: list[Revoke]) -> bool:
 
 def facts(revoke: Revoke, *, on_board: list[Revoke] | None = None) -> dict[str, Any]:
     """The facts of one revoke as the rulebook's ``revoke`` stage sees them."""
-    return {"exception": revoke.exception or NONE, "trick": Fraction(revoke.trick),
-            "offender_won": revoke.offender_won, "side_won": revoke.side_won,
-            "later_tricks": Fraction(revoke.later_tricks), "both_sides": both_sides(on_board or [revoke])}
+    out = {"exception": revoke.exception or NONE, "trick": Fraction(revoke.trick),
+           "offender_won": revoke.offender_won, "side_won": revoke.side_won,
+           "later_tricks": Fraction(revoke.later_tricks), "both_sides": both_sides(on_board or [revoke])}
+    if revoke.legal_card_won is not None:       # absent unless the case says: a rule that needs it names it
+        out["legal_card_won"] = revoke.legal_card_won
+    return out
 
 
 def check_exception(book: Rulebook, revoke: Revoke) -> None:

@@ -210,15 +210,15 @@ def case_of(doc: Document) -> Case:
 def book_for(case: Case, books: Books, override: str | None = None) -> rulebooks.Rulebook:
     """The case's rulebook (or `override`) from the server's directory; an error is positioned at
     the case's rulebook: (or date:) key."""
-    name = override or case.model.rulebook
+    name = override or case.rulebook_name()
     if not name:
-        raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id>",
+        raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id>, or jurisdiction: and date:",
                              suggestion="known: " + ", ".join(books.ids()))
     try:
         book = books.get(name)
     except BridgelawError as exc:
         if override is None:
-            exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook"])
+            exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook" if case.model.rulebook else "jurisdiction"])
         raise
     check_date(book, case)
     return book
@@ -294,7 +294,8 @@ def view(ruling: Ruling, case: Case) -> RulingView:
     return RulingView(
         title=ruling.title, source=ruling.source, outcome=ruling.outcome,
         outcome_words=slips.HEADLINES.get(ruling.outcome, ruling.outcome), sides=sides, steps=render.step_lines(ruling),
-        citations=[(p.ref, p.text) for p in ruling.citations], warnings=list(ruling.warnings) + out_of_force(ruling),
+        citations=[(p.ref, p.text if p.confirmed else "(text not confirmed) " + p.text) for p in ruling.citations],
+        warnings=list(ruling.warnings) + out_of_force(ruling),
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
         board=str(m.board.number) if m.board.number is not None else "",
