@@ -720,7 +720,7 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                 st.factored.append(Entry("to-boards", {"before": before, "most": most, "played": st.boards,
                                                        "after": st.total, "parameter": TOTALS_BOARDS}))
     out = []
-    for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
+    for group_key in sorted(groups, key=lambda k: (k[0], {"NS": 0, "EW": 1}.get(k[1] or "", 2), k[1] or "")):   # NS first
         group = groups[group_key]
         rank(group, lambda s: s.percent if s.percent is not None else s.total)
         out.extend(group)

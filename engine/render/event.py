@@ -123,7 +123,8 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
             for sb, sl in adj:
                 line = sl.line
                 r = f" — ruling {line.ruling['entry']} ({line.ruling['file']}:{line.ruling['line']})" if line.ruling else ""
-                out.append(f"  {line.label}: NS {line.ns} v EW {line.ew}: {_what(line)}{r}")
+                pairs = f": NS {line.ns} v EW {line.ew}" if line.table is not None else ""     # else the label says them
+                out.append(f"  {line.label}{pairs}: {_what(line)}{r}")
                 if line.ruling and line.ruling.get("note"):
                     out.append(f"    note: {line.ruling['note']}")
                 for side in SIDES:

@@ -195,7 +195,7 @@ def entry_errors(exc: BridgelawError, f: CaseForm, rowmap: dict, index: int, tex
     else:
         case_path = None
     name = field_for_path(case_path, f, rowmap) if case_path else "general"
-    message = re.sub(r"^rulings\.\d+\.[\w.]*: ", "", exc.message)
+    message = re.sub(r"^ruling \d+(, [\w ]+?)*: ", "", exc.message)
     message = friendly(message, beside_field=name != "general")
     return {name: {"message": message, "expected": exc.expected, "suggestion": exc.suggestion}}
 

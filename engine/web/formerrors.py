@@ -13,6 +13,7 @@ from typing import Callable
 
 from ..core.errors import BridgelawError
 from ..core.limits import LimitError
+from ..core.yamlio import readable_path
 from .caseform import CaseForm
 from .formfields import APPEAL_FIELDS, PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS
 from .caseyaml import positions
@@ -111,9 +112,10 @@ def friendly(err: BridgelawError | str, *, beside_field: bool, path: tuple | Non
     text = err if isinstance(err, str) else err.message
     if beside_field:
         if path:
-            dotted = ".".join(str(p) for p in path) + ": "
-            if text.startswith(dotted):
-                text = text[len(dotted):]
+            prefixes = [p for p in (readable_path(path) + ": ", ".".join(str(p) for p in path) + ": ")
+                        if text.startswith(p)]
+            if prefixes:
+                text = text[len(prefixes[0]):]
             elif text == f"missing required key '{path[-1]}'":
                 text = "this is needed here"
     for pattern, words in _FRIENDLY:
