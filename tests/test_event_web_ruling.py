@@ -179,3 +179,15 @@ def test_before_and_after_is_one_routine_the_command_line_can_print(tmp_path, eb
     assert "  1: total 209.38 → 198.18, 40.89% → 38.71%, place 31 → 33" in text
     assert text[-1] == ("Published figures: 618 of 680 agree; 62 changed by the rulings (their intended effect); "
                         "0 differ from the program without any ruling")
+
+
+def test_a_file_that_names_no_country_asks_for_a_rulebook(c):
+    pbn = (DATA / "individual-derived-from-magic-contest.pbn").read_bytes()
+    r = c.post("/event", files={"event_file": ("ind.pbn", pbn, "text/plain")}, data={"profile": "none"})
+    assert r.status_code == 422
+    assert ("no rulebook for the event, and none by default: the file names no country (USEBIO &lt;COUNTRY&gt;) and "
+            "no program whose profile names one. Choose the rulebook under “Rulebook” below and score the event "
+            "again.") in r.text
+    r = c.post("/event", files={"event_file": ("ind.pbn", pbn, "text/plain")}, data={"profile": "none",
+                                                                                     "rulebook": "WBF-2017"})
+    assert r.status_code == 200 and "rulebook <strong>wbf-2017</strong>" in r.text

@@ -33,6 +33,7 @@ from ..core.exact import format_decimal
 from ..core.vocab import METHODS
 from ..core.yamlio import load_yaml
 from ..field import profiles
+from ..field.defaults import NEEDED
 from ..field.run import load_event, outputs, run
 from ..render import changes as changing
 from ..render import event as report
@@ -367,6 +368,9 @@ async def handle(request: Request, page, books) -> Response:
             scored = _scored(name, raw, form, settings, books)
             return again(422, errors={exc.field: {"message": exc.message, "expected": exc.expected, "suggestion": None}},
                          **_shown(scored, form, books))
+        if exc.expected == NEEDED:                   # no rulebook, and none by default: the page's own words
+            return again(422, problem=f"{exc.message}. Choose the rulebook under “Rulebook” below and score the "
+                                      "event again.")
         return again(422, problem=str(exc))
     if form["download"] in ("pbn", "xml"):
         event = load_event(name, form["scoring"] or None, text=raw)
