@@ -251,6 +251,15 @@ def test_error_beside_its_field(page, server):
     type_into(page, "wi_weight_2", "1/4")
     submit_and_wait(page, "#rule-button", ".error-summary")
     assert "The weights sum to 1 1/12, not 1" in page.find_element(By.ID, "e-wi").text
+    assert page.execute_script("return document.activeElement.id") == "errors"      # the focus on the summary
+    type_into(page, "wi_weight_2", "1/4")
+    type_into(page, "table_result", "5HX+9 N")
+    type_into(page, "board_number", "seven")
+    submit_and_wait(page, "#rule-button", ".error-summary")       # three mistakes, one press
+    listed = [a.get_attribute("href").split("#")[1] for a in page.find_elements(By.CSS_SELECTOR, "#errors li a")]
+    assert listed == ["f-board_number", "f-table_result", "f-wi"]
+    type_into(page, "board_number", "7")
+    type_into(page, "table_result", "5HX-2 N")
     type_into(page, "wi_weight_2", "1/6")
     type_into(page, "se_instead", "4S+8 W")
     submit_and_wait(page, "#rule-button", "#e-se_instead")
