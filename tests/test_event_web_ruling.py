@@ -146,6 +146,7 @@ def test_split_artificial_and_penalty_rulings(c, uploaded):
     ({"kind": "penalty", "pen_player": "EW", "pen_amount": "500%"}, "pen_amount",
      "Board 1 NS 1 v EW 10: a procedural penalty of 500% of a top"),
     ({"line": ""}, "line", "Choose one of the board's lines to rule."),
+    ({"note": "x" * 2001}, "note", "String should have at most 2000 characters"),
 ])
 def test_a_wrong_ruling_is_shown_beside_its_field_and_not_kept(c, uploaded, fields, field, message):
     r = c.post("/event", data={**state(uploaded), **WEIGHTED, **fields})
@@ -191,3 +192,18 @@ def test_a_file_that_names_no_country_asks_for_a_rulebook(c):
     r = c.post("/event", files={"event_file": ("ind.pbn", pbn, "text/plain")}, data={"profile": "none",
                                                                                      "rulebook": "WBF-2017"})
     assert r.status_code == 200 and "rulebook <strong>wbf-2017</strong>" in r.text
+
+
+def test_hostile_state_is_refused_in_one_line(c, uploaded):
+    import base64
+    import zlib
+    bomb = base64.b64encode(zlib.compress(b"<" * (4 * 1024 * 1024), 9)).decode("ascii")      # 4 MB inflated
+    r = c.post("/event", data={**state(uploaded), "event_z": bomb})
+    assert r.status_code == 400 and "the results file is over 256 KiB" in r.text
+    r = c.post("/event", data={**state(uploaded), "event_z": "%%%"})
+    assert r.status_code == 400 and "damaged" in r.text
+    for pick, line in (("9:1", "0"), ("1:999", "0"), ("1:1", "999"), ("../1", "0"), ("1:1", "-1"), ("1:1", "١")):
+        r = c.post("/event", data={**state(uploaded), **WEIGHTED, "pick": pick, "line": line})
+        assert r.status_code == 422 and "Choose one of the board" in unescape(r.text), (pick, line)
+    r = c.post("/event", data={**state(uploaded), "action": "remove-ruling-99"})     # nothing to remove: no harm
+    assert r.status_code == 200

@@ -195,7 +195,7 @@ def entry_errors(exc: BridgelawError, f: CaseForm, rowmap: dict, index: int, tex
         case_path = _AS_CASE[rest[0]] + tuple(rest[1:])
     else:
         case_path = None
-    name = field_for_path(case_path, f, rowmap) if case_path else "general"
+    name = "note" if rest[:1] == ("note",) else field_for_path(case_path, f, rowmap) if case_path else "general"
     message = re.sub(r"^ruling \d+(, [\w ]+?)*: ", "", exc.message)
     message = friendly(message, beside_field=name != "general")
     return {name: {"message": message, "expected": exc.expected, "suggestion": exc.suggestion}}
