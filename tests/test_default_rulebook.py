@@ -139,3 +139,21 @@ def test_the_web_ruling_form_starts_from_the_laws_in_force_and_warns_of_one_out_
     assert "in force on 2025-03-04: ebu, wbf-2017, wbf-laws-committee-2017" in r.text
     r = c.post("/", data={**form, "rulebook": "WBF-2017"})       # ids case-blind on the page too
     assert r.status_code == 200, r.text[:300]
+
+
+def test_the_web_form_takes_a_jurisdiction_instead_of_a_rulebook():
+    import re
+    from starlette.testclient import TestClient
+    from bridgelaw.web.app import create_app
+    c = TestClient(create_app(), base_url="http://127.0.0.1:8000")
+    form = {"rulebook": "", "jurisdiction": "England", "date": "2025-03-04", "title": "Board 7", "scoring": "imps",
+            "board_number": "7", "vulnerability": "NS", "kind": "assigned", "non_offending": "NS",
+            "table_result": "5HX-2 N", "other_table": "3S+1 W", "b_mode": "one", "b_result": "4H-1 N",
+            "action": "rule"}
+    r = c.post("/", data=form)
+    assert r.status_code == 200, r.text[:300]
+    assert '<p class="rulebook" id="rulebook-identity">Rulebook <strong>ebu</strong> 2017.2' in r.text
+    r = c.post("/", data={**form, "date": ""})
+    assert r.status_code == 422 and '<a href="#f-jurisdiction">Jurisdiction</a>' in r.text
+    d = c.post("/case.yaml", data=form)
+    assert "jurisdiction: England\n" in d.text and "rulebook:" not in d.text

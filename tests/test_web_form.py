@@ -165,7 +165,7 @@ def test_every_case_in_the_corpus_opens_in_the_form_and_rules_the_same(client):
             assert set(extra) <= {"expect", "published", "source"}, path
             assert "source" not in extra or isinstance(extra["source"], dict), path
         case = load_case(path)
-        ruling = rule_case(case, rulebooks.get(case.model.rulebook))
+        ruling = rule_case(case, rulebooks.get(case.rulebook_name()))
         assert scores(r.text) == {side: render.amount(ruling, s.value, side) for side, s in ruling.sides.items()}, path
 
 

@@ -41,6 +41,7 @@ class CaseForm:
     """The form's fields, as strings, exactly as the TD typed them."""
 
     rulebook: str = ""
+    jurisdiction: str = ""                 # a body or a country: with no rulebook, the code in force there that day
     title: str = ""
     source: str = ""
     date: str = ""
@@ -217,6 +218,7 @@ class CaseForm:
         m["title"] = self.title or None
         m["source"] = self.source or None
         m["rulebook"] = self.rulebook or None
+        m["jurisdiction"] = self.jurisdiction or None
         m["date"] = self.date or None
         m["scoring"] = self.scoring
         m["event"] = self.event or None

@@ -20,7 +20,7 @@ def form_from_tree(tree: Mapping[str, Any]) -> CaseForm:
     extra: dict[str, Any] = {k: v for k, v in t.items() if k not in FORM_KEYS}
     if isinstance(t.get("source"), dict):         # a published ruling's reference: kept as given
         extra["source"] = t.pop("source")
-    for key in ("title", "source", "rulebook", "table_result", "other_table", "notes", "date", "scoring",
+    for key in ("title", "source", "rulebook", "jurisdiction", "table_result", "other_table", "notes", "date", "scoring",
                 "event", "non_offending", "results_on_board"):
         if t.get(key) is not None:
             setattr(f, key, _text(t[key]))

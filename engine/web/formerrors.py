@@ -19,7 +19,7 @@ from .formfields import APPEAL_FIELDS, PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS
 from .caseyaml import positions
 
 SIMPLE_FIELDS = {
-    ("title",): "title", ("source",): "source", ("rulebook",): "rulebook", ("date",): "date",
+    ("jurisdiction",): "jurisdiction", ("title",): "title", ("source",): "source", ("rulebook",): "rulebook", ("date",): "date",
     ("scoring",): "scoring", ("event",): "event", ("board",): "board_number", ("board", "number"): "board_number",
     ("board", "vulnerability"): "vulnerability", ("non_offending",): "non_offending",
     ("table_result",): "table_result", ("other_table",): "other_table", ("field",): "field",

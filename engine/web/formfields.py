@@ -81,14 +81,14 @@ APPEAL_FIELDS = {"ap_lodged": "lodged", "ap_by": "by", "ap_committee": "committe
                  "ap_reasons": "reasons", "ap_changed_to": "changed_to", "ap_deposit": "deposit"}
 
 # keys of a case file the form edits itself; any other key of an opened file is kept as it is
-FORM_KEYS = {"title", "source", "rulebook", "date", "scoring", "event", "board", "non_offending",
+FORM_KEYS = {"title", "source", "rulebook", "jurisdiction", "date", "scoring", "event", "board", "non_offending",
              "table_result", "other_table", "field", "results_on_board", "without_infraction", "poll",
              "serious_error", "artificial", "possibilities", "not_scheduled", "session",
              "artificial_boards_this_session", "penalty", "match", "players", "notes", "record", "appeal",
              "infraction"}
 CASE_KEYS = list(CaseModel.model_fields)
 
-TEXT_FIELDS = ("rulebook", "title", "source", "date", "board_number", "table_result", "other_table",
+TEXT_FIELDS = ("rulebook", "jurisdiction", "title", "source", "date", "board_number", "table_result", "other_table",
                "results_on_board", "b_result", "se_instead", "session_ns", "session_ew", "boards_ns", "boards_ew",
                "poll_polled", "pen_amount", "match_boards", "match_imps_ns", "match_imps_ew",
                *RECORD_FIELDS, *PAIR_FIELDS, *PLAYER_FIELDS, "ap_lodged", "ap_committee", "ap_reasons",
@@ -146,7 +146,7 @@ class RevokeRow:
 
 
 LABELS = {
-    "rulebook": "Rulebook", "title": "Case title", "source": "Source", "date": "Date", "scoring": "Scoring",
+    "rulebook": "Rulebook", "jurisdiction": "Jurisdiction", "title": "Case title", "source": "Source", "date": "Date", "scoring": "Scoring",
     "event": "Form of event", "board_number": "Board number", "vulnerability": "Vulnerability",
     "non_offending": "Non-offending side", "table_result": "Table result (A)", "other_table": "Other table",
     "field": "Results at the other tables", "results_on_board": "Results on the board",

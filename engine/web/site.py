@@ -39,6 +39,8 @@ class Site:
         context.setdefault("errors", {})
         context.setdefault("books", books.choices())
         context.setdefault("book_options", {b["id"]: b["label"] for b in context["books"]})
+        context.setdefault("case_book_options", {"": "the one in force in the jurisdiction on the date (the rulebook "
+                                                     "calendar)", **context["book_options"]})
         context.setdefault("traveller_books", {"": "as the traveller says", **context["book_options"]})
         if name == "compare.html":
             context.update(compare_page=True, form_action="/compare")
