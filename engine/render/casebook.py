@@ -118,12 +118,12 @@ def build(paths: list[str], *, as_of: dt.date | None = None) -> list[Entry]:
     entries = []
     for path, name in case_files(paths):
         case = load_case(path)
-        name = case.rulebook_name(as_of)
-        if name is None:
+        book_id = case.rulebook_name(as_of)        # (not `name`: that is the case's page)
+        if book_id is None:
             raise case.doc.error([], "the case names no rulebook", expected="rulebook: <id>, or jurisdiction: and date:",
                                  suggestion="known: " + ", ".join(rulebooks.available()))
         try:
-            book = rulebooks.get(name)
+            book = rulebooks.get(book_id)
         except BridgelawError as exc:
             exc.file, (exc.line, exc.column) = case.file, case.doc.position(["rulebook"])
             raise
