@@ -13,7 +13,7 @@ VENV=.venv-test
 if [ ! -x "$VENV/bin/python" ]; then
     python=""
     for candidate in python3.12 python3.11 python3; do
-        if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 12))'; then
+        if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 12))' 2>/dev/null; then
             python=$candidate
             break
         fi
