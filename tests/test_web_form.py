@@ -345,9 +345,12 @@ def test_a_revoke_case_entered_in_the_form(client):
     case = saved(client, REVOKE)
     revokes = [r.model_dump() for r in case.model.infraction.revokes]
     assert revokes == [
-        {"trick": 5, "offender": "S", "offender_won": False, "side_won": True, "later_tricks": 6, "exception": None},
+        {"trick": 5, "offender": "S", "offender_won": False, "side_won": True, "later_tricks": 6, "exception": None,
+         "legal_card_won": None},
         {"trick": 6, "offender": "S", "offender_won": True, "side_won": True, "later_tricks": 5,
-         "exception": "subsequent-same-suit"}]
+         "exception": "subsequent-same-suit", "legal_card_won": None}]
+    legal = saved(client, {**REVOKE, "rv_legal_0": "yes"})             # the 1997 Laws' question, when asked
+    assert [r.legal_card_won for r in legal.model.infraction.revokes] == [True, None]
     r = client.post("/", data=REVOKE)
     assert r.status_code == 200 and scores(r.text) == {"NS": "-10 IMPs", "EW": "+10 IMPs"}
     cited = laws_cited(r.text, "law")

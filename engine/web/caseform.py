@@ -166,6 +166,8 @@ class CaseForm:
                     rrow.offender = _choice(s(key), SEATS, "")
                 elif m[1] == "exception":
                     rrow.exception = s(key)      # checked by the engine, so a bad one is reported
+                elif m[1] == "legal":
+                    rrow.legal = s(key) if s(key) in ("yes", "no") else ""
                 else:
                     setattr(rrow, m[1], s(key))
             elif (m := FINDING_KEY.match(key)) and len(f.findings) < MAX_FINDINGS and s(key) in ("yes", "no"):
@@ -310,7 +312,8 @@ class CaseForm:
             revokes.append({"trick": _int_or_text(row.trick) if row.trick else None, "offender": row.offender or None,
                             "offender_won": row.owon, "side_won": row.swon,
                             "later_tricks": _int_or_text(row.later) if row.later else None,
-                            "exception": row.exception or None})
+                            "exception": row.exception or None,
+                            "legal_card_won": {"yes": True, "no": False}.get(row.legal)})
         findings = {name: value == "yes" for name, value in self.findings.items() if value in ("yes", "no")}
         if not (self.inf_law or self.inf_by or self.inf_note or findings or revokes):
             return None

@@ -113,7 +113,8 @@ def form_from_tree(tree: Mapping[str, Any]) -> CaseForm:
             if isinstance(r, dict):
                 f.revokes.append(RevokeRow(_text(r.get("trick", "")), _text(r.get("offender", "")),
                                            r.get("offender_won") is True, r.get("side_won") is True,
-                                           _text(r.get("later_tricks", "")), _text(r.get("exception") or "")))
+                                           _text(r.get("later_tricks", "")), _text(r.get("exception") or ""),
+                                           {True: "yes", False: "no"}.get(r.get("legal_card_won"), "")))
     f.extra = _jsonable(extra)
     f.revokes = f.revokes or [RevokeRow()]
     f.rows = f.rows or blank_rows()

@@ -45,7 +45,7 @@ SIMPLE_FIELDS = {
 }
 ROW_PARTS = {"result": "result", "weight": "weight", "legal": "illegal"}
 REVOKE_PARTS = {"trick": "trick", "offender": "offender", "offender_won": "owon", "side_won": "swon",
-                "later_tricks": "later", "exception": "exception"}
+                "later_tricks": "later", "exception": "exception", "legal_card_won": "legal"}
 POLL_PARTS = {"action": "action", "votes": "votes", "result": "result", "results": "result", "legal": "illegal"}
 
 

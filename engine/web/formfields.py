@@ -99,7 +99,7 @@ HIDDEN_FIELDS = (*TEXT_FIELDS, "field", "notes", "scoring", "event", "vulnerabil
                  "ap_deposit", "inf_by")
 ROW_KEY = re.compile(r"^(wi|ew)_(result|weight|illegal)_(\d{1,3})$")
 POLL_KEY = re.compile(r"^poll_(action|votes|result|illegal)_(\d{1,3})$")
-REVOKE_KEY = re.compile(r"^rv_(trick|offender|owon|swon|later|exception)_(\d{1,2})$")
+REVOKE_KEY = re.compile(r"^rv_(trick|offender|owon|swon|later|exception|legal)_(\d{1,2})$")
 FINDING_KEY = re.compile(r"^finding_([a-z][a-z0-9_]{0,47})$")
 MAX_REVOKES = 13            # at most one revoke a trick
 MAX_FINDINGS = 20
@@ -138,11 +138,12 @@ class RevokeRow:
     swon: bool = False         # the offending side won the revoke trick
     later: str = ""            # tricks the offending side won after it
     exception: str = ""        # a 64B exception, or none
+    legal: str = ""            # yes | no | "": the offender later won a trick with a card he could legally have played
 
     @property
     def blank(self) -> bool:
         return not (self.trick.strip() or self.offender or self.owon or self.swon or self.later.strip()
-                    or self.exception)
+                    or self.exception or self.legal)
 
 
 LABELS = {
@@ -172,7 +173,8 @@ LABELS = {
 _LIST_LABEL = re.compile(r"^(wi|ew|poll)_(result|weight|illegal|action|votes)_(\d+)$")
 _REVOKE_LABEL = {"trick": "trick", "offender": "offender", "owon": "won by the offender",
                  "swon": "won by the offending side", "later": "later tricks",
-                 "exception": "exception to the trick transfer"}
+                 "exception": "exception to the trick transfer",
+                 "legal": "a later trick won with a card that could have been played to the revoke trick"}
 
 
 def label(name: str) -> str:
