@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run) and as the README says:
 #   bash scripts/test.sh [pytest arguments…]
-# Creates .venv if missing, installs bridgelaw with its test tools, installs Debian's chromium and
+# Creates a virtual environment of its own, .venv-test (never .venv: a normal install there is left
+# as it is, not made editable), with Python 3.12 or 3.11 (durable_rules does not import on 3.13);
+# installs bridgelaw into it editable with its test tools; installs Debian's chromium and
 # chromium-driver for the browser tests when running as root and they are missing (elsewhere the
-# browser tests skip), then runs pytest.
+# browser tests skip); then runs pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+VENV=.venv-test
 
-if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
+if [ ! -x "$VENV/bin/python" ]; then
+    python=""
+    for candidate in python3.12 python3.11 python3; do
+        if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 12))' 2>/dev/null; then
+            python=$candidate
+            break
+        fi
+    done
+    if [ -z "$python" ]; then
+        echo "scripts/test.sh: needs Python 3.11 or 3.12 (python3.12, python3.11 or python3 on PATH)" >&2
+        exit 2
+    fi
+    "$python" -m venv "$VENV"
 fi
-.venv/bin/pip install --quiet --disable-pip-version-check -e '.[test]'
+"$VENV/bin/pip" install --quiet --disable-pip-version-check -e '.[test]'
 
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -26,4 +40,4 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     fi
 fi
 
-exec .venv/bin/python -m pytest -q "$@"
+exec "$VENV/bin/python" -m pytest -q "$@"

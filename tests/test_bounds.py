@@ -214,7 +214,7 @@ def test_14_6_raw_scores_beyond_law_77(tmp_path, score):
     text = TRAVELLER.read_text(encoding="utf-8").replace("result: NS -50,", f"result: {score},")
     path = write(tmp_path, "t.yaml", text)
     message = error("score", path)
-    assert message.startswith(f"{path}:29:41: tables.11.result: ")
+    assert message.startswith(f"{path}:29:41: table 12, result: ")
     assert "a raw score is at most 7600 either way (Law 77)" in message and len(message) < 400
 
 

@@ -358,7 +358,7 @@ def test_split_weights_that_do_not_sum_to_one_point_at_the_side(tmp_path):
 
 def test_weight_not_a_number(tmp_path):
     err, path = case_error(tmp_path, variant(WEIGHTED, "4H-1 N, weight: 1/2}", "4H-1 N, weight: half}"))
-    assert_error(err, path, 9, 30, message=("without_infraction.0.weight", "'half'"),
+    assert_error(err, path, 9, 30, message=("without_infraction 1, weight", "'half'"),
                  expected=("a weight such as 2/3, 60% or 0.6",))
 
 

@@ -86,7 +86,8 @@ def test_rule_text(capsys):
     assert a_lines[0].endswith("5HX-2 N: NS -500 → NS IMP(-500 + 170) = -8")
     assert "IMP(-100 + 170) = +2" in out          # B
     assert "IMP(-420 + 170) = -6" in out          # C
-    assert "Ruling: split" in lines
+    assert ("Ruling: Score adjusted: the offending side gets the assigned score; the non-offending side keeps the part "
+            "of the damage it caused itself (split)") in lines           # the outcome in words (issue 32)
     assert re.search(r"^\s*NS \(non-offending\):\s+0 IMPs\s+\[A \+ B - C\]$", out, re.M)
     assert re.search(r"^\s*EW \(offending\):\s+-2 IMPs\s+\[B'\]$", out, re.M)
     law = lines[lines.index("Law"):]
@@ -127,7 +128,9 @@ def test_rule_markdown(capsys):
     lines = out.splitlines()
     assert lines[0] == "# Ruling: WBF commentary on Law 12, example 7 (gambling 5H, split damage)"
     headings = [line for line in lines if line.startswith("## ")]
-    assert headings == ["## Facts", "## Arithmetic", "## Ruling: split", "## Law", "## Narrative and reasons"]
+    assert headings == ["## Facts", "## Arithmetic", "## Ruling: Score adjusted: the offending side gets the assigned "
+                        "score; the non-offending side keeps the part of the damage it caused itself (`split`)",
+                        "## Law", "## Narrative and reasons"]
     assert "| NS | non-offending | 0 IMPs | `A + B - C` |" in lines
     assert any(line.startswith("- **12C1(e)(ii)** ") for line in lines)
 

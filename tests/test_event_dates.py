@@ -120,7 +120,8 @@ def test_overlay_changes_the_event_as_set_does(tmp_path: Path, capsys):
         assert (code, err) == (0, "")
         data = json.loads(out)
         session = data["sessions"][0]
-        return session["standings"][0]["total"]["exact"], session["rulebook"]
+        pair_7 = next(st for st in session["standings"] if st["key"] == "7")   # EW's first (NS are ranked first)
+        return pair_7["total"]["exact"], session["rulebook"]
 
     with_overlay, book_o = first(["--overlay", str(overlay)])
     with_set, book_s = first(["--set", "fieldscore.neuberg.round_to=1/10"])

@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from bridgelaw.commands.event import load_event
 from bridgelaw.web.app import create_app
+from bridgelaw.web.event import unpack
 
 DATA = Path(__file__).parent / "data" / "events"
 MAGIC = DATA / "ffb-magic-contest-2022-open-dn1-s1.pbn"
@@ -30,7 +31,8 @@ def test_event_page_scores_marks_and_downloads(tmp_path):
     text = unescape(r.text)
     assert "<strong>board 4 table 2</strong>" in text and "note: fouled" in text and "avg-plus-pairs" in text
     hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', r.text))
-    assert hidden["event_name"] == "final.pbn.b64"                    # a base name only; the bytes in base64
+    assert hidden["event_name"] == "final.pbn"                        # a base name only
+    assert unpack(hidden["event_z"]) == MAGIC.read_bytes()            # the file's bytes exact, its encoding kept
     d = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "pbn"})
     assert d.status_code == 200 and 'filename="final-corrected.pbn"' in d.headers["content-disposition"]
     out = tmp_path / "final-corrected.pbn"

@@ -227,7 +227,7 @@ def test_a_vp_penalty_is_written_where_the_match_score_is_and_reads_back(jss, tm
     ("  - {board: 8, table: 3, penalty: {EW: 1 VP}}\n", "r.yaml:3:40: a penalty of 1 VP: victory points are against a "
      "teams match scored in VPs"),
     ("  - {board: 8, table: 3, penalty: {EW: 3 IMP}}\n", "r.yaml:3:40: a penalty of 3 IMP at matchpoints"),
-    ("  - {board: 8, table: 3, penalty: {EW: 3 apples}}\n", "r.yaml:3:40: rulings.0.penalty.EW: '3 apples' is not a penalty"),
+    ("  - {board: 8, table: 3, penalty: {EW: 3 apples}}\n", "r.yaml:3:40: ruling 1, penalty.EW: '3 apples' is not a penalty"),
     # found by tests/test_fuzz.py: an adjusted score in the event's unit was an AttributeError in the field
     ("  - {board: 8, table: 3, adjusted: 1/3%}\n", "r.yaml:3:36: '1/3%' is a score in the event's unit; an adjusted "
      "table needs the result or the raw score"),

@@ -20,7 +20,7 @@ def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     source = tmp_path_factory.mktemp("source") / "bridgelaw"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
+        ".git", ".venv", ".venv-test", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis",
         "test-artifacts", "tests", "cases", "travellers", "bench", "docs"))
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
                            "-w", str(out), str(source)], capture_output=True, text=True, timeout=300)

@@ -211,7 +211,8 @@ def test_compare_leaves_out_of_scope_rulebooks_out(capsys, tmp_path):
     path = write(tmp_path, CASE.replace("title:", "date: 2024-05-01\ntitle:"))
     code, out, err = run(capsys, "compare", "--rulebooks", "wbf-2007,wbf-2017,ebu", path)
     lines = out.splitlines()
-    assert lines[1] == "  wbf-2007               (out of scope)"
+    assert lines[1] == ("  wbf-2007               (out of scope: wbf-2007 is in force from 2008-01-01 to 2017-12-31; "
+                        "the case is dated 2024-05-01)")
     assert lines[2] == "  wbf-2017               none-self-inflicted NS 0 IMPs EW 0 IMPs [12B1, 12C1(a)]"
     assert lines[-2] == "wbf-2017 vs wbf-2007: 0 of 0 rulings change (1 out of scope, not compared)"
 
@@ -228,7 +229,7 @@ def test_web_compare_marks_nothing_when_the_rulebooks_in_scope_agree(tmp_path):
     assert r.status_code == 200
     assert "out of scope: wbf-2007 is in force from 2008-01-01 to 2017-12-31; the case is dated 2024-05-01" in r.text
     assert 'class="differs' not in r.text
-    assert "<td>0 IMPs (non-offending)</td>" in r.text
+    assert '<td data-label="wbf-2017">0 IMPs (non-offending)</td>' in r.text
 
 
 def test_an_infraction_is_shown_and_its_law_comes_first_on_the_slip(tmp_path):

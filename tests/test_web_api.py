@@ -603,7 +603,9 @@ def test_slip(client):
 
 def test_compare_page_marks_differences(client):
     get = client.get("/compare")
-    assert get.status_code == 200 and 'name="compare" value="wbf-2007" checked' in get.text
+    # the rulebooks in force today are chosen to start with (issue 32), not all twelve
+    checked = re.findall(r'name="compare" value="([\w-]+)" checked', get.text)
+    assert get.status_code == 200 and checked == ["ebu", "wbf-2017", "wbf-laws-committee-2017"]
     r = client.post("/compare", data={**FORM, "compare_sent": "1", "compare": ["wbf-2007", "wbf-2017"],
                                       "action": "compare"})
     assert r.status_code == 200
@@ -613,8 +615,16 @@ def test_compare_page_marks_differences(client):
     assert rows["Paragraphs cited"] == "differs" and rows["12C1(e)(ii)"] == "differs paragraph"
     table = r.text.split('id="compare-table"')[1].split("</table>")[0]
     assert table.count("≠ differs") == sum(cls.startswith("differs") for cls in rows.values())
-    cells = re.findall(r'<th scope="row">NS score</th>\s*<td>([^<]*)</td><td>([^<]*)</td>', r.text)
+    cells = re.findall(r'<th scope="row">NS score</th>\s*<td data-label="wbf-2007">([^<]*)</td>'
+                       r'<td data-label="wbf-2017">([^<]*)</td>', r.text)
     assert cells == [("+3 2/3 IMPs (+3.67) (non-offending)", "+3 2/3 IMPs (+3.67) (non-offending)")]
+    # in a row that differs only the cells that differ from the first rulebook's are marked
+    cited = table.split('<th scope="row">Paragraphs cited <strong class="flag">≠ differs</strong></th>')[1].split("</tr>")[0]
+    assert re.findall(r'<td( class="differs")? data-label="[\w-]+">', cited) == ["", ' class="differs"']
+    # an undated case under a rulebook no longer in force is not "in force: yes"
+    assert re.findall(r'<th scope="row">In force for this case</th>\s*<td data-label="wbf-2007">([^<]*)</td>'
+                      r'<td data-label="wbf-2017">([^<]*)</td>', r.text) == [
+        ("no: in force from 2008-01-01 to 2017-12-31; ruled as on its last day (the case gives no date)", "yes")]
 
 
 def test_compare_page_needs_a_rulebook(client):
@@ -624,11 +634,16 @@ def test_compare_page_needs_a_rulebook(client):
     assert r.status_code == 422 and "Unknown rulebook 'nope'" in field_error(r.text, "compare")
 
 
-def test_compare_from_the_ruling_page_uses_every_rulebook(client):
+def test_compare_from_the_ruling_page_uses_the_rulebooks_in_force_on_the_case_date(client):
     r = client.post("/compare", data={**FORM, "action": "compare"})
     assert r.status_code == 200
-    for name in service.Books().ids():
-        assert f'<th scope="col">{name}</th>' in r.text
+    assert re.findall(r'<th scope="col">([\w-]+)</th>', r.text.split('id="compare-table"')[1].split("</thead>")[0])[1:] == ["ebu", "wbf-2017", "wbf-laws-committee-2017"]
+    r = client.post("/compare", data={**FORM, "date": "2010-06-01", "rulebook": "wbf-2007", "action": "compare"})
+    assert r.status_code == 200
+    assert re.findall(r'<th scope="col">([\w-]+)</th>', r.text.split('id="compare-table"')[1].split("</thead>")[0])[1:] == [
+        "acbl-2007", "dbf-2007", "ebl-2008-vp-proposal", "ebl-2008", "wbf-2007", "wbf-laws-committee-2007"]
+    assert all(b.covers(__import__("datetime").date(2010, 6, 1)) for b in service.Books().all()
+               if b.id in ("acbl-2007", "wbf-2007"))
 
 
 def test_unknown_page_and_method(client):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -127,8 +128,16 @@ def wait(driver, css: str, seconds: float = 20):
     return WebDriverWait(driver, seconds).until(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
 
 
+def unfold(el) -> None:
+    """Open the folded sections (<details>) an element is in, as a TD clicks their summary."""
+    for section in el.find_elements(By.XPATH, "./ancestor::details[not(@open)]"):
+        section.find_element(By.TAG_NAME, "summary").click()
+
+
 def field(driver, name: str):
-    return driver.find_element(By.ID, f"f-{name}")
+    el = driver.find_element(By.ID, f"f-{name}")
+    unfold(el)
+    return el
 
 
 def type_into(driver, name: str, text: str) -> None:
@@ -139,6 +148,7 @@ def type_into(driver, name: str, text: str) -> None:
 
 def click(driver, css: str) -> None:
     el = driver.find_element(By.CSS_SELECTOR, css)
+    unfold(el)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", el)
     el.click()
 
@@ -160,7 +170,7 @@ def submit_and_wait(driver, css: str, expect: str) -> None:
 
 DOCS_SHOTS = {"web-ruling.png", "web-slip.png", "web-compare.png", "web-traveller.png", "web-phone.png",
               "web-infraction.png", "web-revoke-phone.png",
-              "web-slip-phone.png", "casebook-page.png"}
+              "web-slip-phone.png", "casebook-page.png", "web-compare-phone.png", "web-event.png"}
 DOCS_HEIGHT = 1800          # docs images show the top of a page (small PNGs); test-artifacts/ keep the whole   # used by docs/web.md
 
 
@@ -241,6 +251,15 @@ def test_error_beside_its_field(page, server):
     type_into(page, "wi_weight_2", "1/4")
     submit_and_wait(page, "#rule-button", ".error-summary")
     assert "The weights sum to 1 1/12, not 1" in page.find_element(By.ID, "e-wi").text
+    assert page.execute_script("return document.activeElement.id") == "errors"      # the focus on the summary
+    type_into(page, "wi_weight_2", "1/4")
+    type_into(page, "table_result", "5HX+9 N")
+    type_into(page, "board_number", "seven")
+    submit_and_wait(page, "#rule-button", ".error-summary")       # three mistakes, one press
+    listed = [a.get_attribute("href").split("#")[1] for a in page.find_elements(By.CSS_SELECTOR, "#errors li a")]
+    assert listed == ["f-board_number", "f-table_result", "f-wi"]
+    type_into(page, "board_number", "7")
+    type_into(page, "table_result", "5HX-2 N")
     type_into(page, "wi_weight_2", "1/6")
     type_into(page, "se_instead", "4S+8 W")
     submit_and_wait(page, "#rule-button", "#e-se_instead")
@@ -379,10 +398,23 @@ def test_compare_rulebooks(page, server):
     submit_and_wait(page, "#compare-button", "#compare-table")
     table = page.find_element(By.ID, "compare-table")
     heads = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
-    assert heads[1:] == service.Books().ids()
+    assert heads[1:] == service.Books().in_force()           # the undated case: the rulebooks in force today
+    click(page, 'input[name="compare"][value="wbf-2007"]')    # and the 2007 Laws beside them
+    submit_and_wait(page, "#compare-button", "#compare-table")
+    table = page.find_element(By.ID, "compare-table")
+    heads = [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
+    assert heads[1:] == ["ebu", "wbf-2007", "wbf-2017", "wbf-laws-committee-2017"]
     differing = [tr.find_element(By.TAG_NAME, "th").text for tr in table.find_elements(By.CSS_SELECTOR, "tr.differs")]
-    assert "Paragraphs cited ≠ differs" in differing
+    assert differing
+    for tr in table.find_elements(By.CSS_SELECTOR, "tr.differs"):      # only the cells that differ are marked
+        cells = tr.find_elements(By.TAG_NAME, "td")
+        assert 0 < len(tr.find_elements(By.CSS_SELECTOR, "td.differs")) < len(cells)
     screenshot(page, "web-compare.png")
+    # on a phone: each row a block, each value under its rulebook's name; nothing scrolls sideways
+    page.set_window_size(390, 844)
+    assert page.execute_script("return document.documentElement.scrollWidth") <= 390
+    screenshot(page, "web-compare-phone.png", width=390)
+    page.set_window_size(1280, 1000)
 
 
 def test_phone_sized_screen(page, server):
@@ -546,3 +578,116 @@ def test_revoke_case_on_a_phone(page, server):
     screenshot(page, "web-revoke-phone.png", width=390)
     page.set_window_size(1280, 1000)
     screenshot(page, "web-revoke.png")
+
+
+# --- issue 32: a director's evening without YAML ------------------------------------------------
+
+def _generated_ebuscore(folder: Path) -> Path:
+    """EBUScore Pairs' file of 2 January 2025 (tests/data/events/figures, written in the program's shape)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("usebio_shapes", REPO / "tests" / "data" / "events" / "figures" /
+                                                  "generate.py")
+    shapes = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(shapes)
+    path = folder / "thursday-pairs.xml"
+    path.write_bytes(shapes.generate(shapes.load(REPO / "tests" / "data" / "events" / "figures" /
+                                                 "ebuscore-pairs-multi-section.yaml")))
+    return path
+
+
+def _percentages_against_lines(data: bytes) -> set[str]:
+    """The pairs whose published PERCENTAGE is not their line matchpoints' share of the boards' tops
+    (to 0.005): the program's totals against its own lines."""
+    from collections import defaultdict
+    from fractions import Fraction
+    from xml.etree import ElementTree
+    root = ElementTree.fromstring(data)
+    got: dict[str, Fraction] = defaultdict(Fraction)
+    top: dict[str, Fraction] = defaultdict(Fraction)
+    for line in root.iter("TRAVELLER_LINE"):
+        ns, ew = line.findtext("NS_PAIR_NUMBER"), line.findtext("EW_PAIR_NUMBER")
+        a, b = Fraction(line.findtext("NS_MATCH_POINTS")), Fraction(line.findtext("EW_MATCH_POINTS"))
+        got[ns] += a
+        got[ew] += b
+        top[ns] += a + b
+        top[ew] += a + b
+    return {pair.findtext("PAIR_NUMBER") for pair in root.iter("PAIR")
+            if abs(100 * got[pair.findtext("PAIR_NUMBER")] / top[pair.findtext("PAIR_NUMBER")]
+                   - Fraction(pair.findtext("PERCENTAGE"))) > Fraction(5, 1000)}
+
+
+def test_a_director_adjusts_a_line_of_a_real_file_with_the_page_only(page, server, downloads, tmp_path):
+    """Issue 32, done when: with the web page only, a 60/40 weighted score on a line of EBUScore's file;
+    the before/after seen; the corrected file downloaded. Its diff against the input (checked by
+    test_the_corrected_file_differs_from_the_input_in_the_changed_figures_only) is the writers' work."""
+    source = _generated_ebuscore(tmp_path)
+    page.get(server + "/event")
+    wait(page, "#event-form")
+    field(page, "event_file").send_keys(str(source))
+    submit_and_wait(page, "#event-form > button[type=submit]", "#adjust")
+    heading = page.find_element(By.CSS_SELECTOR, "#s1-h + p").text
+    assert "rulebook ebu — in force in England on 2025-01-02 (calendar; the country from the file)" in heading
+    Select(field(page, "pick")).select_by_value("1:1")
+    submit_and_wait(page, "#ruling-form button[value=board].small", "#f-line")
+    click(page, "#line-0")                                       # board 1, NS 1 v EW 10: 3NT+1 S
+    click(page, "#kind-assigned")
+    click(page, "#non_offending-NS")
+    click(page, "#b_mode-weighted")
+    type_into(page, "wi_result_0", "4S= N")
+    type_into(page, "wi_weight_0", "60%")
+    type_into(page, "wi_result_1", "4S-1 N")
+    type_into(page, "wi_weight_1", "40%")
+    type_into(page, "note", "hesitation before 4S")
+    submit_and_wait(page, "#ruling-form button[value=apply]", "#changes")
+    rows = [[td.text for td in tr.find_elements(By.CSS_SELECTOR, "th, td")]
+            for tr in page.find_elements(By.CSS_SELECTOR, "#changes table.before-after:not(.standings-changed) tbody tr")]
+    assert rows[0] == ["board 1 NS 1 v EW 10", "ruled", "18", "6.8", "14", "25.2"]
+    assert len(rows) == 13 and all(r[1] == "in the field" for r in rows[1:])
+    places = {tr.find_element(By.TAG_NAME, "th").text: [td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+              for tr in page.find_elements(By.CSS_SELECTOR, "#changes table.standings-changed tbody tr")}
+    assert places["1"] == ["209.38", "198.18", "40.89", "38.71", "31", "33"]
+    assert "62 changed by the rulings (their intended effect); 0 differ from the program" in \
+        page.find_element(By.CSS_SELECTOR, "#changes p.published").text
+    screenshot(page, "web-event.png")
+    page.set_window_size(390, 844)
+    overflow = page.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the event page is {overflow}px wider than a phone screen"
+    screenshot(page, "web-event-phone.png", width=390)
+    page.set_window_size(1280, 1000)
+    for old in downloads.glob("*"):
+        old.unlink()
+    click(page, ".rulings-made button[value=xml]")
+    target = downloads / "thursday-pairs-corrected.xml"
+    deadline = time.monotonic() + 20
+    while not target.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert target.exists(), f"no download; found {[p.name for p in downloads.iterdir()]}"
+    click(page, ".rulings-made button[value=rulings]")
+    rulings = downloads / "thursday-pairs-rulings.yaml"
+    deadline = time.monotonic() + 20
+    while not rulings.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert "weight: 60%" in rulings.read_text(encoding="utf-8")
+    (tmp_path / "corrected.xml").write_bytes(target.read_bytes())
+    _corrected_downloads[0] = (source.read_bytes(), target.read_bytes())
+
+
+_corrected_downloads: list = [None]
+_WRITERS = __import__("importlib").util.find_spec("bridgelaw.field.corrected") is not None
+FIGURE_LINE = re.compile(r"^\s*(<(NS_MATCH_POINTS|EW_MATCH_POINTS|PERCENTAGE|PLACE|TOTAL_SCORE|MATCH_POINTS)>[^<]*"
+                         r"</\2>|<!-- bridgelaw: .* -->)\s*$")
+
+
+@pytest.mark.xfail(not _WRITERS, strict=False, reason="the corrected file keeps the input's layout only with the "
+                   "writers helper's work (field/corrected.py, issue 32 item 1), merged by the lead")
+def test_the_corrected_file_differs_from_the_input_in_the_changed_figures_only():
+    if _corrected_downloads[0] is None:
+        pytest.skip("the download test did not run")
+    before, after = _corrected_downloads[0]
+    import difflib
+    old, new = before.decode("latin-1").splitlines(), after.decode("latin-1").splitlines()
+    changed = [line[1:] for line in difflib.unified_diff(old, new, lineterm="", n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    assert changed and all(FIGURE_LINE.match(line) for line in changed), [l for l in changed if not FIGURE_LINE.match(l)][:5]
+    assert "                        <NS_MATCH_POINTS>6.8</NS_MATCH_POINTS>" in new          # 60/40 at the decimals it needs
+    assert _percentages_against_lines(after) <= _percentages_against_lines(before)   # totals agree with the lines

@@ -165,7 +165,7 @@ def test_every_case_in_the_corpus_opens_in_the_form_and_rules_the_same(client):
             assert set(extra) <= {"expect", "published", "source"}, path
             assert "source" not in extra or isinstance(extra["source"], dict), path
         case = load_case(path)
-        ruling = rule_case(case, rulebooks.get(case.model.rulebook))
+        ruling = rule_case(case, rulebooks.get(case.rulebook_name()))
         assert scores(r.text) == {side: render.amount(ruling, s.value, side) for side, s in ruling.sides.items()}, path
 
 
@@ -349,6 +349,8 @@ def test_a_revoke_case_entered_in_the_form(client):
          "legal_card_won": None},
         {"trick": 6, "offender": "S", "offender_won": True, "side_won": True, "later_tricks": 5,
          "exception": "subsequent-same-suit", "legal_card_won": None}]
+    legal = saved(client, {**REVOKE, "rv_legal_0": "yes"})             # the 1997 Laws' question, when asked
+    assert [r.legal_card_won for r in legal.model.infraction.revokes] == [True, None]
     r = client.post("/", data=REVOKE)
     assert r.status_code == 200 and scores(r.text) == {"NS": "-10 IMPs", "EW": "+10 IMPs"}
     cited = laws_cited(r.text, "law")

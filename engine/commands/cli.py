@@ -119,6 +119,20 @@ def cmd_rule(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- slip ------------------------------------------------------------------------------------
+
+def cmd_slip(args: argparse.Namespace) -> int:
+    from ..render import slip as slips
+    case, ruling = rule_file(args.case, args.rulebook, args)
+    s = slips.build(ruling, case)
+    if args.format == "html":
+        style = Path(__file__).resolve().parent.parent / "web" / "static" / "style.css"
+        sys.stdout.write(slips.page(s, style.read_text(encoding="utf-8") if style.is_file() else ""))
+    else:
+        sys.stdout.write(slips.text(s) if args.format == "text" else slips.markdown(s))
+    return 0
+
+
 # --- check -----------------------------------------------------------------------------------
 
 @dataclass
@@ -519,6 +533,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "markdown", "json"], default="text", help="output format (default text)")
     _what_if_options(p)
     p.set_defaults(func=cmd_rule)
+
+    p = sub.add_parser("slip", help="the ruling slip of one case: what a TD signs and hands to the players",
+                       description="Rule one case and print its ruling slip (the web page's Printable slip): where and "
+                       "when, the headline, each side's score in bridge terms and in points, the arithmetic, the "
+                       "laws, the right to appeal. --format html is a whole printable page (print it to PDF "
+                       "from a browser).")
+    p.add_argument("case", metavar="CASE", help="case file (YAML)")
+    p.add_argument("--rulebook", metavar="ID", help=RULEBOOK_HELP)
+    p.add_argument("--format", choices=["text", "markdown", "html"], default="text", help="output format (default text)")
+    _what_if_options(p)
+    p.set_defaults(func=cmd_slip)
 
     p = sub.add_parser("check", help="rule every case that has expect: and compare",
                        description="Rule every case file under PATHS and compare with its expect: block; print "

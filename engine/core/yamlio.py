@@ -126,7 +126,7 @@ class Document:
             err = self.error(loc[:-1], f"missing required key '{name}'")
             err.path = tuple(loc)           # the key that is missing, where the error points at its parent
             return err
-        where = _key_text(".".join(str(p) for p in loc)) or "document"
+        where = readable_path(loc) or "document"
         if kind in ("value_error", "assertion_error"):
             cause = err.get("ctx", {}).get("error")
             if isinstance(cause, BridgelawError):
@@ -221,6 +221,22 @@ def _data_loc(tree: Any, loc: Sequence[Any]) -> list[Any]:
             node = None
         out.append(part)
     return out
+
+
+def readable_path(loc: Any) -> str:
+    """A key path as a message says it: an entry of a list by its number from 1, under the list's
+    name in the singular — ``("rulings", 0, "adjusted")`` → "ruling 1, adjusted",
+    ``("board", "number")`` → "board.number" —, never pydantic's "rulings.0.adjusted"."""
+    segments: list[list[str]] = [[]]
+    for p in loc:
+        if isinstance(p, int) and not isinstance(p, bool) and segments[-1]:
+            name = segments[-1].pop()
+            single = name[:-1] if name.endswith("s") and not name.endswith("ss") and len(name) > 2 else name
+            segments[-1].append(f"{single} {p + 1}")
+            segments.append([])
+        else:
+            segments[-1].append(_key_text(str(p)))
+    return ", ".join(".".join(seg) for seg in segments if seg)
 
 
 def _key_text(name: str) -> str:

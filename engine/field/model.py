@@ -219,6 +219,7 @@ class Event:
     # the program that wrote the file, as it names itself (USEBIO PROGRAM_NAME and _VERSION, PBN
     # Generator/Creator): its conventions are a profile (field.profiles)
     program: "Program | None" = None
+    country: str | None = None            # the country the file says it was played in (USEBIO COUNTRY)
 
     def lines(self):
         for session in self.sessions:

@@ -70,6 +70,11 @@ class Figures(_Strict):
     evidence: str = Field(min_length=10, max_length=4000)
 
 
+class Country(_Strict):
+    value: str = Field(min_length=2, max_length=60)
+    evidence: str = Field(min_length=10, max_length=4000)
+
+
 class FileConventions(_Strict):
     ranking: Ranking | None = None         # who is ranked with whom, when the file does not say (WINNER_TYPE)
     figures: Figures | None = None         # how the program prints its figures
@@ -80,6 +85,7 @@ class ProfileModel(_Strict):
     title: str = Field(max_length=200)
     programs: list[str] = Field(min_length=1, max_length=20)
     tested: bool = True                    # measured on a real file (else: inferred, said in the report)
+    country: Country | None = None         # where the program is used: the rulebook calendar's default
     parameters: dict[str, Value] = Field(default_factory=dict)      # fieldscore.*
     matches: dict[str, Value] = Field(default_factory=dict)         # vp.*
     file: FileConventions = Field(default_factory=FileConventions)
@@ -99,6 +105,10 @@ class Profile:
     path: Path
     model: Any = field(compare=False, repr=False, default=None)
     doc: Document | None = field(compare=False, repr=False, default=None)
+
+    @property
+    def country(self) -> str | None:
+        return self.model.country.value if self.model is not None and self.model.country else None
 
     @property
     def values(self) -> dict[str, Value]:

@@ -38,6 +38,7 @@ from ..core.vocab import Method
 from ..core.yamlio import Document, load_yaml
 from ..ruling.caseschema import Infraction, Possibilities
 from ..rulebook.infractions import UnknownLaw, resolve
+from ..rulebook.registry import canonical
 from . import penalties
 from .adjust import Ruler, written_results
 from .cells import Where, parse_code
@@ -110,8 +111,8 @@ def book_for(rulings: Rulings | None, override: str | None, event: Event) -> rul
         raise BridgelawError("no rulebook for the event", file=where.file, line=where.line, column=where.column,
                              expected="--rulebook ID, or rulebook: <id> in the rulings file",
                              suggestion="known: " + ", ".join(rulebooks.available()))
-    name = rulings.model.rulebook
     known = rulebooks.available()
+    name = canonical(rulings.model.rulebook, known) or rulings.model.rulebook
     if name not in known:                     # a rulings file names a rulebook by id, never by path
         raise rulings.doc.error(["rulebook"], f"unknown rulebook '{name[:60]}'", expected="a rulebook id: "
                                 + ", ".join(known), suggestion=did_you_mean(name, known) or

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..core.errors import BridgelawError
 from ..rulebook import proposed
 from . import corrected, learn, profiles
+from .defaults import default_rulebook
 from .model import Event, require_results
 from .pbn_results import load_event_pbn
 from .rulings import apply, book_for, in_force, load_rulings
@@ -56,12 +57,18 @@ def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: 
 
 
 def rulebook_for(event: Event, rulings, rulebook: str | None, settings: list[str] | None, overlay: str | None,
-                 profile: str | None, overlay_text: str | None = None):
-    """The rulebook the event is scored under and the profile chosen (profiles.Choice): the named
-    rulebook, the program's conventions over it, the overlay and settings over those."""
+                 profile: str | None, overlay_text: str | None = None, as_of: dt.date | None = None):
+    """The rulebook the event is scored under, the profile chosen (profiles.Choice) and the default
+    taken (defaults.Default, or None when a rulebook is named): the named rulebook — else the one
+    in force in the file's country on its day —, the program's conventions over it, the overlay
+    and settings over those."""
+    default = None
+    if rulebook is None and (rulings is None or rulings.model.rulebook is None):
+        default = default_rulebook(event, as_of, profile)
+        rulebook = default.id
     choice = profiles.choose(event, profile)
     book = profiles.apply(choice, book_for(rulings, rulebook, event), event)
-    return proposed(book, overlay, settings, overlay_text), choice
+    return proposed(book, overlay, settings, overlay_text), choice, default
 
 
 def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
@@ -69,11 +76,11 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
          profile: str | None, overlay_text: str | None = None) -> list[ScoredSession]:
     rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
     own = event.extra.get("book")          # a traveller's: read (and its tables ruled) with it
-    choice = None
+    choice = default = None
     if own is not None and rulebook is None and (rulings is None or rulings.model.rulebook is None):
         book = own
     else:
-        book, choice = rulebook_for(event, rulings, rulebook, settings, overlay, profile, overlay_text)
+        book, choice, default = rulebook_for(event, rulings, rulebook, settings, overlay, profile, overlay_text, as_of)
     if rulings is not None:
         if rulings.model.scoring:
             if any(s.matches for s in event.sessions):
@@ -103,7 +110,7 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
             # an error of the rulebook as the session is scored (a parameter the method needs): at the session
             raise s.where.error(f"session {k} ({s.scoring}): {exc.message}", expected=exc.expected,
                                 suggestion=exc.suggestion) from None
-        ss.conventions = choice
+        ss.conventions, ss.default = choice, default
         scored.append(ss)
     return scored
 

@@ -200,6 +200,7 @@ class ScoredSession:
     teams: Any = None                       # a teams session: its matches and standings (teams.TeamsResult)
     conventions: Any = None                 # the scoring program's profile chosen (profiles.Choice), if any
     learning: Any = None                    # the conventions learnt from the file (learn.Learning), if learnt
+    default: Any = None                     # the rulebook taken by default (defaults.Default), if none was named
 
     @cached_property
     def standings(self) -> list[Standing]:
@@ -780,7 +781,7 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                 st.factored.append(Entry("per-comparison", {"before": before, "comparisons": st.comparisons,
                                                             "after": st.total, "parameter": CROSS_TOTALS}))
     out = []
-    for group_key in sorted(groups, key=lambda k: (k[0], k[1] or "")):
+    for group_key in sorted(groups, key=lambda k: (k[0], {"NS": 0, "EW": 1}.get(k[1] or "", 2), k[1] or "")):   # NS first
         group = groups[group_key]
         rank(group, lambda s: s.percent if s.percent is not None else s.total)
         out.extend(group)

@@ -184,7 +184,8 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
         # the proposal as each session would read it, without reading or scoring anything again (the
         # event read for the first run chooses the program's profile as it did then)
         model = load_rulings(rulings, text=rulings_text) if rulings else None
-        book, _ = rulebook_for(event, model, spec.proposed, settings, spec.overlay, spec.profile, spec.overlay_text)
+        book, _, _ = rulebook_for(event, model, spec.proposed, settings, spec.overlay, spec.profile, spec.overlay_text,
+                                  spec.day)
         books = [in_force(book, s, spec.day) for s in event.sessions]
         rerun = any(session_reads(ss, changes(ss.book, b)) for ss, b in zip(before, books))
         if not rerun:

@@ -299,8 +299,10 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
                                  file=file, line=event.line, column=event.column,
                                  expected="no --scoring for a teams file (its BOARD_SCORING_METHOD, "
                                  "MATCH_SCORING_METHOD)")
-        return usebio_teams.read_teams(root, event, file, data=data, read_line=_line,
+        read = usebio_teams.read_teams(root, event, file, data=data, read_line=_line,
                                        vulnerability=bridge_vulnerability, program=program)
+        read.country = _country(event, root)
+        return read
     holders = event.all("SESSION") or [event]
     sessions = []
     for k, holder in enumerate(holders, 1):
@@ -336,7 +338,18 @@ def read_usebio(root: Node, file: str, *, scoring: str | None = None, data: byte
             session.ranking, session.ranking_from_file = notes["ranking"], True
     return Event(title=title, file=file, format="usebio", sessions=sessions, source=root, program=program,
                  extra={"crlf": data is not None and b"\r\n" in data[:4096],
-                        **({"profile": notes["profile"]} if "profile" in notes else {})})
+                        **({"profile": notes["profile"]} if "profile" in notes else {})},
+                 country=_country(event, root))
+
+
+def _country(event: Node, root: Node) -> str | None:
+    """The country the file names (EVENT's COUNTRY, else the CLUB's): a word for the rulebook calendar."""
+    club = root.find("CLUB")
+    for holder in (event, club):
+        text = " ".join((holder.value("COUNTRY") or "").split())[:60] if holder is not None else ""
+        if text:
+            return text
+    return None
 
 
 def _program(file: str, root: Node, event: Node) -> Program | None:

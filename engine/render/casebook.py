@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ruling as render
+from .ruling import plural
 from .. import rulebook as rulebooks
 from . import slip as slips
 from ..ruling.case import Case, load_case
@@ -183,7 +184,7 @@ def index_html(entries: list[Entry], title: str, stamp: str | None) -> str:
     data = as_data(entries, title)
     t = data["totals"]
     out = [f"<h1>{escape(title)}</h1>",
-           f"<p class=\"intro\">{t['rulings']} rulings; {t['appealed']} appealed, {t['changed']} changed on appeal."
+           f"<p class=\"intro\">{plural(t['rulings'], 'ruling')}; {t['appealed']} appealed, {t['changed']} changed on appeal."
            + (f" Built {escape(stamp)}." if stamp else "") + "</p>",
            "<nav aria-label=\"Indexes\"><ul>" + "".join(f"<li><a href=\"#{k}\">{escape(label)}</a></li>"
                                                          for k, label in INDEXES)
@@ -233,7 +234,7 @@ def case_html(e: Entry, title: str, previous: Entry | None, following: Entry | N
 def index_markdown(entries: list[Entry], title: str, stamp: str | None) -> str:
     data = as_data(entries, title)
     t = data["totals"]
-    out = [f"# {title}", "", f"{t['rulings']} rulings; {t['appealed']} appealed, {t['changed']} changed on appeal."
+    out = [f"# {title}", "", f"{plural(t['rulings'], 'ruling')}; {t['appealed']} appealed, {t['changed']} changed on appeal."
            + (f" Built {stamp}." if stamp else ""), "", "## Summary", "",
            "| Law paragraph | Rulings | Appealed | Changed on appeal |", "|---|---|---|---|"]
     out += [f"| {r['law']} | {r['rulings']} | {r['appealed']} | {r['changed']} |" for r in data["summary"]]
@@ -288,7 +289,7 @@ def cmd_casebook(args: argparse.Namespace) -> int:
         raise BridgelawError(f"--out {args.out}: exists and is not a folder", expected="a folder (created if missing)")
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if args.stamp else None
     written = write(entries, out, title=args.title, stamp=stamp)
-    print(f"casebook: {len(entries)} cases, {len(written)} files in {out}/ (open {out / 'index.html'})")
+    print(f"casebook: {plural(len(entries), 'case')}, {plural(len(written), 'file')} in {out}/ (open {out / 'index.html'})")
     return 0
 
 

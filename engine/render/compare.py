@@ -171,6 +171,7 @@ class Row:
     cells: list[str]
     differs: bool
     paragraph: bool = False
+    marked: list[bool] = field(default_factory=list)    # the cells that differ from the first ruled one
 
 
 def table(cells_: list[Cell]) -> list[Row]:
@@ -182,16 +183,26 @@ def table(cells_: list[Cell]) -> list[Row]:
     def row(label: str, get, compared: bool = True) -> Row:
         texts = [("out of scope" if c.out_of_scope else "—") if c.ruling is None else get(c.ruling) for c in cells_]
         ruled = [t for t, c in zip(texts, cells_) if c.ruling is not None]
-        return Row(label, texts, compared and len(set(ruled)) > 1)
+        differs = compared and len(set(ruled)) > 1
+        marked = [differs and c.ruling is not None and t != ruled[0] for t, c in zip(texts, cells_)]
+        return Row(label, texts, differs, marked=marked)
+
+    def in_force(c: Cell) -> str:
+        if c.out_of_scope:
+            return "out of scope: " + c.reason
+        if c.ruling is None:
+            return "could not rule: " + c.error
+        b = c.ruling.rulebook
+        if any(e.kind == "rulebook" and e.data.get("clamped") for e in c.ruling.trace.entries):
+            return f"no: in force {b.period}; ruled as on its last day (the case gives no date)"
+        return "yes"
 
     def side(r: Ruling, name: str) -> str:
         s = r.sides[name]
         role = {"nos": " (non-offending)", "os": " (offending)"}.get(s.role or "", "")
         return f"{render.amount(r, s.value, s.side)}{role}"
 
-    rows = [Row("In force for this case", ["out of scope: " + c.reason if c.out_of_scope else
-                                           ("could not rule: " + c.error if c.ruling is None else "yes")
-                                           for c in cells_], False),
+    rows = [Row("In force for this case", [in_force(c) for c in cells_], False),
             row("Edition", lambda r: f"{r.rulebook.version}, {r.rulebook.authority}", False),
             row("Outcome", lambda r: r.outcome)]
     for name in ("NS", "EW"):
@@ -225,7 +236,7 @@ def build(columns: list[Column], paths: list[Path], as_of=None) -> Matrix:
 
 def _cell_text(cell: Cell, unit_sign: bool = True) -> str:
     if cell.out_of_scope:
-        return "(out of scope)"
+        return f"(out of scope: {cell.reason})" if cell.reason else "(out of scope)"
     if cell.ruling is None:
         return f"error: {cell.error}"
     r = cell.ruling

@@ -138,6 +138,8 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
     for ss in sessions:
         s = ss.session
         out.append(f"{s.name} — {s.scoring}, rulebook {ss.book.id} {ss.book.version}, as in force on {ss.book.as_of}")
+        if ss.default is not None:
+            out.append(ss.default.text)
         if ss.conventions is not None:
             out.append(f"program: {ss.conventions.text}")
         out.append(f"{len(s.boards)} boards, {sum(len(b.lines) for b in s.boards.values())} lines; pairs numbered "
@@ -176,7 +178,8 @@ def text(sessions: list[ScoredSession], checks: bool = True) -> str:
             for sb, sl in adj:
                 line = sl.line
                 r = f" — ruling {line.ruling['entry']} ({line.ruling['file']}:{line.ruling['line']})" if line.ruling else ""
-                out.append(f"  {line.label}: NS {line.ns} v EW {line.ew}: {_what(line)}{r}")
+                pairs = f": NS {line.ns} v EW {line.ew}" if line.table is not None else ""     # else the label says them
+                out.append(f"  {line.label}{pairs}: {_what(line)}{r}")
                 if line.ruling and line.ruling.get("note"):
                     out.append(f"    note: {line.ruling['note']}")
                 for side in SIDES:
@@ -211,6 +214,9 @@ def markdown(sessions: list[ScoredSession]) -> str:
         out.append(f"## {s.name}")
         out.append("")
         out.append(f"{s.scoring}, rulebook `{ss.book.id}` {ss.book.version}, as in force on {ss.book.as_of}")
+        if ss.default is not None:
+            out.append("")
+            out.append(ss.default.text)
         out.append("")
         if ss.learning is not None and ss.learning.conventions:
             head, *rows = conventions_lines(ss)
@@ -268,6 +274,9 @@ def as_dict(sessions: list[ScoredSession]) -> dict[str, Any]:
             "rulebook": ss.book.identity,
             "conventions": _conventions(ss),
             "learnt": _learning(ss),
+            "default_rulebook": None if ss.default is None else {
+                "id": ss.default.id, "country": ss.default.country, "day": ss.default.day.isoformat(),
+                "country_from": ss.default.whence, "text": ss.default.text},
             "parameters": {name: {"value": value, "from": origin}
                            for name, value, origin in fieldtrace.parameter_rows(ss.trace)},
             "standings": [{"key": st.key, "section": st.section, "direction": st.direction, "rank": st.rank,

@@ -41,6 +41,17 @@ def _event(r: Ruling) -> str:
     return f"{r.event} ({EVENT[r.unit]})"
 
 
+def unit_name(unit: str, value: Fraction | None) -> str:
+    """The unit's name for `value`: "1 matchpoint", "-1 IMP", "2 IMPs" (a whole 1 or -1 is singular)."""
+    name = UNIT_NAMES[unit]
+    return name[:-1] if value is not None and abs(value) == 1 and name.endswith("s") and unit != "%" else name
+
+
+def plural(n: int, word: str) -> str:
+    """ "1 case", "2 cases"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def amount(r: Ruling, value: Fraction | None, side: str | None = None) -> str:
     """A score as text; in table points, a side's results and weights (what a TD writes on the slip)."""
     if value is None:
@@ -48,7 +59,7 @@ def amount(r: Ruling, value: Fraction | None, side: str | None = None) -> str:
     if r.unit == "points" and side is not None and r.assigned:
         return results_text(r, side)
     signed = r.unit in ("IMP", "points")
-    text = f"{format_mixed(value, signed=signed)} {UNIT_NAMES[r.unit]}"
+    text = f"{format_mixed(value, signed=signed)} {unit_name(r.unit, value)}"
     if value.denominator != 1:
         text += f" ({format_decimal(value, signed=signed)})"
     pct = r.percent(value)
@@ -166,6 +177,20 @@ def _shipped(book: Any) -> bool:
         return True
 
 
+# Each outcome in words, as a slip's headline and the ruling's heading say it
+HEADLINES = {
+    "no-damage": "No adjustment: the table result stands",
+    "all-self-inflicted": "Score adjusted for the offending side only: the non-offending side keeps its table "
+                          "result (its damage was of its own making)",
+    "none-self-inflicted": "Score adjusted: both sides get the assigned score",
+    "split": "Score adjusted: the offending side gets the assigned score; the non-offending side keeps the part "
+             "of the damage it caused itself",
+    "assigned": "Assigned adjusted score",
+    "artificial": "Artificial adjusted score: no result could be obtained",
+    "not-scored": "The board is not scored",
+}
+
+
 def text(r: Ruling, case: Any) -> str:
     out = [f"RULING: {r.title}"]
     if r.source:
@@ -184,7 +209,7 @@ def text(r: Ruling, case: Any) -> str:
     used = parameter_rows(r)
     if used:
         out += ["", "Parameters"] + [f"  {name} = {value}   ({origin})" for name, value, origin in used]
-    out += ["", f"Ruling: {r.outcome}"]
+    out += ["", f"Ruling: {HEADLINES.get(r.outcome, r.outcome)} ({r.outcome})"]
     for s in r.sides.values():
         role = f"{s.side}{_role(s)}:"
         out.append(f"  {role:<20} {amount(r, s.value, s.side)}   [{s.formula}]")
@@ -222,12 +247,12 @@ def markdown(r: Ruling, case: Any) -> str:
         out += ["## Record", ""] + record.markdown_rows(record.head(case)) + [""]
     out += ["## Facts", "", "| | |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in facts(r, case)]
-    out += ["", "## Arithmetic", ""] + [f"- {s}" for s in step_lines(r)]
+    out += ["", "## Arithmetic", ""] + [f"    - {s.strip()}" if s.startswith("  ") else f"- {s}" for s in step_lines(r)]
     used = parameter_rows(r)
     if used:
         out += ["", "## Parameters", "", "| Parameter | Value | From |", "|---|---|---|"]
         out += [f"| `{name}` | {value} | {origin} |" for name, value, origin in used]
-    out += ["", f"## Ruling: {r.outcome}", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
+    out += ["", f"## Ruling: {HEADLINES.get(r.outcome, r.outcome)} (`{r.outcome}`)", "", "| Side | Role | Score | Formula |", "|---|---|---|---|"]
     for s in r.sides.values():
         out.append(f"| {s.side} | {_role(s).strip(' ()') or s.label} | {amount(r, s.value, s.side)} | `{s.formula}` |")
     if r.vp:
@@ -550,7 +575,7 @@ def _line(rec: Entry, book: Any) -> list[str]:
         where = f"; {p.order} (penalty.matchpoints.order)" if p.order else ""
         if d["after"] is not None:
             return [f"{p.side}: procedural penalty {what}, taken from {p.side}'s score: {format_mixed(d['before'])} − "
-                    f"{format_mixed(p.value)} = {format_mixed(d['after'])} {UNIT_NAMES[d['unit']]}{where}"]
+                    f"{format_mixed(p.value)} = {format_mixed(d['after'])} {unit_name(d['unit'], d['after'])}{where}"]
         if p.against == "match":
             return [f"{p.side}: procedural penalty {what}, taken from {p.side}'s victory points for the match"]
         return [f"{p.side}: procedural penalty {what}, to be taken from {p.side}'s score once the board is scored "
@@ -585,14 +610,14 @@ def _line(rec: Entry, book: Any) -> list[str]:
         shown = formulas.substitute(f, d["env"])
         arithmetic = "" if shown == format_mixed(value) else f" = {shown}"
         who = {"nos": " (non-offending)", "os": " (offending)"}.get(d["role"] or "", "")
-        return [f"{d['side']}{who} gets {f.text}{arithmetic} = {format_mixed(value)} {UNIT_NAMES[d['unit']]}"]
+        return [f"{d['side']}{who} gets {f.text}{arithmetic} = {format_mixed(value)} {unit_name(d['unit'], value)}"]
     if k == "not-scored":
         return [f"{d['side']}: the board is not scored"]
     if k == "artificial":
         return [f"{d['side']} gets {d['formula'].text} = {_shown(d['value'], d['scoring'])}"]
     if k == "share":
         return [f"{d['side']}: {percent(d['share'])} of the top {format_mixed(d['top'])} = "
-                f"{format_mixed(d['value'])} {UNIT_NAMES[d['unit']]}"]
+                f"{format_mixed(d['value'])} {unit_name(d['unit'], d['value'])}"]
     if k == "match":
         m = d["match"]
         return [f"Match of {m.boards} boards, NS {format_mixed(m.imps.NS)} – EW {format_mixed(m.imps.EW)} IMPs "

@@ -13,7 +13,9 @@ Built from the :class:`~bridgelaw.ruling.result.Ruling` object and the case (nev
   paragraph it cites);
 - the appeal, when there was one, and sign-off lines.
 
-:func:`html` renders it as an HTML fragment for the web page and the casebook (one renderer).
+:func:`html` renders it as an HTML fragment for the web page and the casebook, :func:`page` as a
+printable HTML page, :func:`text` and :func:`markdown` for ``bridgelaw slip`` — each from the one
+:class:`Slip`, so that no format says more or less than another.
 """
 
 from __future__ import annotations
@@ -25,20 +27,10 @@ from html import escape
 from typing import Any
 
 from . import record, ruling as render
+from .ruling import HEADLINES  # noqa: F401 — the slip's headline, in words (the web page imports it from here)
 from ..core.exact import format_decimal, format_mixed
 from ..ruling.result import UNIT_NAMES, Ruling
 
-HEADLINES = {
-    "no-damage": "No adjustment: the table result stands",
-    "all-self-inflicted": "Score adjusted for the offending side only: the non-offending side keeps its table "
-                          "result (its damage was of its own making)",
-    "none-self-inflicted": "Score adjusted: both sides get the assigned score",
-    "split": "Score adjusted: the offending side gets the assigned score; the non-offending side keeps the part "
-             "of the damage it caused itself",
-    "assigned": "Assigned adjusted score",
-    "artificial": "Artificial adjusted score: no result could be obtained",
-    "not-scored": "The board is not scored",
-}
 ARTIFICIAL_WORDS = {"avg-plus": "average plus", "average": "average", "avg-minus": "average minus",
                     "session-score": "its session score", "not-scored": "not scored"}
 ROLES = {"nos": "non-offending", "os": "offending"}
@@ -198,8 +190,8 @@ def appeal_rights(r: Ruling) -> str:
         return ("Either side may appeal this ruling within the time the regulations set; "
                 "ask the Director.")
     return (f"Either side may appeal this ruling{cite}: the right to appeal expires {format_mixed(minutes)} "
-            f"minutes after the official score is made available for inspection "
-            f"({book.id}, appeal.time_limit_minutes).")
+            f"minutes after the official score is made available for inspection (the time limit of rulebook "
+            f"{book.id}).")
 
 
 def build(r: Ruling, case: Any) -> Slip:
@@ -313,3 +305,116 @@ def html(s: Slip, *, trace: bool = False, prefix: str = "slip") -> str:
             "<summary>Full trace: the facts as entered and every step</summary>", facts,
             f"<ul class=\"steps\">{steps}</ul>", "</details>", "</article>"]
     return "\n".join(x for x in out if x)
+
+
+# --- text, Markdown and a whole page (bridgelaw slip) -------------------------------------------
+
+def _lines(s: Slip) -> list[tuple[str, Any]]:
+    """The slip as (kind, content) blocks in reading order, for the text and Markdown renderers."""
+    blocks: list[tuple[str, Any]] = [("title", "Director's ruling"), ("subtitle", s.title), ("rows", s.head),
+                                     ("headline", s.headline)]
+    if s.story:
+        blocks.append(("rows", s.story))
+    blocks.append(("heading", "Scores"))
+    blocks.append(("rows", [(f"{x.side}" + (f" ({x.role})" if x.role else ""), f"{x.bridge}: {x.points}")
+                            for x in s.sides]))
+    if s.players:
+        blocks.append(("rows", s.players))
+    if s.vp:
+        blocks.append(("para", f"Victory points: {s.vp}"))
+    for line in s.penalties:
+        blocks.append(("para", line))
+    blocks.append(("subheading", "How the scores were worked out"))
+    blocks.append(("numbered", s.arithmetic))
+    for w in s.warnings:
+        blocks.append(("para", f"Warning: {w}"))
+    blocks.append(("heading", "Laws"))
+    blocks.append(("laws", s.laws))
+    blocks.append(("heading", "Appeal"))
+    blocks.append(("para", s.appeal_rights))
+    if s.appeal:
+        blocks.append(("rows", s.appeal))
+    if s.published:
+        blocks.append(("heading", "Published figures"))
+        blocks.append(("rows", s.published))
+    blocks.append(("para", f"Rulebook {s.rulebook}"))
+    when = " ".join(p for p in (s.date, s.time) if p)
+    blocks.append(("sign", [("Director", s.director), ("Date and time", when), ("Signed (Director)", ""),
+                            ("Players informed at", ""), ("Appeal lodged by", ""), ("at (time)", "")]))
+    return [(kind, content) for kind, content in blocks if content or kind == "numbered"]
+
+
+def text(s: Slip) -> str:
+    """The slip as plain text (``bridgelaw slip CASE``)."""
+    out: list[str] = []
+    for kind, content in _lines(s):
+        if kind == "title":
+            out += [content.upper(), ""]
+        elif kind == "subtitle":
+            out += [content, ""]
+        elif kind in ("rows", "sign"):
+            width = max((len(k) for k, _ in content), default=0)
+            for k, v in content:
+                lines = str(v).strip().splitlines() or ["_" * 24 if kind == "sign" else ""]
+                out.append(f"{k + ':':<{width + 1}} {lines[0]}")
+                out += [f"{'':<{width + 1}} {line}" for line in lines[1:]]
+            out.append("")
+        elif kind == "headline":
+            out += [f"{content}.", ""]
+        elif kind == "heading":
+            out += [content, "-" * len(content)]
+        elif kind == "subheading":
+            out.append(f"{content}:")
+        elif kind == "numbered":
+            out += [f"  {i}. {line}" for i, line in enumerate(content, 1)]
+            out.append("")
+        elif kind == "laws":
+            for ref, words in content:
+                out.append(f"{ref}  {words}")
+            out.append("")
+        else:
+            out += [content, ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md(text_: str) -> str:
+    """A text for Markdown: characters that would start a list, a heading or emphasis escaped."""
+    t = re.sub(r"([\\`*_#|<>\[\]])", r"\\\1", text_)
+    return re.sub(r"^([-+]|\d+[.)])(\s)", r"\\\1\2", t)
+
+
+def markdown(s: Slip) -> str:
+    """The slip as Markdown (a numbered list for the arithmetic; a line such as "3/5 × …" stays text)."""
+    out: list[str] = []
+    for kind, content in _lines(s):
+        if kind == "title":
+            out += [f"# {content}", ""]
+        elif kind == "subtitle":
+            out += [f"**{_md(content)}**", ""]
+        elif kind in ("rows", "sign"):
+            out += ["| | |", "|---|---|"] + [f"| {_md(k)} | {_md(str(v)).replace(chr(10), '<br>')} |" for k, v in content]
+            out.append("")
+        elif kind == "headline":
+            out += [f"**{_md(content)}.**", ""]
+        elif kind == "heading":
+            out += [f"## {content}", ""]
+        elif kind == "subheading":
+            out += [f"### {content}", ""]
+        elif kind == "numbered":
+            out += [f"{i}. {_md(line)}" for i, line in enumerate(content, 1)]
+            out.append("")
+        elif kind == "laws":
+            for ref, words in content:
+                out += [f"**{_md(ref)}** {_md(words)}", ""]
+        else:
+            out += [_md(content), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def page(s: Slip, stylesheet: str = "") -> str:
+    """The slip as a whole printable HTML page (its stylesheet inline: the file opens anywhere and
+    prints on one page; print to PDF from the browser)."""
+    return ("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>Director's ruling — {escape(s.title)}</title>\n<style>\n{stylesheet}\n</style>\n</head>\n"
+            f"<body class=\"slip-page\">\n{html(s)}\n</body>\n</html>\n")

@@ -235,7 +235,7 @@ def text(board: ScoredBoard) -> str:
     f = _Formats(board)
     for t in board.lines:
         line = t.line
-        row = [str(line.table), line.ns or "-", line.ew or "-", f.what(t)]
+        row = [_table(line), line.ns or "-", line.ew or "-", f.what(t)]
         for side in SIDES:
             s = t.side(side)
             row += [f.exact(s.value), f"({f.decimal(s.value)})" if s.value is not None else ""]
@@ -254,7 +254,9 @@ def text(board: ScoredBoard) -> str:
     if adjusted:
         out += ["", "Adjusted and artificial scores"]
         for t in adjusted:
-            out.append(f"  Table {t.line.table} (NS {t.line.ns or '-'}, EW {t.line.ew or '-'}): {_what(t)}")
+            where = f"Table {t.line.table} (NS {t.line.ns or '-'}, EW {t.line.ew or '-'})" if t.line.table is not None \
+                else f"NS {t.line.ns or '-'} v EW {t.line.ew or '-'}"
+            out.append(f"  {where}: {_what(t)}")
             for side, comps in _components(t.line).items():
                 label = side if "written" in side else "weighting" if t.line.balanced else f"{side} weighting"
                 out.append(f"    {label}: {comps}")
@@ -304,7 +306,7 @@ def markdown(board: ScoredBoard) -> str:
     f = _Formats(board)
     for t in board.lines:
         line = t.line
-        cells = [str(line.table), line.ns or "-", line.ew or "-", f.what(t).replace("|", "\\|")]
+        cells = [_table(line), line.ns or "-", line.ew or "-", f.what(t).replace("|", "\\|")]
         for side in SIDES:
             s = t.side(side)
             cells.append(f.exact(s.value) + (f" ({f.decimal(s.value)})" if s.value is not None
@@ -316,7 +318,8 @@ def markdown(board: ScoredBoard) -> str:
     if adjusted:
         out += ["", "## Adjusted and artificial scores", ""]
         for t in adjusted:
-            out.append(f"### Table {t.line.table}: {_what(t)}")
+            out.append(f"### {'Table ' + str(t.line.table) if t.line.table is not None else f'NS {t.line.ns} v EW {t.line.ew}'}: "
+                       f"{_what(t)}")
             out.append("")
             for side, comps in _components(t.line).items():
                 label = side.capitalize() if "written" in side else "Weighting" if t.line.balanced else side + " weighting"
@@ -333,7 +336,7 @@ def markdown(board: ScoredBoard) -> str:
         out += ["", f"## Published figures: {len(checks) - len(differ)} of {len(checks)} agree", ""]
         for c in differ:
             computed = "not scored" if c.computed is None else f"{format_mixed(c.computed)}"
-            out.append(f"- Table {c.table} {c.side}: published {c.published.text}, computed {computed}"
+            out.append(f"- {'Table ' + str(c.table) if c.table is not None else 'Line'} {c.side}: published {c.published.text}, computed {computed}"
                        + (f" — {c.why}" if c.why else ""))
     warnings = _warnings(board)
     if warnings:
@@ -493,3 +496,9 @@ def pbn_output(board: ScoredBoard) -> str:
         values["Scored_As"].append("-" if line.kind == "result" else "adjusted" if line.kind != "artificial"
                                    else "artificial")
     return rewrite(trav.pbn, trav.game, values)
+
+
+def _table(line) -> str:
+    """A line's table as the traveller shows it: its section and number, or "-" when the file numbers no
+    tables (a USEBIO line is its pairs; never "None")."""
+    return "-" if line.table is None else str(line.table)

@@ -45,13 +45,20 @@ def _mtime(path: Path) -> int:
         return -1
 
 
+def canonical(name: str, known) -> str | None:
+    """The id of `known` that `name` names, ignoring case (``EBU`` is ``ebu``); None when none does."""
+    if name in known:
+        return name
+    folded = name.casefold()
+    found = [k for k in known if k.casefold() == folded]
+    return found[0] if len(found) == 1 else None
+
+
 def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> Rulebook:
-    """A shipped rulebook by id, loaded once per process. A path to a rulebook file only with
-    `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id."""
+    """A shipped rulebook by id (case ignored), loaded once per process. A path to a rulebook file
+    only with `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id."""
     known = listing(directory)
-    path = known.get(name)
-    if path is None and isinstance(name, str) and name.casefold() in known:     # `rulebook: EBU` finds ebu
-        path = known[name.casefold()]
+    path = known.get(canonical(name, known) or name)
     looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
     if path is None and path_ok and looks_like_path:
         problem = too_long_name(name)

@@ -41,6 +41,7 @@ class CaseForm:
     """The form's fields, as strings, exactly as the TD typed them."""
 
     rulebook: str = ""
+    jurisdiction: str = ""                 # a body or a country: with no rulebook, the code in force there that day
     title: str = ""
     source: str = ""
     date: str = ""

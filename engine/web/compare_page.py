@@ -27,7 +27,7 @@ async def compare_page(request: Request) -> Response:
 def compared(site: Site, request: Request, f: CaseForm, action: str, data: Any) -> Response:
     books = site.books
     if not f.compare and action in ("compare", "rule"):
-        f.compare = [] if "compare_sent" in data else books.ids()
+        f.compare = [] if "compare_sent" in data else books.in_force(service.case_day(f.date))
     if f.apply(action):
         return site.page(request, "compare.html", form=f)
     unknown = [c for c in f.compare if c not in books.ids()]
@@ -35,11 +35,11 @@ def compared(site: Site, request: Request, f: CaseForm, action: str, data: Any) 
         return site.page(request, "compare.html", 422, form=f,
                          errors={"compare": field_error(f"Unknown rulebook '{unknown[0]}'",
                                                         "one of " + ", ".join(books.ids()))})
-    text, rowmap = f.to_yaml()
+    text, _ = f.to_yaml()
     try:
         case, columns = service.compare(text, "the form", books, f.compare)
-    except BridgelawError as exc:
-        errors = forms.form_errors(text, exc, f, rowmap)
+    except BridgelawError:
+        errors = forms.all_errors(f, lambda t: service.compare(t, "the form", books, f.compare))
         if not f.compare:
             errors = {"compare": field_error("Choose at least one rulebook to compare.")}
         return site.page(request, "compare.html", 422, form=f, errors=errors)

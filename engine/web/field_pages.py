@@ -109,7 +109,7 @@ async def event_page(request: Request) -> Response:
     from . import event
     site = site_of(request)
     if request.method == "POST":          # the upload is read here, on the event loop; handle() finds it
-        await form_data(request, max_files=2, max_fields=16,      # cached (its limits), reports an unreadable
+        await form_data(request, max_files=2, max_fields=160,     # cached (its limits), reports an unreadable
                         max_part_size=event.MAX_BYTES)            # form, and does its work in a thread
 
     def handled() -> Response:

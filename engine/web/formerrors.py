@@ -7,16 +7,19 @@ path (a rulebook that is not found, malformed YAML) falls back to the YAML posit
 
 from __future__ import annotations
 
+import copy
 import re
+from typing import Callable
 
 from ..core.errors import BridgelawError
 from ..core.limits import LimitError
+from ..core.yamlio import readable_path
 from .caseform import CaseForm
 from .formfields import APPEAL_FIELDS, PAIR_FIELDS, PLAYER_FIELDS, RECORD_FIELDS
 from .caseyaml import positions
 
 SIMPLE_FIELDS = {
-    ("title",): "title", ("source",): "source", ("rulebook",): "rulebook", ("date",): "date",
+    ("jurisdiction",): "jurisdiction", ("title",): "title", ("source",): "source", ("rulebook",): "rulebook", ("date",): "date",
     ("scoring",): "scoring", ("event",): "event", ("board",): "board_number", ("board", "number"): "board_number",
     ("board", "vulnerability"): "vulnerability", ("non_offending",): "non_offending",
     ("table_result",): "table_result", ("other_table",): "other_table", ("field",): "field",
@@ -42,7 +45,7 @@ SIMPLE_FIELDS = {
 }
 ROW_PARTS = {"result": "result", "weight": "weight", "legal": "illegal"}
 REVOKE_PARTS = {"trick": "trick", "offender": "offender", "offender_won": "owon", "side_won": "swon",
-                "later_tricks": "later", "exception": "exception"}
+                "later_tricks": "later", "exception": "exception", "legal_card_won": "legal"}
 POLL_PARTS = {"action": "action", "votes": "votes", "result": "result", "results": "result", "legal": "illegal"}
 
 
@@ -109,9 +112,10 @@ def friendly(err: BridgelawError | str, *, beside_field: bool, path: tuple | Non
     text = err if isinstance(err, str) else err.message
     if beside_field:
         if path:
-            dotted = ".".join(str(p) for p in path) + ": "
-            if text.startswith(dotted):
-                text = text[len(dotted):]
+            prefixes = [p for p in (readable_path(path) + ": ", ".".join(str(p) for p in path) + ": ")
+                        if text.startswith(p)]
+            if prefixes:
+                text = text[len(prefixes[0]):]
             elif text == f"missing required key '{path[-1]}'":
                 text = "this is needed here"
     for pattern, words in _FRIENDLY:
@@ -127,3 +131,61 @@ def form_errors(text: str, exc: BridgelawError, form: CaseForm, rowmap: dict) ->
     beside = name not in ("general", "extra")
     return {name: {"message": friendly(exc, beside_field=beside, path=path), "expected": exc.expected,
                    "suggestion": exc.suggestion}}
+
+
+MAX_ERRORS = 10
+_ROW = re.compile(r"^(wi|ew|poll|rv)_(\w+?)_(\d{1,3})$")
+
+
+def all_errors(form: CaseForm, attempt: Callable[[str], object]) -> dict[str, dict]:
+    """Every error of the form at once, not one a submit: the case is written and ruled
+    (`attempt`), the field an error belongs to is recorded and emptied in a copy of the form, and
+    the copy tried again — until it rules, an error comes back to a field already recorded (an
+    empty field that is needed), an error belongs to no one field, or MAX_ERRORS are found.
+    The errors are in the order of the form's fields as the summary lists them."""
+    errors: dict[str, dict] = {}
+    trial = copy.deepcopy(form)
+    for _ in range(MAX_ERRORS):
+        text, rowmap = trial.to_yaml()
+        try:
+            attempt(text)
+            break
+        except BridgelawError as exc:
+            found = form_errors(text, exc, trial, rowmap)
+        name, entry = next(iter(found.items()))
+        if name in errors:
+            break
+        errors[name] = entry
+        if not _empty(trial, name):
+            break
+    return errors
+
+
+# what a field is set to in the copy once its error is recorded, so that the next error shows: a
+# value that raises no error of its own and changes no other field's (a passed-out board for a result)
+PLACEHOLDERS = {"title": "untitled", "board_number": "1", "b_result": "PASS", "other_table": "PASS",
+                "se_instead": "PASS", "result": "PASS"}
+
+
+def _empty(form: CaseForm, name: str) -> bool:
+    """Set the field `name` of the copy to its placeholder, or empty it (an optional text field); False
+    when it is none that this can get past (a choice, a weight, a whole list, the case as a whole)."""
+    m = _ROW.match(name)
+    if m:
+        rows = {"wi": form.rows, "ew": form.ew_rows, "poll": form.poll_rows, "rv": form.revokes}[m[1]]
+        i = int(m[3])
+        if m[2] != "result" or i >= len(rows):
+            return False
+        rows[i].result = PLACEHOLDERS["result"]
+        return True
+    value = getattr(form, name, None)
+    if not isinstance(value, str) or name in ("rulebook", "scoring", "kind", "b_mode", "vulnerability",
+                                             "non_offending"):
+        return False
+    if name in PLACEHOLDERS:
+        setattr(form, name, PLACEHOLDERS[name])
+        return True
+    if not value:
+        return False
+    setattr(form, name, "")
+    return True

@@ -176,7 +176,8 @@ LABELS = {
 _LIST_LABEL = re.compile(r"^(wi|ew|poll)_(result|weight|illegal|action|votes)_(\d+)$")
 _REVOKE_LABEL = {"trick": "trick", "offender": "offender", "owon": "won by the offender",
                  "swon": "won by the offending side", "later": "later tricks",
-                 "exception": "exception to the trick transfer"}
+                 "exception": "exception to the trick transfer",
+                 "legal": "a later trick won with a card that could have been played to the revoke trick"}
 
 
 def label(name: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from .caseform import CaseForm, compact_list, split_field  # noqa: F401
 from .caseopen import form_from_tree  # noqa: F401
 from .caseyaml import MAX_FIELD, MAX_LIST, MAX_ROWS, check_list_lengths, dump_yaml, positions  # noqa: F401
-from .formerrors import error_path, field_for_path, form_errors, friendly  # noqa: F401
+from .formerrors import all_errors, error_path, field_for_path, form_errors, friendly  # noqa: F401
 from .formfields import (ADJUSTED_BY, B_MODES, CASE_KEYS, DECISIONS, DEPOSITS, DIRECTIONS, EVENTS, EXCEPTIONS,  # noqa: F401
                          FINDING_CHOICES, FORM_KEYS, HIDDEN_FIELDS, KINDS, LABELS, NON_OFFENDING, NOT_SCHEDULED, OFFENDERS,
                          RESPONSIBILITIES, SCORINGS, SEATS, SERIOUS, SIDES, VULNERABILITIES, PollRow, RevokeRow, Row,

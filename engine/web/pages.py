@@ -26,8 +26,9 @@ def ruled(site: Site, request: Request, f: CaseForm, *, template: str = "rule.ht
     text, rowmap = f.to_yaml()
     try:
         case, ruling = service.rule_text(text, "the form", site.books)
-    except BridgelawError as exc:
-        return site.page(request, "rule.html", 422, form=f, errors=forms.form_errors(text, exc, f, rowmap))
+    except BridgelawError:
+        errors = forms.all_errors(f, lambda t: service.rule_text(t, "the form", site.books))
+        return site.page(request, "rule.html", 422, form=f, errors=errors)
     return site.page(request, template, form=f, r=service.view(ruling, case))
 
 
@@ -95,7 +96,7 @@ def opened(site: Site, request: Request, name: str, raw: bytes) -> Response:
                          errors=general(f"{name}: {'.'.join(map(str, path))} lists {n} entries; at most {limit} "
                                         "are accepted here"))
     f = forms.form_from_tree(doc.tree)
-    f.compare = site.books.ids()
+    f.compare = site.books.in_force(service.case_day(f.date))
     return ruled(site, request, f)
 
 

@@ -22,6 +22,7 @@ from ..render import slip as slips
 from .. import rulebook as rulebooks
 from ..ruling.case import Case, check_case
 from ..ruling.caseschema import CaseModel
+from ..core import dates
 from ..core.errors import BridgelawError, did_you_mean
 from ..ruling.build import rule_case
 from ..ruling.result import Ruling
@@ -103,6 +104,8 @@ class Books:
 
     def get(self, name: str) -> rulebooks.Rulebook:
         books = self._fresh()
+        if isinstance(name, str):
+            name = rulebooks.registry.canonical(name, books) or name
         if not isinstance(name, str) or name not in books:
             known = list(books)
             raise BridgelawError(f"unknown rulebook '{name}'", expected="one of " + ", ".join(known),
@@ -112,15 +115,31 @@ class Books:
     def path(self, name: str) -> Path:
         """The file of a listed rulebook id (KeyError for any other string)."""
         self._fresh()
-        return self._paths[name]
+        return self._paths[rulebooks.registry.canonical(name, self._paths) or name]
+
+    def canonical(self, name: str) -> str | None:
+        """The listed id `name` names, case ignored (None for any other string)."""
+        return rulebooks.registry.canonical(name, self._fresh()) if isinstance(name, str) else None
 
     def all(self) -> list[rulebooks.Rulebook]:
         return list(self._fresh().values())
 
-    def default(self) -> str:
+    def default(self, day: dt.date | None = None) -> str:
+        """The form's rulebook to start with: the Laws edition (a rulebook extending none) in force
+        on `day` (today) — no regulation of one country; else the rulebook in force then that came
+        into force last (on a tie the one extending fewest); else the newest."""
         books = self.all()
-        # the edition in force most recently; on a tie the base edition before one that extends it
-        return max(books, key=lambda b: (b.effective_from, -len(getattr(b, "chain", [b.id])))).id if books else ""
+        if not books:
+            return ""
+        day = day or dates.today()
+        key = (lambda b: (len(getattr(b, "chain", [b.id])) == 1, b.effective_from, -len(getattr(b, "chain", [b.id]))))
+        current = [b for b in books if b.covers(day)]
+        return max(current or books, key=key).id
+
+    def in_force(self, day: dt.date | None = None) -> list[str]:
+        """The rulebooks in force on `day` (today): what the compare page starts with."""
+        day = day or dates.today()
+        return [b.id for b in self.all() if b.covers(day)]
 
     def listing(self) -> list[dict[str, Any]]:
         """The rulebooks as `bridgelaw rulebooks --format json` lists them (a test holds the two equal)."""
@@ -150,6 +169,14 @@ class Books:
             out.append({"id": b.id, "label": f"{b.id} — {b.authority}, {b.version}, in force from "
                                              f"{b.effective_from.isoformat()}{until}"})
         return out
+
+
+def case_day(text: str) -> dt.date | None:
+    """The form's date as typed, when it is one (else None: today's rulebooks are offered)."""
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -268,12 +295,22 @@ def view(ruling: Ruling, case: Case) -> RulingView:
         title=ruling.title, source=ruling.source, outcome=ruling.outcome,
         outcome_words=slips.HEADLINES.get(ruling.outcome, ruling.outcome), sides=sides, steps=render.step_lines(ruling),
         citations=[(p.ref, p.text if p.confirmed else "(text not confirmed) " + p.text) for p in ruling.citations],
-        warnings=list(ruling.warnings),
+        warnings=list(ruling.warnings) + out_of_force(ruling),
         facts=render.facts(ruling, case), rulebook=book, text=render.text(ruling, case), players=players,
         date=m.date.isoformat() if m.date else None,
         board=str(m.board.number) if m.board.number is not None else "",
         record=record.rows(case, ruling), slip=slips.html(slips.build(ruling, case)),
     )
+
+
+def out_of_force(ruling: Ruling) -> list[str]:
+    """The warning for an undated case ruled under a rulebook no longer in force (its last day is used)."""
+    b = ruling.rulebook
+    if any(e.kind == "rulebook" and e.data.get("clamped") and not e.data.get("given") and not e.data.get("asked")
+           for e in ruling.trace.entries):
+        return [f"Rulebook {b.id} is in force {b.period}, not today, and the case gives no date: it is ruled as on "
+                f"the rulebook's last day. Give the session's date, or choose a rulebook in force."]
+    return []
 
 
 # --- compare -------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from .. import __version__
+from ..render.changes import figure
 from . import forms, service
 from .forms import CaseForm
 from .guard import TooLarge
@@ -29,7 +30,7 @@ class Site:
         self.books, self.work = books, work
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.templates.env.globals.update(
-            version=__version__, labels=FIELD_LABELS, forms=forms, max_rows=forms.MAX_ROWS,
+            version=__version__, labels=FIELD_LABELS, figure=figure, errors_in=_errors_in, forms=forms, max_rows=forms.MAX_ROWS,
             # the folder's own name only: a page never shows where the server is installed
             rules_dir="the shipped rules/" if books.directory is None else f"{Path(books.directory).name}/",
         )
@@ -40,6 +41,8 @@ class Site:
         context.setdefault("errors", {})
         context.setdefault("books", books.choices())
         context.setdefault("book_options", {b["id"]: b["label"] for b in context["books"]})
+        context.setdefault("case_book_options", {"": "the one in force in the jurisdiction on the date (the rulebook "
+                                                     "calendar)", **context["book_options"]})
         context.setdefault("traveller_books", {"": "as the traveller says", **context["book_options"]})
         if name == "compare.html":
             context.update(compare_page=True, form_action="/compare")
@@ -49,8 +52,13 @@ class Site:
 
     def default_form(self) -> CaseForm:
         f = CaseForm(rulebook=self.books.default())
-        f.compare = self.books.ids()
+        f.compare = self.books.in_force()
         return f
+
+
+def _errors_in(errors: Any, *prefixes: str) -> bool:
+    """Whether any error is about a field whose name starts with one of `prefixes` (a folded section opens)."""
+    return any(str(k).startswith(prefixes) for k in (errors or {}))
 
 
 def site_of(request: Request) -> Site:
