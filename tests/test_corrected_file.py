@@ -232,7 +232,7 @@ def test_diff_in_every_format(tmp_path, capsys):
 
 def test_the_web_page_downloads_an_iso_8859_1_usebio_as_it_was(tmp_path):
     """Issue 32: the corrected USEBIO came back re-encoded (ISO-8859-1 → UTF-8). The page now carries
-    bytes that are not UTF-8 as latin-1 (byte for byte) and offers the upload's own format first."""
+    the upload byte for byte (web/event.pack) and offers the upload's own format first."""
     import re
     from html import unescape
 
@@ -247,9 +247,9 @@ def test_the_web_page_downloads_an_iso_8859_1_usebio_as_it_was(tmp_path):
     r = c.post("/event", files={"event_file": ("ebu.xml", data, "application/xml")}, data={"rulebook": "wbf-2017"})
     assert r.status_code == 200, r.text[:300]
     page = unescape(r.text)
-    assert page.index('value="xml">Download the corrected USEBIO XML') < page.index('value="pbn">Download as PBN')
+    assert page.index('value="xml">Download the corrected USEBIO file') < page.index('value="pbn" class="secondary">Download as PBN')
     hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', r.text))
-    # the page's copy of the upload has no line break a browser would send back as CRLF
-    assert "\n" not in hidden["event_text"] and hidden["event_name"] == "ebu.xml.b64"
+    # the page's copy of the upload is compressed base64: byte for byte, no line break a browser would send as CRLF
+    assert "\n" not in hidden["event_z"] and hidden["event_name"] == "ebu.xml"
     d = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "xml"})
     assert d.status_code == 200 and d.content == data

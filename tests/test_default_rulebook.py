@@ -108,11 +108,14 @@ def test_rulebook_ids_are_case_blind(capsys, ebuscore, tmp_path):
     assert code == 0, err
 
 
-def test_a_rulebook_out_of_force_on_the_day_is_warned(capsys, ebuscore):
+def test_a_rulebook_out_of_force_on_the_day_is_refused(capsys, ebuscore):
+    """A session after a rulebook's end is an error at the file's date (issue 29: not clamped to its
+    last day), with --as-of or another rulebook as the way out."""
     code, out, err = cli(capsys, "event", str(ebuscore), "--rulebook", "acbl-2007")
-    assert code == 0
-    assert ("rulebook acbl-2007+ebuscore is in force from 2008-09-08 to 2017-09-24, not on 2025-01-02: the session "
-            "is scored as on its last day; name a rulebook in force then") in out
+    assert (code, out) == (2, "")
+    assert err == (f"bridgelaw: error: {ebuscore}:22:9: the session was played on 2025-01-02; rulebook "
+                   "acbl-2007+ebuscore is in force from 2008-09-08 to 2017-09-24; 2025-01-02 is later (expected a "
+                   "date from 2008-09-08 to 2017-09-24); another rulebook, or --as-of\n")
 
 
 def test_the_web_ruling_form_starts_from_the_laws_in_force_and_warns_of_one_out_of_force():

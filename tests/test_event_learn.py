@@ -144,8 +144,8 @@ def test_output_is_refused_when_an_unruled_figure_is_not_reproduced(tmp_path, ca
     err = capsys.readouterr().err
     assert not out.exists() and err.count("\n") == 1
     assert ("--output refused, nothing written: 2 published figures of boards and contestants no ruling touches "
-            "are not reproduced (the totals of EW 2EW, NS 8NS: EW 2EW total: published 416.05, computed 416.0556; "
-            "NS 8NS total: published 456.95, computed 456.9444); conventions tried: ") in err
+            "are not reproduced (the totals of EW 2EW, NS 8NS: NS 8NS total: published 456.95, computed 456.9444; "
+            "EW 2EW total: published 416.05, computed 416.0556); conventions tried: ") in err
     assert "neuberg.round_to 0, 1/100, 1/10, 1/2, 1" in err and "--rescore-all" in err
     # explicitly: written, and the report says so
     assert main(["event", str(MITCHELL), "--rulebook", "wbf-2017", "--output", str(out), "--rescore-all"]) == 0
