@@ -49,7 +49,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=report.FORMATS, default="text", help="report format (default text)")
     p.add_argument("--output", action="append", default=[], metavar="FILE",
                    help="write the corrected event to FILE: .pbn or .xml (USEBIO); may be given twice; "
-                        "never the input unless named explicitly")
+                        "never the input unless named explicitly, never the rulings, overlay or rulebook files; "
+                        "two outputs are written both or neither")
     p.set_defaults(func=cmd_event)
     return p
 
