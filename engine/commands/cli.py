@@ -592,7 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser(_command(argv))
         args = parser.parse_args(argv)
-        snapshot.verbose = args.verbose
+        snapshot.set_verbose(args.verbose)
         sys.stdout = SafeOutput(stdout)        # control characters from any input escaped in every format
         code = args.func(args)
         sys.stdout.flush()
@@ -615,7 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 143
     finally:
         sys.stdout = stdout
-        snapshot.verbose = False
+        snapshot.set_verbose(False)
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

@@ -74,8 +74,20 @@ SECRET = "secret"
 verbose = False                 # `bridgelaw -v`: say on stderr why a snapshot is not used
 
 
+_said: set[str] = set()
+
+
+def set_verbose(flag: bool) -> None:
+    """``bridgelaw -v``: say why a snapshot is not used (each reason once per command)."""
+    global verbose
+    verbose = flag
+    _said.clear()
+
+
 def say(message: str) -> None:
-    if verbose:
+    """`message` on stderr under ``-v``, once per process (a folder not used is said once, not per rulebook)."""
+    if verbose and message not in _said:
+        _said.add(message)
         print(f"bridgelaw: rulebook snapshot: {message}", file=sys.stderr)
 
 
