@@ -669,7 +669,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser(_command(argv))
         args = parser.parse_args(argv)
-        snapshot.verbose = args.verbose
+        snapshot.set_verbose(args.verbose)
         rulebook_files.use(getattr(args, "rules", None) or [])
         if rulebook_files.user_dirs():          # BRIDGELAW_RULES checked now, and an id offered twice:
             rulebook_files.available()          # one line, before any work
@@ -695,7 +695,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 143
     finally:
         sys.stdout = stdout
-        snapshot.verbose = False
+        snapshot.set_verbose(False)
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

@@ -53,7 +53,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "old, new, and why (the ruling); with --format json, a changed_figures section")
     p.add_argument("--output", action="append", default=[], metavar="FILE",
                    help="write the corrected event to FILE: .pbn or .xml (USEBIO); may be given twice; "
-                        "never the input unless named explicitly")
+                        "never the input unless named explicitly, never the rulings, overlay or rulebook files; "
+                        "two outputs are written both or neither")
     p.add_argument("--rescore-all", action="store_true",
                    help="write --output even when a published figure of a board or contestant no ruling touches is "
                         "not reproduced (the file is then rescored throughout, and the report says so)")

@@ -12,7 +12,8 @@ or anything named by the file) and sets their fields: nothing a file holds is ca
 than marshal: marshal reads code objects and is documented as unsafe on hostile input; JSON's
 reader only makes lists, dicts, text and numbers. Nothing of this process is kept (durable_rules'
 rulesets are made again when asked, pydantic models and composed YAML nodes are left out, and so
-are the decisions kept by the facts they were asked with).
+are the decisions kept by the facts they were asked with, and each rulebook file's parsed data: a
+place keeps the file's text, to find a line when one is shown).
 
 A snapshot is checked before it is used: its first line names the format, its second is an HMAC
 (sha256) of the rest made with a secret of this user's (the file ``secret`` in the cache folder,
@@ -73,8 +74,20 @@ SECRET = "secret"
 verbose = False                 # `bridgelaw -v`: say on stderr why a snapshot is not used
 
 
+_said: set[str] = set()
+
+
+def set_verbose(flag: bool) -> None:
+    """``bridgelaw -v``: say why a snapshot is not used (each reason once per command)."""
+    global verbose
+    verbose = flag
+    _said.clear()
+
+
 def say(message: str) -> None:
-    if verbose:
+    """`message` on stderr under ``-v``, once per process (a folder not used is said once, not per rulebook)."""
+    if verbose and message not in _said:
+        _said.add(message)
         print(f"bridgelaw: rulebook snapshot: {message}", file=sys.stderr)
 
 
@@ -359,8 +372,9 @@ _CLASSES: dict[str, type] = {f"{cls.__module__.rpartition('.')[2]}.{cls.__qualna
     formula.Formula, formula.Num, formula.Var, formula.Neg, formula.BinOp, formula.Call,
     StageEvaluator, _Part, Index, Decision)}
 _NAMES = {cls: name for name, cls in _CLASSES.items()}
-# what is left out: a rule's schema model, a document's composed nodes, the decisions kept by facts
-_LEFT_OUT: dict[type, dict[str, Any]] = {Rule: {"source": None}, yamlio.Document: {"_marked": None},
+# what is left out: a rule's schema model, a document's composed nodes, the decisions kept by facts,
+# and a rulebook file's parsed data (a Place keeps its document for the text, to find a position)
+_LEFT_OUT: dict[type, dict[str, Any]] = {Rule: {"source": None}, yamlio.Document: {"_marked": None, "tree": None},
                                          Rulebook: {"_by_facts": {}}}
 LIST, TUPLE, DICT, SET, FROZENSET, FRACTION, DATE, PATH, OBJECT, REF, BIG, FLOAT = range(12)
 _EXACT = 2**53
