@@ -224,4 +224,21 @@ def test_web_pages_do_not_show_the_install_path():
     client = TestClient(create_app(), base_url="http://127.0.0.1")
     page = client.get("/").text
     assert str(ROOT) not in page and str(rules_dir()) not in page
-    assert "rulebooks read from <code>the shipped rules/</code>" in page
+    assert "<footer class=\"site\">bridgelaw " in page and "rules/" not in page.split("<footer")[1]
+
+
+def test_a0100_is_no_code(tmp_path, capsys):
+    """Issue 29: A0100 was read as 1 % / 0 % (two two-digit percentages). Whether it means that or
+    0 % / 100 %, no program's file says; a group with a leading zero is no code, said at its cell."""
+    from bridgelaw.field.cells import parse_code
+    assert parse_code("A0100") is None and parse_code("A0505") is None
+    assert (parse_code("A6040").NS, parse_code("A6040").EW) == (F(3, 5), F(2, 5))
+    src = tmp_path / "a.xml"
+    lines = (DATA / "compscore-mp-pairs-howell.xml").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[267] == "    <SCORE>-400</SCORE>\n"
+    lines[267] = "    <SCORE>A0100</SCORE>\n"
+    src.write_text("".join(lines), encoding="utf-8")
+    assert main(["event", str(src), "--rulebook", "wbf-2017"]) == 2
+    assert err(capsys) == (f"bridgelaw: error: {src}:268:5: SCORE 'A0100' is not a score or a known code (expected "
+                           "a score such as 420 or -50, PASS, or an artificial code: A+, A=, A-, A60 (one side, %), "
+                           "A6040 (NS then EW, %), %60, Bye or NP (not played))\n")

@@ -319,15 +319,21 @@ def test_mutated_fixtures_never_give_a_traceback():
     assert 0 < refused < 40
 
 
-def test_the_input_is_rewritten_only_when_named_and_a_symlink_is_kept(ruled, tmp_path):
+def test_the_input_is_never_rewritten_by_any_name(ruled, tmp_path, capsys):
+    """Issue 29: no --output names an input of the command — the results file included, by its own
+    name, a link to it or another path to it; nothing is written."""
     src, rulings = ruled
+    before = src.read_bytes()
     link = tmp_path / "link.pbn"
     link.symlink_to(src)
-    assert main(["event", str(link), "--rulings", str(rulings), "--set", ROUND, "--output", str(link)]) == 0
-    assert link.is_symlink() and b"Adjustment" in src.read_bytes()
     (tmp_path / "x").mkdir()
-    alias = f"{tmp_path}/x/../final.pbn"                   # the input under another name: refused
-    assert main(["event", str(src), "--rulebook", "wbf-2017", "--output", alias]) == 2
+    for name in (str(src), str(link), f"{tmp_path}/x/../final.pbn"):
+        capsys.readouterr()
+        assert main(["event", str(src), "--rulings", str(rulings), "--set", ROUND, "--output", name]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"bridgelaw: error: --output {name} is the results file read; an output never "
+                              "replaces an input (expected a new file name); e.g. --output ") and err.count("\n") == 1
+    assert src.read_bytes() == before and link.is_symlink()
 
 
 @pytest.mark.parametrize("weight, words", [("1e100000000", "got '1e100000000'"), ("2/0", "denominator 0"),

@@ -53,7 +53,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "old, new, and why (the ruling); with --format json, a changed_figures section")
     p.add_argument("--output", action="append", default=[], metavar="FILE",
                    help="write the corrected event to FILE: .pbn or .xml (USEBIO); may be given twice; "
-                        "never the input unless named explicitly, never the rulings, overlay or rulebook files; "
+                        "never an input (the results, rulings, overlay or rulebook files); "
                         "two outputs are written both or neither")
     p.add_argument("--rescore-all", action="store_true",
                    help="write --output even when a published figure of a board or contestant no ruling touches is "
@@ -124,9 +124,11 @@ def cmd_event(args: argparse.Namespace) -> int:
                          else report.comparison_text(scored, compared))
         return 0
     for target in args.output:
-        if same_file(Path(args.event), Path(target)) and target != args.event:
-            raise BridgelawError(f"--output {target} is the input file under another name",
-                                 expected="a new file name, or the input's own name to overwrite it")
+        if same_file(Path(args.event), Path(target)):
+            raise BridgelawError(f"--output {target} is the results file read; an output never replaces an input",
+                                 expected="a new file name", suggestion="e.g. --output "
+                                 + str(Path(args.event).with_name(Path(args.event).stem + "-corrected"
+                                                                  + Path(target).suffix)))
     if args.output:
         refuse_unreproduced(event, scored, args.rescore_all)
     with bulk():

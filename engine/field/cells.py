@@ -140,6 +140,8 @@ def parse_code(text: str) -> Code | None:
     if m:
         return Code("artificial", NS=SIGN[m["sign"] or "="])
     m = _PCT_TWO.match(t)
+    if m and "0" in (m["ns"][0], m["ew"][0]):
+        return None         # A0100: 1 % and 0 %, or 0 % and 100 %? not a code: said as a cell that is no score
     if m:
         return Code("artificial", NS=Fraction(int(m["ns"]), 100), EW=Fraction(int(m["ew"]), 100), two_sided=True)
     m = _PCT_ONE.match(t)

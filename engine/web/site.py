@@ -31,8 +31,6 @@ class Site:
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         self.templates.env.globals.update(
             version=__version__, labels=FIELD_LABELS, figure=figure, errors_in=_errors_in, forms=forms, max_rows=forms.MAX_ROWS,
-            # the folder's own name only: a page never shows where the server is installed
-            rules_dir="the shipped rules/" if books.directory is None else f"{Path(books.directory).name}/",
         )
         self.traveller_ok = _traveller_available()
 
