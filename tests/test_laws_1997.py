@@ -167,7 +167,7 @@ def test_the_1997_rulebooks_score_matchpoints_without_a_profile(name, capsys):
     assert main(["event", str(event), "--rulebook", name, "--profile", "none", "--as-of", "2005-01-01",
                  "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["sessions"][0]["rulebook"]["id"] == name
+    assert data["sessions"][0]["rulebook"]["id"] in (name, f"{name}+learnt")     # the file's rounding may be learnt
     book = rulebook.get(name).at(rulebook.get(name).effective_from)
     assert book.parameters["fieldscore.neuberg.round_mode"] == "toward-average"
     assert "fieldscore.neuberg.round_mode" in book.parameter_sources or name != "wbf-1997"

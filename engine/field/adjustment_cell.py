@@ -142,7 +142,7 @@ def write(sl: Any) -> str | None:
         parts = line.parts or line.written
         if line.kind == "adjusted" and _same(parts["NS"], parts["EW"]):
             clauses.append("adj " + _parts_text(parts["NS"]))
-        else:                                       # a split weighting, or a non-balancing assignment (1997 12C2)
+        else:                                       # a split weighting, or a non-balancing assignment (as the 1997 Laws allowed)
             clauses.append(f"split NS: {_parts_text(parts['NS'])} | EW: {_parts_text(parts['EW'])}")
     own = line.extra.get("own_awarded") or line.extra.get("own_given")
     if line.kind == "artificial" and own:
