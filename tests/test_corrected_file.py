@@ -253,3 +253,18 @@ def test_the_web_page_downloads_an_iso_8859_1_usebio_as_it_was(tmp_path):
     assert "\n" not in hidden["event_z"] and hidden["event_name"] == "ebu.xml"
     d = c.post("/event", data={**{k: unescape(v) for k, v in hidden.items()}, "download": "xml"})
     assert d.status_code == 200 and d.content == data
+
+
+def test_a_reproduced_total_moves_to_the_figure_the_program_prints(tmp_path, capsys):
+    """Where bridgelaw reproduces a printed figure from the lines as printed, the corrected figure is
+    its own from the new lines at the file's precision: EBUScore's 53.87 (exactly 53.8733) moved by
+    0.1736 is 54.05 (54.0469), not the printed 53.87 + 0.1736 = 54.04."""
+    path = _generated(tmp_path, "ebuscore-pairs-multi-section")
+    rulings = tmp_path / "r.yaml"
+    rulings.write_text("rulings:\n  - {board: 1, ns: 1, ew: 10, non_offending: NS, adjusted: "
+                       "[{result: 4S= N, weight: 60%}, {result: 4S-1 N, weight: 40%}]}\n")
+    out = tmp_path / "out.xml"
+    assert main(["event", str(path), "--rulings", str(rulings), "--output", str(out), "--diff"]) == 0
+    report = capsys.readouterr().out
+    assert "  A:12 percentage: 53.87 → 54.05  (follows from board 1)\n" in report
+    assert "  A:1 percentage: 40.89 → 38.71  (follows from board 1)\n" in report

@@ -597,7 +597,10 @@ def _generated_ebuscore(folder: Path) -> Path:
 
 def _percentages_against_lines(data: bytes) -> set[str]:
     """The pairs whose published PERCENTAGE is not their line matchpoints' share of the boards' tops
-    (to 0.005): the program's totals against its own lines."""
+    to within one unit of its last printed digit (0.01): the program's totals against its own lines,
+    read independently. (A plain sum over the lines is not quite EBUScore's convention, which
+    bridgelaw reproduces for every printed percentage, so a figure at a rounding boundary may be
+    one digit off it either way.)"""
     from collections import defaultdict
     from fractions import Fraction
     from xml.etree import ElementTree
@@ -613,7 +616,7 @@ def _percentages_against_lines(data: bytes) -> set[str]:
         top[ew] += a + b
     return {pair.findtext("PAIR_NUMBER") for pair in root.iter("PAIR")
             if abs(100 * got[pair.findtext("PAIR_NUMBER")] / top[pair.findtext("PAIR_NUMBER")]
-                   - Fraction(pair.findtext("PERCENTAGE"))) > Fraction(5, 1000)}
+                   - Fraction(pair.findtext("PERCENTAGE"))) > Fraction(1, 100)}
 
 
 def test_a_director_adjusts_a_line_of_a_real_file_with_the_page_only(page, server, downloads, tmp_path):

@@ -8,9 +8,12 @@ its points at the decimals their exact value needs where that is more, up to two
 weighting of whole-number matchpoints is 10.4 and 3.6, not 10 and 4, and the lines it moves by 0.4
 say so too, so that the totals stay the sum of their lines.
 
-A contestant's total, percentage and boards played follow: its printed figure plus what the
-rulings change in bridgelaw's arithmetic — the contestant's figure scored with the ruled boards'
-new figures less the same figure scored with those boards as printed. Where no factoring applies
+A contestant's total, percentage and boards played follow. Where bridgelaw's arithmetic reproduces
+the printed figure from the lines as printed, the new figure is bridgelaw's from the new lines, at
+the file's precision (what the program prints for them: a printed 53.87 of an exact 53.8733 that
+moves by 0.1736 is 54.05, not 53.87 + 0.1736 = 54.04). Where it does not, the new figure is the
+printed one plus what the rulings change in bridgelaw's arithmetic — the contestant's figure
+scored with the ruled boards' new figures less the same figure scored with those boards as printed. Where no factoring applies
 that is the printed total + Σ(new − printed figure) over its changed lines, exact; where the file's
 conventions factor a board or a total (Neuberg to the session's top, a pair's boards), the change is
 factored as the total is. The result is written at the file's own precision. Places follow the new
@@ -167,7 +170,12 @@ def _contestants(fig: Figures) -> None:
             now = {"total": st.total, "percent": st.percent, "boards": Fraction(st.boards)}[cell]
             was = None if b is None else {"total": b.total, "percent": b.percent, "boards": Fraction(b.boards)}[cell]
             p = pub.get(cell)
-            value = p.value + (now - was) if p is not None and was is not None and now is not None else now
+            if p is not None and was is not None and now == was:
+                value = p.value                 # unchanged by the rulings: the printed figure stands
+            elif p is not None and was is not None and now is not None and not p.agrees(was, ss.session.figures):
+                value = p.value + (now - was)   # the program's figure, which bridgelaw does not reproduce, moved
+            else:
+                value = now                     # reproduced: the figure the program prints for the new lines
             values[cell] = value
             if value is None or p is None or value == p.value:
                 continue                # the file printed no such figure (no element is added), or the same

@@ -1,7 +1,8 @@
 """Before and after a TD's rulings: every score and place they change, from the event scored
 without the rulings and with them (two runs of the one scorer), and the file's published figures
-split into those the rulings change (their intended effect) and those the program and bridgelaw
-already disagree on without any ruling. The web event page shows it; ``as_text`` is the same for
+split into those the rulings change (their intended effect) and those of the boards and
+contestants no ruling touches that the program and bridgelaw disagree on (learn.split, as the
+report's heading and the refusal to write count them). The web event page shows it; ``as_text`` is the same for
 the command line."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..core.exact import format_decimal
+from ..field.learn import split
 from ..field.score import ScoredSession
 from .event import fixed_or_blank, printed_places
 
@@ -80,16 +82,11 @@ def changes(before: list[ScoredSession], after: list[ScoredSession]) -> Changes:
                 if then != now:
                     who = st.key.split(":")[-1]
                     out.standings.append(StandingChange(name, st.key, who, then, now, places))
-        agreed_before = {(c.what, c.key): c.agrees for c in b.checks()}
-        for c in a.checks():
-            out.published += 1
-            out.agree += c.agrees
-            if c.agrees:
-                continue
-            if agreed_before.get((c.what, c.key), False):
-                out.by_rulings.append(c.what)
-            else:
-                out.with_program.append(c.what)
+        plain, effects = split(a)             # the one split of published figures (field/learn.py)
+        out.published += len(plain) + len(effects)
+        out.agree += sum(c.agrees for c in plain) + sum(c.agrees for c in effects)
+        out.by_rulings += [c.what for c in effects if not c.agrees]
+        out.with_program += [c.what for c in plain if not c.agrees]
     return out
 
 
