@@ -676,13 +676,10 @@ def test_a_director_adjusts_a_line_of_a_real_file_with_the_page_only(page, serve
 
 
 _corrected_downloads: list = [None]
-_WRITERS = __import__("importlib").util.find_spec("bridgelaw.field.corrected") is not None
 FIGURE_LINE = re.compile(r"^\s*(<(NS_MATCH_POINTS|EW_MATCH_POINTS|PERCENTAGE|PLACE|TOTAL_SCORE|MATCH_POINTS)>[^<]*"
                          r"</\2>|<!-- bridgelaw: .* -->)\s*$")
 
 
-@pytest.mark.xfail(not _WRITERS, strict=False, reason="the corrected file keeps the input's layout only with the "
-                   "writers helper's work (field/corrected.py, issue 32 item 1), merged by the lead")
 def test_the_corrected_file_differs_from_the_input_in_the_changed_figures_only():
     if _corrected_downloads[0] is None:
         pytest.skip("the download test did not run")
