@@ -216,21 +216,26 @@ def _clean(session: Session, ruled: set) -> list[Board]:
     return [b for n, b in session.boards.items() if n not in ruled]
 
 
+def _rescored(session: Session, b: Board, book: Rulebook, p: dict, most: int):
+    """Board `b` scored under the board-level parameters `p` (in the file's matchpoint unit)."""
+    method = session.scoring
+    session_wide = method == "matchpoints" and p.get(EXPECTED) == "session"
+    sb = scoring._score_board(b, method, scoring.UNITS[method], p, most if session_wide else None, book)
+    if method == "matchpoints" and session.mp_unit != 1:
+        sb.top = sb.top * session.mp_unit
+        for sl in sb.lines:
+            for s in (sl.NS, sl.EW):
+                if s.value is not None:
+                    s.value *= session.mp_unit
+        scoring._percents(sb)
+    return sb
+
+
 def _board_agreement(session: Session, boards: list[Board], book: Rulebook, p: dict, most: int) -> tuple[int, int]:
     """How many published cells of the result lines of `boards` the board-level parameters `p` reproduce."""
-    method = session.scoring
-    unit = scoring.UNITS[method]
-    session_wide = method == "matchpoints" and p.get(EXPECTED) == "session"
     agree = total = 0
     for b in boards:
-        sb = scoring._score_board(b, method, unit, p, most if session_wide else None, book)
-        if method == "matchpoints" and session.mp_unit != 1:
-            sb.top = sb.top * session.mp_unit
-            for sl in sb.lines:
-                for s in (sl.NS, sl.EW):
-                    if s.value is not None:
-                        s.value *= session.mp_unit
-            scoring._percents(sb)
+        sb = _rescored(session, b, book, p, most)
         for c in sb.checks(session.figures):
             if c.line.kind == "result":
                 total += 1
@@ -246,19 +251,10 @@ def _trial_agreement(ss: ScoredSession, boards: list[Board], book: Rulebook, p: 
     prints no line figures, or rounds what it prints) is decided from them too."""
     session = ss.session
     method = session.scoring
-    unit = scoring.UNITS[method]
-    session_wide = method == "matchpoints" and p.get(EXPECTED) == "session"
     trial, keys = dict(ss.boards), dict(ss.keys)
     agree = total = 0
     for b in boards:
-        sb = scoring._score_board(b, method, unit, p, most if session_wide else None, book)
-        if method == "matchpoints" and session.mp_unit != 1:
-            sb.top = sb.top * session.mp_unit
-            for sl in sb.lines:
-                for s in (sl.NS, sl.EW):
-                    if s.value is not None:
-                        s.value *= session.mp_unit
-            scoring._percents(sb)
+        sb = _rescored(session, b, book, p, most)
         orig = ss.boards[b.number]
         for tl, sl in zip(sb.lines, orig.lines):
             for side in ("NS", "EW"):

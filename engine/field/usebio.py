@@ -819,14 +819,7 @@ def _line_edits(sl, node: Node, tag: str, places: dict[str, int], edits: _Edits,
     for side in SIDES:
         p = line.published.get(side)
         edits.set(node, f"{side}_{tag}", _num(sl.side(side).value, p.places if p else places[side]))
-    cell = adjustment_cell.write(sl)
-    code = None
-    if line.kind == "not-played" and line.ruling is not None:
-        code = "NP"
-    elif line.kind == "artificial" and (fresh or line.ruling is not None or line.extra.get("adjustment")):
-        code, exact = _code(sl)
-        if cell is None and not exact:          # a code of the file's that the SCORE cannot say exactly
-            cell = f"art NS={sl.awarded['NS']} EW={sl.awarded['EW']}"
+    cell, code = _ruled_cell(sl, fresh)
     kept = [c for c in node.comments if not c.strip().startswith("bridgelaw:")]
     if cell:
         kept.append(f" bridgelaw: {cell} ")

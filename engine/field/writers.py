@@ -12,7 +12,6 @@ from __future__ import annotations
 from ..core import bridge
 from ..core.errors import BridgelawError
 from ..core.exact import format_fixed as fixed
-from ..core.vocab import SIDES
 from . import adjustment_cell, corrected, usebio, usebio_teams
 from .model import Event
 from .pbn_file import TableEdit, edit_tables

@@ -11,8 +11,6 @@ most MAX_FILES files, each within the server's body bound.
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
