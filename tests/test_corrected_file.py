@@ -268,3 +268,18 @@ def test_a_reproduced_total_moves_to_the_figure_the_program_prints(tmp_path, cap
     report = capsys.readouterr().out
     assert "  A:12 percentage: 53.87 → 54.05  (follows from board 1)\n" in report
     assert "  A:1 percentage: 40.89 → 38.71  (follows from board 1)\n" in report
+
+
+def test_a_result_taken_off_a_factored_board_reads_back_the_same(tmp_path):
+    """Found by bench/mutants.py (roundtrip): a line ruled not played on Compscore's Howell file (totals
+    factored to the session's top) was written with totals bridgelaw did not read back — the board's
+    printed figures were counted on the ruled board's new, lower top."""
+    src = DATA / "compscore-mp-pairs-howell.xml"
+    rulings = "rulebook: wbf-2017\nrulings:\n  - {board: 7, ns: 11, ew: 5, not_played: true}\n"
+    event = load_event(str(src))
+    scored = run(event, "r.yaml", None, [], rulings_text=rulings)
+    ((_, text, encoding),) = outputs(event, scored, ["out.xml"], str(src))
+    again = run(load_event("out.xml", text=text.encode(encoding)), None, None, [])
+    assert [(st.key, st.total, st.boards) for st in again[0].standings] == \
+        [(st.key, st.total, st.boards) for st in scored[0].standings]
+    assert "<PAIR_NUMBER>6</PAIR_NUMBER>" in text and "<TOTAL_SCORE>162.20</TOTAL_SCORE>" in text   # 161.40 before

@@ -27,6 +27,7 @@ bridgelaw computes it. :class:`Change` lists every figure that changes: where, o
 from __future__ import annotations
 
 import copy
+from collections import Counter
 import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -147,7 +148,12 @@ def _printed_boards(ss: ScoredSession, ruled: dict) -> tuple[dict, dict]:
                 for k in ks:
                     c.contestants[k] = pub.value if pub is not None else None
             lines.append(c)
-        boards[number] = dataclasses.replace(sb, lines=lines)
+        # the board's top as printed (a line's two matchpoint figures add to it): a ruling that takes a
+        # result off the board (not played) lowers bridgelaw's top, not the one the figures were on
+        sums = [sl.line.published["NS"].value + sl.line.published["EW"].value for sl in sb.lines
+                if sl.line.kind == "result" and "NS" in sl.line.published and "EW" in sl.line.published]
+        top = Counter(sums).most_common(1)[0][0] if sb.unit == "MP" and sums else sb.top   # (a rounded pair may miss it)
+        boards[number] = dataclasses.replace(sb, lines=lines, top=top)
     return boards, keys
 
 
