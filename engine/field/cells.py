@@ -387,3 +387,20 @@ class Style:
         if (self.strip or places > self.places) and "." in out:
             out = out.rstrip("0").rstrip(".")
         return "0" if out in ("", "-", "-0") else out
+
+
+def new_places(keys: list[str], metric: dict[str, Any], printed: dict[str, tuple[int | None, str | None]],
+               shares: bool, mark: bool):
+    """Each of `keys` placed again by `metric` (higher first), as a file prints places: a tie broken
+    as the file broke it (the order of its printed places), or shared where it shares them (``3=``
+    with `mark`). Yields (key, place, text)."""
+    order = sorted(keys, key=lambda k: (-metric[k], printed[k][0] or 10**9, k))
+    i = 0
+    while i < len(order):
+        run = 1
+        while i + run < len(order) and metric[order[i + run]] == metric[order[i]]:
+            run += 1
+        for j, key in enumerate(order[i:i + run]):
+            place = i + 1 if shares else i + 1 + j
+            yield key, place, f"{place}=" if shares and run > 1 and mark else str(place)
+        i += run

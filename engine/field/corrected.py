@@ -35,7 +35,7 @@ from typing import Any
 
 from ..core.vocab import SIDES
 from . import usebio_teams
-from .cells import Change, Style
+from .cells import Change, Style, new_places
 from .score import ScoredLine, ScoredSession, Standing, _standings
 
 LINE_KEYS = ("NS", "EW", "NS%", "EW%")
@@ -216,22 +216,13 @@ def _places(fig: Figures, group: list[Standing], metric: dict[str, Fraction]) ->
     printed = {st.key: _printed_place(st) for st in group}
     mark = any(t is not None and t.endswith("=") for _, t in printed.values())
     shares = mark or len({p for p, _ in printed.values() if p is not None}) < len(group)
-    order = sorted(group, key=lambda s: (-metric[s.key], printed[s.key][0] or 10**9, s.key))
-    k = 0
-    while k < len(order):
-        run = 1
-        while k + run < len(order) and metric[order[k + run].key] == metric[order[k].key]:
-            run += 1
-        for j, st in enumerate(order[k:k + run]):
-            place = k + 1 if shares else k + 1 + j
-            text = f"{place}=" if shares and run > 1 and mark else str(place)
-            fig.places[st.key] = place
-            old_place, old_text = printed[st.key]
-            if old_text is not None and old_text.strip() == text:
-                continue
-            fig.standings[(st.key, "place")] = text
-            fig.changes.append(Change(fig.index, None, st.key, "place", old_text, text, "follows from the new totals"))
-        k += run
+    for key, place, text in new_places([st.key for st in group], metric, printed, shares, mark):
+        fig.places[key] = place
+        old_text = printed[key][1]
+        if old_text is not None and old_text.strip() == text:
+            continue
+        fig.standings[(key, "place")] = text
+        fig.changes.append(Change(fig.index, None, key, "place", old_text, text, "follows from the new totals"))
 
 
 def _plays(ss: ScoredSession, number: int, key: str) -> bool:

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES
 from . import adjustment_cell
-from .cells import MAX_BOARD, Change, Style, identifier, published, whole_number
+from .cells import MAX_BOARD, Change, Style, identifier, new_places, published, whole_number
 from .cells import fixed_text as _num, node_where as _where, xml_escape as _esc
 from .model import (Board, Contestant, Event, Line, Match, Program, Session, check_board, contestant_key,
                     session_played_on)
@@ -472,18 +472,11 @@ def _team_figures(teams: Any, index: int, ops: list, team_change: dict, wins_cha
             place = st.contestant.extra.get("published", {}).get("place") if st.contestant is not None else None
             printed[st.key] = (int(place[0].value), place[1].strip()) if place is not None else (None, None)
         shares = any(t is not None and t.endswith("=") for _, t in printed.values())
-        order = sorted(group, key=lambda s: (-new_total[s.key], printed[s.key][0] or 10**9, s.key))
-        k = 0
-        while k < len(order):
-            run = 1
-            while k + run < len(order) and new_total[order[k + run].key] == new_total[order[k].key]:
-                run += 1
-            for j, st in enumerate(order[k:k + run]):
-                place = k + 1 if shares else k + 1 + j
-                text = f"{place}=" if shares and run > 1 else str(place)
-                node = st.contestant.extra.get("node") if st.contestant is not None else None
-                if node is not None and node.find("PLACE") is not None and printed[st.key][1] != text:
-                    ops.append(("set", node.find("PLACE"), text, Change(index, None, f"team {st.team}", "place",
-                                                                       printed[st.key][1], text,
-                                                                       "follows from the new totals")))
-            k += run
+        by_key = {st.key: st for st in group}
+        for key, _, text in new_places(list(by_key), new_total, printed, shares, shares):
+            st = by_key[key]
+            node = st.contestant.extra.get("node") if st.contestant is not None else None
+            if node is not None and node.find("PLACE") is not None and printed[key][1] != text:
+                ops.append(("set", node.find("PLACE"), text, Change(index, None, f"team {st.team}", "place",
+                                                                   printed[key][1], text,
+                                                                   "follows from the new totals")))
