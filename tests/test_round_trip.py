@@ -11,6 +11,7 @@ generator's, and random rulings, write → read gives the same standings in both
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 
 import importlib.util
 import os
@@ -241,3 +242,40 @@ def test_a_pbn_written_from_usebio_keeps_the_adjusted_lines_contract():
     assert row.split()[4:7] == [f"{c.level}{'NT' if c.strain in ('N', 'NT') else c.strain}{'X' * c.doubled}",
                                 played.declarer, str(played.tricks)]
     assert " 31.20 " in row or " 31.2 " in row
+
+
+def test_an_individuals_own_average_plus_travels_to_usebio():
+    """Issue 29: a PBN individual's `A+` line gives each player 60 % or its own session percentage if
+    higher (player 31b 26.318 of 42 when a split ruling raised its board 3); USEBIO's A6060 says 60 %
+    for all four, so the written file carries each player's own share (`& own 31b=…`): read back,
+    31b's total was 102.9, not 104.018 (found by the property test above)."""
+    path = DATA / "individual-derived-from-magic-contest.pbn"
+    rulings = ("rulebook: wbf-2017\nrulings:\n"
+               "  - {board: 3, ns: '28a-31b', ew: '19a-26b', adjusted: {NS: [{result: '2S+2 E', weight: 1/10}, "
+               "{result: '2S+1 E', weight: 9/10}], EW: [{result: '2S+2 E', weight: 8/10}, {result: '2S+1 E', weight: 2/10}]}}\n"
+               "  - {board: 3, ns: '39a-1b', ew: '8a-13b', not_played: true}\n")
+    _round_trip(path, "wbf-2017", rulings)
+    event = load_event(str(path))
+    scored = run(event, "r.yaml", None, [], rulings_text=rulings)
+    st = next(s for s in scored[0].standings if s.key == "31b")
+    assert st.total == Fraction(64491, 620)
+    ((_, text, _),) = outputs(event, scored, ["out.xml"], str(path))
+    assert "<!-- bridgelaw: art NS=3/5 EW=3/5 & own 31b=777/1240 -->" in text
+
+
+def test_a_weighted_ruling_under_weight_vps_keeps_its_weighted_vps(teams_files):
+    """Issue 29: under vp.method weight-vps (the EBL's 2008 proposal) a weighted ruling's match is the
+    weighted average of each outcome's VPs (17½–2½); the written file gave the room its rounded IMPs
+    (`art NS=… EW=…`), which read back as the VPs of those IMPs (18–2). It keeps its outcomes now."""
+    path = teams_files[0]
+    rulings = ("rulebook: ebl-2008-vp-proposal\nrulings:\n  - {board: 17, ns: '1-1-2', adjusted: "
+               "[{result: 4S-1 N, weight: 1/3}, {result: 4S= N, weight: 2/3}]}\n")
+    as_of = dt.date(2009, 1, 1)
+    event = load_event(str(path))
+    scored = run(event, "r.yaml", None, [], rulings_text=rulings, as_of=as_of)
+    match = next(sm for sm in scored[0].teams.matches if (sm.match.home, sm.match.away) == ("1", "4"))
+    assert match.score == {"home": Fraction(35, 2), "away": Fraction(5, 2)}
+    ((_, text, encoding),) = outputs(event, scored, ["out.xml"], str(path))
+    assert "<!-- bridgelaw: adj 4S-1 N @1/3; 4S= N @2/3 -->" in text
+    again = run(load_event("out.xml", text=text.encode(encoding)), None, "ebl-2008-vp-proposal", [], as_of=as_of)
+    assert _teams(again) == _teams(scored)

@@ -126,12 +126,14 @@ def _parts_text(parts: list[Component]) -> str:
     return "; ".join(f"{p.outcome.text} @{p.weight}" for p in parts)
 
 
-def write(sl: Any) -> str | None:
+def write(sl: Any, always: bool = False) -> str | None:
     """The Adjustment cell for a scored line (score.ScoredLine) a ruling changed (None for a line left
-    as played): the artificial values awarded, the outcomes assigned, the penalties each bears."""
+    as played, unless ``always``: a line of the file's own whose code the other format cannot say):
+    the artificial values awarded — an individual's own as well —, the outcomes assigned, the
+    penalties each bears."""
     line, values = sl.line, sl.awarded
     clauses = []
-    if line.ruling is None and not line.extra.get("adjustment"):
+    if line.ruling is None and not line.extra.get("adjustment") and not always:
         return None
     if line.kind == "not-played":
         clauses.append("np")

@@ -334,7 +334,9 @@ class TeamsResult:
     def cell(self, sl: Any, text: str) -> str:
         """The Adjustment cell a room is written back with: an adjusted room whose ruling is not its
         assigned outcomes' comparison with the other room (average plus where that is more favourable, a rounding) is
-        written as the scores it was given (``art``), so that the file reads back the same."""
+        written as the scores it was given (``art``), so that the file reads back the same — unless its
+        match's VPs weight each outcome's VPs (``vp.method weight-vps``): ``art`` would give the VPs of
+        its IMPs, so it keeps its outcomes, which the re-read weights again."""
         line = sl.line
         if line.kind not in ("adjusted", "split") or not compared_with_other(line):
             return text
@@ -346,7 +348,7 @@ class TeamsResult:
         pts = {side: sum((c.weight * f(_sign(side) * (bridge.ns_score(c.outcome, _vul(line)) - q))
                           for c in line.parts[side]), Fraction(0)) for side in SIDES}
         given = {side: line.ruled.scores[side].value for side in SIDES}
-        if pts == given:
+        if pts == given or (sl.trace is not None and any(e.kind == "vp-weighted" for e in sl.trace.entries)):
             return text
         top = TOP.get(self.method)
         values = {side: given[side] / top if top else given[side] for side in SIDES}

@@ -769,7 +769,7 @@ def _ruled_cell(sl, fresh: bool) -> tuple[str | None, str | None]:
     elif line.kind == "artificial" and (fresh or line.ruling is not None or line.extra.get("adjustment")):
         code, exact = _code(sl)
         if cell is None and not exact:          # a code of the file's that the SCORE cannot say exactly
-            cell = f"art NS={sl.awarded['NS']} EW={sl.awarded['EW']}"
+            cell = adjustment_cell.write(sl, always=True)
     return cell, code
 
 
