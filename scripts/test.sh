@@ -5,7 +5,7 @@
 # as it is, not made editable), with Python 3.12 or 3.11 (durable_rules does not import on 3.13);
 # installs bridgelaw into it editable with its test tools; installs Debian's chromium and
 # chromium-driver for the browser tests when running as root and they are missing (elsewhere the
-# browser tests skip); then runs pytest.
+# browser tests skip); then runs pytest, on as many worker processes as there are cores (at most 4).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.venv-test
@@ -40,4 +40,10 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     fi
 fi
 
+# Two or more cores: the tests spread over up to four worker processes (pytest-xdist); one: none.
+workers=$(nproc 2>/dev/null || echo 1)
+if [ "$workers" -gt 4 ]; then workers=4; fi
+if [ "$workers" -ge 2 ]; then
+    exec "$VENV/bin/python" -m pytest -q -n "$workers" "$@"
+fi
 exec "$VENV/bin/python" -m pytest -q "$@"
