@@ -11,11 +11,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
 
 from bridgelaw.commands.cli import main
+from bridgelaw.core.rounding import nearest
 from bridgelaw.field.run import load_event, run
 from test_event_programs import GENERATED, KEPT, generated
 
@@ -147,9 +149,6 @@ def test_compscore_mitchells_two_totals_follow_no_rounding_of_the_factored_board
     breaking others: to 0.05, 34 of the 36 pairs' figures (22 2/9 is printed x.22, not x.20); to 0.01,
     0.06 for 0.05 and two percentages; its share of the top to 0.01 %, 7EW's 52.95 % (52.96) — the
     rule for a unique top and bottom is one no other board shows, left undecided."""
-    from fractions import Fraction as F
-    from bridgelaw.core.rounding import nearest
-
     (ss,) = run(load_event(str(MITCHELL)), None, "wbf-2017", [])
     half = F(1, 200)
     bounds, totals = {}, {}
