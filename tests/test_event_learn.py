@@ -11,11 +11,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
 
 from bridgelaw.commands.cli import main
+from bridgelaw.core.rounding import nearest
 from bridgelaw.field.run import load_event, run
 from test_event_programs import GENERATED, KEPT, generated
 
@@ -135,7 +137,49 @@ def test_match_result_teams_files_are_refused_in_one_line(tmp_path, capsys):
 
 # --- nothing written that contradicts the file -----------------------------------------------------
 
-MITCHELL = DATA / "compscore-mp-pairs-mitchell.xml"     # two totals Compscore rounds to 0.05 (ORIGINS.md)
+MITCHELL = DATA / "compscore-mp-pairs-mitchell.xml"     # two totals no convention reproduces (ORIGINS.md)
+
+
+def test_compscore_mitchells_two_totals_follow_no_rounding_of_the_factored_board():
+    """ORIGINS.md: board 15 (18 results, top 34) enters each total factored by Neuberg to the session's
+    top of 36. A pair's published total and percentage (to 0.01, over 27 boards × 36) bound the value
+    its board 15 entered with; Neuberg's lies inside the bound for the 34 pairs with a tied result and
+    outside it only for the line that beat (8NS, 34 → 35 17/18) and lost to (2EW, 0 → 1/18) every
+    other: Compscore's 35.95 and 0.05. No rounding of the factored board reproduces both without
+    breaking others: to 0.05, 34 of the 36 pairs' figures (22 2/9 is printed x.22, not x.20); to 0.01,
+    0.06 for 0.05 and two percentages; its share of the top to 0.01 %, 7EW's 52.95 % (52.96) — the
+    rule for a unique top and bottom is one no other board shows, left undecided."""
+    (ss,) = run(load_event(str(MITCHELL)), None, "wbf-2017", [])
+    half = F(1, 200)
+    bounds, totals = {}, {}
+    for st in ss.standings:
+        (e,) = st.factored
+        if e.kind != "to-top":
+            continue                      # the two pairs that did not play board 15 (factored to 27 boards)
+        before, after, rest = e.data["before"], e.data["after"], st.total - e.data["after"]
+        total, percent = (st.contestant.published[k].value for k in ("total", "percent"))
+        low = max(total - half, (percent - half) * 972 / 100) - rest
+        high = min(total + half, (percent + half) * 972 / 100) - rest
+        bounds[st.key] = (before, after, low, high)
+        totals[st.key] = (rest, total, percent)
+    outside = {k: (b, a) for k, (b, a, lo, hi) in bounds.items() if not lo <= a < hi}
+    assert len(bounds) == 36 and outside == {"NS 8NS": (34, F(647, 18)), "EW 2EW": (0, F(1, 18))}
+    assert bounds["NS 8NS"][2:] == (F(35945, 1000), F(35955, 1000))
+    assert bounds["EW 2EW"][2:] == (F(45, 1000), F(55, 1000))
+
+    def failing(rounded):
+        bad = []
+        for k, (b, a, lo, hi) in bounds.items():
+            rest, total, percent = totals[k]
+            t = rest + rounded(a)
+            if nearest(t, F(1, 100)) != total or nearest(100 * t / 972, F(1, 100)) != percent:
+                bad.append(k)
+        return sorted(bad)
+
+    assert failing(lambda a: a) == ["EW 2EW", "NS 8NS"]
+    assert len(failing(lambda a: nearest(a, F(1, 20)))) == 34
+    assert failing(lambda a: nearest(a, F(1, 100))) == ["EW 2EW", "NS 13NS", "NS 14NS", "NS 8NS"]
+    assert failing(lambda a: nearest(a / 36, F(1, 10000)) * 36) == ["EW 7EW"]
 
 
 def test_output_is_refused_when_an_unruled_figure_is_not_reproduced(tmp_path, capsys):
