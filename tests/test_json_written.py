@@ -89,3 +89,17 @@ def test_no_ruling_of_the_corpus_writes_a_python_repr_into_its_json():
     found = [(case.file, s) for case, ruling in rulings() for s in _strings(render.as_dict(ruling, case))
              if REPR.search(s)]
     assert found == []
+
+
+def test_rows_json_is_jsons_indented_outline_with_one_row_a_line():
+    """render.jsonrows: the outline exactly as json.dumps(indent=…) writes it (non-string keys, empty
+    containers, non-ASCII, floats), and each item of a list under a `rows` key on one line."""
+    from bridgelaw.render.jsonrows import rows_json
+    data = {1: [1, {"a": []}], "b": {}, "c": [], "d": None, "é": "ü", "f": 1.5, "g": [[1, 2], []], "h": True}
+    for indent in (1, 2, 4):
+        assert rows_json(data, set(), indent) == json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    assert rows_json([], set()) == "[]\n" and rows_json(3, set()) == "3\n"
+    doc = {"board": 1, "tables": [{"t": 1, "ns": [420, None]}, {"t": 2, "ns": []}], "rest": {"tables": []}}
+    assert rows_json(doc, {"tables"}, 2) == ('{\n  "board": 1,\n  "tables": [\n    {"t": 1, "ns": [420, null]},\n'
+                                             '    {"t": 2, "ns": []}\n  ],\n  "rest": {\n    "tables": []\n  }\n}\n')
+    assert json.loads(rows_json(doc, {"tables"}, 2)) == doc

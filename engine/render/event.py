@@ -17,6 +17,7 @@ from ..field.cells import code_label
 from ..field.score import ScoredSession
 from . import field as fieldtrace
 from . import teams as teams_report
+from .jsonrows import rows_json
 
 FORMATS = ("text", "markdown", "json", "csv")
 
@@ -327,8 +328,12 @@ def _learning(ss: ScoredSession) -> dict[str, Any] | None:
                                 "now": None if c.computed is None else exact_json(c.computed)} for c in lr.effects]}
 
 
+# lists written one item a line: a session's lines, standings and differences, a teams event's matches and teams
+ROWS = frozenset({"lines", "standings", "differ", "ruling_effects", "matches", "teams", "pairs"})
+
+
 def as_json(sessions: list[ScoredSession]) -> str:
-    return json.dumps(as_dict(sessions), indent=1, ensure_ascii=False) + "\n"
+    return rows_json(as_dict(sessions), ROWS)
 
 
 def as_csv(sessions: list[ScoredSession]) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from fractions import Fraction
 from typing import Any
 
@@ -21,6 +20,7 @@ from ..core.vocab import SIDES
 from ..field.pbn_file import rewrite
 from ..field.score import ScoredBoard, ScoredLine
 from . import field as fieldtrace
+from .jsonrows import rows_json
 
 __all__ = ["FORMATS", "RENDERERS", "text", "markdown", "as_dict", "as_json", "as_csv", "CSV_HEADER", "pbn_output"]
 
@@ -429,18 +429,8 @@ def as_dict(board: ScoredBoard) -> dict[str, Any]:
 
 
 def as_json(board: ScoredBoard) -> str:
-    """Indented JSON with one table per line (json's C encoder does compact output only; one
-    line per table keeps a board of 50,000 tables quick and still readable)."""
-    data = as_dict(board)
-    tables = data["tables"]
-    data["tables"] = _PLACEHOLDER
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    rows = ",\n".join("    " + json.dumps(t, ensure_ascii=False) for t in tables)
-    array = "[\n" + rows + "\n  ]" if tables else "[]"
-    return text.replace(json.dumps(_PLACEHOLDER), array, 1) + "\n"
-
-
-_PLACEHOLDER = "\u0000tables\u0000"
+    """Indented JSON with one table per line (a board of 50,000 tables quick and still readable)."""
+    return rows_json(as_dict(board), {"tables"}, indent=2)
 
 
 # --- csv -----------------------------------------------------------------------------------------------
