@@ -31,6 +31,7 @@ from ..rulebook.stages import STAGES
 from ..ruling.trace import parameters_of
 from .rulings import in_force, load_rulings
 from .run import load_event, rulebook_for, run
+from .traveller import bulk
 from .score import ScoredSession
 
 RULINGS_SUFFIX = ".rulings.yaml"
@@ -160,7 +161,8 @@ def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = N
     With `data` (and `rulings_text`) the file is given in memory (the web page's uploads): `path`
     and `rulings` only name them and choose the format."""
     try:
-        return _replay(path, rulings, spec, data, rulings_text)
+        with bulk():        # no cyclic collection inside a file's replay: one, of what it leaves, afterwards
+            return _replay(path, rulings, spec, data, rulings_text)
     except BridgelawError as exc:
         return {"file": path, "rulings": rulings, "error": one_line(str(exc)), "sessions": [], "rerun": False}
     except (OSError, UnicodeError, ValueError, RecursionError, MemoryError) as exc:
