@@ -465,13 +465,14 @@ def _percents(sb: ScoredBoard) -> None:
     if not top_ok:
         return
     cache: dict[int, Fraction] = {}          # by id: equal plain results share one Fraction object
+    tn, td = sb.top.numerator, sb.top.denominator
     for sl in sb.lines:
-        for side in SIDES:
-            s = sl.side(side)
-            if s.value is not None:
-                pc = cache.get(id(s.value))
-                if pc is None:
-                    pc = cache[id(s.value)] = 100 * s.value / sb.top
+        for s in (sl.NS, sl.EW):
+            v = s.value
+            if v is not None:
+                pc = cache.get(id(v))
+                if pc is None:              # 100 × v ÷ top, made as one Fraction
+                    pc = cache[id(v)] = Fraction(100 * v.numerator * td, v.denominator * tn)
                 s.percent = pc
 
 
@@ -481,6 +482,8 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     session's other boards with a result; their artificial boards so far), or as the file gives it."""
     scoring = unit_scoring(method)
     have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
+    if not any(sl.line.kind == "artificial" for sb in boards.values() for sl in sb.lines):
+        return                              # nothing to rule: no session facts to gather
     for number, sb in boards.items():
         # cross-IMPs: a board's score in IMPs per comparison (the divisor undone), so that a
         # contestant's session IMPs are on the scale its artificial IMPs are given on (the session
@@ -489,12 +492,17 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
                 for side in SIDES:
-                    if sl.side(side).value is not None:
+                    value = sl.side(side).value
+                    if value is not None:
+                        if per != 1:
+                            value = value * per
                         for key in keys[(id(sl), side)]:
-                            have.setdefault(key, []).append((number, sl.side(side).value * per, sb.top))
+                            have.setdefault(key, []).append((number, value, sb.top))
     counts: dict[str, int] = {}
     event = "individual" if session.individual else "teams" if session.matches else "pairs"
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
+        if not any(sl.line.kind == "artificial" for sl in sb.lines):
+            continue                        # its scores (and percentages) as pass 1 left them
         for sl in sb.lines:
             line = sl.line
             if line.kind != "artificial":
@@ -693,6 +701,17 @@ def _contestants(boards: dict[int | None, ScoredBoard], keys: dict, book: Rulebo
                 sl.contestants[key] = v
 
 
+def _exact_sum(by_denominator: dict[int, int]) -> Fraction:
+    """Σ numerator ÷ denominator, exactly."""
+    if len(by_denominator) == 1:
+        (d, n), = by_denominator.items()
+        return Fraction(n, d)
+    out = Fraction(0)
+    for d, n in by_denominator.items():
+        out += Fraction(n, d)
+    return out
+
+
 def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fraction) -> Fraction:
     """Neuberg's formula from a board's top to the session's: (M + 1) × E / A − 1 with M in
     matchpoints of two per result beaten (a file counting one per result is converted there and
@@ -708,6 +727,9 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
     for key, c in session.contestants.items():
         table[key] = Standing(key, c, c.section, c.direction)
+    # each total and top summed exactly as whole numerators over each denominator met (a few: matchpoints
+    # are halves, a factored board's thirds …), one Fraction a standing at the end, not one an addition
+    sums: dict[str, tuple[dict[int, int], dict[int, int]]] = {}
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
         for sl in sb.lines:
             for side in SIDES:
@@ -725,17 +747,27 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                         st.factored.append(Entry("to-top", {"board": number, "before": v, "top": top, "after": f,
                                                             "session_top": session_top, "parameter": TOTALS_TOP}))
                         v, top = f, session_top
-                    st.total += v
+                    acc = sums.get(key)
+                    if acc is None:
+                        acc = sums[key] = ({}, {})
+                    total, available = acc
+                    d = v.denominator
+                    total[d] = total.get(d, 0) + v.numerator
                     st.boards += 1
                     if sb.method == "cross-imps":
                         st.comparisons += max(sb.results - (1 if sl.line.kind != "artificial" else 0), 1)
                     if top:
-                        st.available += top
+                        d = top.denominator
+                        available[d] = available.get(d, 0) + top.numerator
                     if sl.line.kind != "result" or any(b.penalty.to == "side" for b in sl.penalties) or (
                             sl.trace is not None and any(e.kind == "player-penalty" and
                                                          e.data["player"] == key.split(":")[-1]
                                                          for e in sl.trace.entries)):
                         st.adjusted.append(f"board {number}")
+    for key, (total, available) in sums.items():
+        st = table[key]
+        st.total = _exact_sum(total)
+        st.available = _exact_sum(available)
     for st in table.values():
         adjustment = st.contestant.extra.get("adjustment") if st.contestant is not None else None
         if adjustment:                      # a pair-level adjustment the file gives (USEBIO ADJUSTMENT)
