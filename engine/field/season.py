@@ -170,18 +170,57 @@ def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = N
                 "sessions": [], "rerun": False}
 
 
-def _scored(path: str, rulings: str | None, rulebook: str, spec: Spec, settings: list[str] | None,
-            overlay: str | None, overlay_text: str | None, data: bytes | None,
-            rulings_text: str | None) -> tuple[Any, list[ScoredSession]]:
-    event = load_event(path, spec.scoring, data)
-    return event, run(event, rulings, rulebook, settings, rulings_text, overlay=overlay, overlay_text=overlay_text,
-                      as_of=spec.day, profile=spec.profile)
+# the containers a run changes in place (a ruling or a scoring sets any other attribute anew): a line's
+# cells (``extra``: a read-back file's penalty cells are taken off, its own artificial scores put on)
+# and penalties (a penalty cell's, added), a session's warnings
+_IN_PLACE = {"Line": ("extra", "penalties"), "Session": ("warnings", "contestants", "boards"),
+             "Board": ("lines", "extra"), "Contestant": ("extra", "published"), "Match": (), "Event": ("extra",)}
+
+
+def _kept(event: Any) -> list[tuple[Any, dict[str, Any]]]:
+    """The event as read, kept so that it can be scored again without reading it again: each session,
+    board, line, contestant and match with its attributes (and a copy of each container a run
+    changes in place, :data:`_IN_PLACE`)."""
+    out: list[tuple[Any, dict[str, Any]]] = []
+
+    def keep(obj: Any) -> None:
+        attrs = vars(obj).copy()
+        for name in _IN_PLACE[type(obj).__name__]:
+            v = attrs.get(name)
+            if v is not None:
+                attrs[name] = v.copy()
+        out.append((obj, attrs))
+    keep(event)
+    for s in event.sessions:
+        keep(s)
+        for c in s.contestants.values():
+            keep(c)
+        for b in s.boards.values():
+            keep(b)
+            for line in b.lines:            # keep(line), inline (a season has millions)
+                attrs = vars(line).copy()
+                attrs["extra"] = line.extra.copy()
+                attrs["penalties"] = line.penalties.copy()
+                out.append((line, attrs))
+        for m in s.matches:
+            keep(m)
+    return out
+
+
+def _as_read(kept: list[tuple[Any, dict[str, Any]]]) -> None:
+    """Every object of :func:`_kept` as it was read (once: the copies are handed back)."""
+    for obj, attrs in kept:
+        d = vars(obj)
+        d.clear()
+        d.update(attrs)
 
 
 def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = None,
             rulings_text: str | None = None) -> dict[str, Any]:
     settings = list(spec.settings) or None
-    event, before = _scored(path, rulings, spec.current, spec, None, None, None, data, rulings_text)
+    event = load_event(path, spec.scoring, data)
+    kept = _kept(event)                 # the file is read once and scored under both rulebooks
+    before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile)
     if spec.incremental:
         # the proposal as each session would read it, without reading or scoring anything again (the
         # event read for the first run chooses the program's profile as it did then)
@@ -193,8 +232,11 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
         if not rerun:
             return {"file": path, "rulings": rulings, "error": None, "rerun": False,
                     "sessions": compare_sessions(before, before, [b.id for b in books])}
-    _, after = _scored(path, rulings, spec.proposed, spec, settings, spec.overlay, spec.overlay_text, data,
-                       rulings_text)
+    for ss in before:
+        ss.standings                    # worked out now, from the session as this run left it
+    _as_read(kept)
+    after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
+                overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile)
     return {"file": path, "rulings": rulings, "error": None, "rerun": True,
             "sessions": compare_sessions(before, after)}
 
