@@ -152,7 +152,15 @@ class Field:
 
     def imp_units(self, points: int) -> int:
         """L × Σ_v F(v) × IMP(points − v) over the whole field, from the 24 steps of the scale:
-        IMP(x) counts the steps b with x ≥ b, minus those with −x ≥ b."""
+        IMP(x) counts the steps b with x ≥ b, minus those with −x ≥ b. A field of fewer distinct
+        scores than the scale's 48 bounds is summed score by score (one step count each), the same
+        integers."""
+        if len(self.scores) < 2 * len(IMP_SCALE):
+            total = 0
+            for v, count in zip(self.scores, self.counts):
+                x = points - v
+                total += count * (bisect_right(IMP_SCALE, x) if x >= 0 else -bisect_right(IMP_SCALE, -x))
+            return total
         return sum(self.at_most(points - b) - self.at_least(points + b) for b in IMP_SCALE)
 
     def trimmed_mean(self, drop: int) -> tuple[Fraction, int]:

@@ -230,15 +230,28 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
         books = [in_force(book, s, spec.day) for s in event.sessions]
         rerun = any(session_reads(ss, changes(ss.book, b)) for ss, b in zip(before, books))
         if not rerun:
-            return {"file": path, "rulings": rulings, "error": None, "rerun": False,
-                    "sessions": compare_sessions(before, before, [b.id for b in books])}
+            out = compare_sessions(before, before, [b.id for b in books])
+            _release(before)
+            return {"file": path, "rulings": rulings, "error": None, "rerun": False, "sessions": out}
     for ss in before:
         ss.standings                    # worked out now, from the session as this run left it
     _as_read(kept)
     after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
                 overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile)
-    return {"file": path, "rulings": rulings, "error": None, "rerun": True,
-            "sessions": compare_sessions(before, after)}
+    out = compare_sessions(before, after)
+    _release(before + after)
+    return {"file": path, "rulings": rulings, "error": None, "rerun": True, "sessions": out}
+
+
+def _release(scored: list[ScoredSession]) -> None:
+    """The links that make circles cut — each board's back to its session, each teams line's to its
+    match —, so that the file's objects are freed as soon as the replay returns (by their count of
+    references, not by a cyclic collection walking them all)."""
+    for ss in scored:
+        for sb in ss.boards.values():
+            sb.session = None
+            for line in sb.board.lines:
+                line.match = None
 
 
 def compare_sessions(base: list[ScoredSession], other: list[ScoredSession],
