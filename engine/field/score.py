@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core import bridge
-from ..core.exact import format_mixed
+from ..core.exact import format_mixed, total as exact_total
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, TEAM_METHODS, Side, unit_scoring
 from ..rulebook import Rulebook
@@ -701,17 +701,6 @@ def _contestants(boards: dict[int | None, ScoredBoard], keys: dict, book: Rulebo
                 sl.contestants[key] = v
 
 
-def _exact_sum(by_denominator: dict[int, int]) -> Fraction:
-    """Σ numerator ÷ denominator, exactly."""
-    if len(by_denominator) == 1:
-        (d, n), = by_denominator.items()
-        return Fraction(n, d)
-    out = Fraction(0)
-    for d, n in by_denominator.items():
-        out += Fraction(n, d)
-    return out
-
-
 def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fraction) -> Fraction:
     """Neuberg's formula from a board's top to the session's: (M + 1) × E / A − 1 with M in
     matchpoints of two per result beaten (a file counting one per result is converted there and
@@ -727,9 +716,9 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
     for key, c in session.contestants.items():
         table[key] = Standing(key, c, c.section, c.direction)
-    # each total and top summed exactly as whole numerators over each denominator met (a few: matchpoints
-    # are halves, a factored board's thirds …), one Fraction a standing at the end, not one an addition
-    sums: dict[str, tuple[dict[int, int], dict[int, int]]] = {}
+    # each total and top added once a standing, exactly (core.exact.total: whole numerators over the
+    # common denominator, one Fraction at the end, not one an addition)
+    sums: dict[str, tuple[list[Fraction], list[Fraction]]] = {}
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
         for sl in sb.lines:
             for side in SIDES:
@@ -749,25 +738,22 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                         v, top = f, session_top
                     acc = sums.get(key)
                     if acc is None:
-                        acc = sums[key] = ({}, {})
-                    total, available = acc
-                    d = v.denominator
-                    total[d] = total.get(d, 0) + v.numerator
+                        acc = sums[key] = ([], [])
+                    acc[0].append(v)
                     st.boards += 1
                     if sb.method == "cross-imps":
                         st.comparisons += max(sb.results - (1 if sl.line.kind != "artificial" else 0), 1)
                     if top:
-                        d = top.denominator
-                        available[d] = available.get(d, 0) + top.numerator
+                        acc[1].append(top)
                     if sl.line.kind != "result" or any(b.penalty.to == "side" for b in sl.penalties) or (
                             sl.trace is not None and any(e.kind == "player-penalty" and
                                                          e.data["player"] == key.split(":")[-1]
                                                          for e in sl.trace.entries)):
                         st.adjusted.append(f"board {number}")
-    for key, (total, available) in sums.items():
+    for key, (values, tops_played) in sums.items():
         st = table[key]
-        st.total = _exact_sum(total)
-        st.available = _exact_sum(available)
+        st.total = exact_total(values)
+        st.available = exact_total(tops_played)
     for st in table.values():
         adjustment = st.contestant.extra.get("adjustment") if st.contestant is not None else None
         if adjustment:                      # a pair-level adjustment the file gives (USEBIO ADJUSTMENT)
