@@ -216,10 +216,16 @@ class ScoredSession:
 
     def checks(self) -> list[Check]:
         """Every published cell against the computed figure at its printed precision: each line's
-        points and percentages, each contestant's total, percentage, place and boards played."""
+        points and percentages, each contestant's total, percentage, place and boards played. Worked
+        out once for the way the file prints (``session.figures``) and the ranking (a new ranking is a
+        new standings list): learning asks three or four times."""
         figures = self.session.figures
+        standings = self.standings
+        known = self.__dict__.get("_checks")          # (figures, standings, checks): the list itself kept
+        if known is not None and known[0] == figures and known[1] is standings:
+            return list(known[2])
         out = [c for sb in self.boards.values() for c in sb.checks(figures)]
-        for st in self.standings:
+        for st in standings:
             c = st.contestant
             if c is None:
                 continue
@@ -232,9 +238,10 @@ class ScoredSession:
                     agrees = pub.value.denominator == 1 and st.rank <= pub.value < st.rank + st.tied
                 out.append(Check(None, key, f"{st.key} {key}", pub, value, agrees))
         if self.teams is not None:
-            out.extend(Check(line, key, what, pub, value, pub.agrees(value, figures))
-                       for line, key, what, pub, value in self.teams.figures())
-        return out
+            out.extend(Check(line, name, what, pub, value, pub.agrees(value, figures))
+                       for line, name, what, pub, value in self.teams.figures())
+        self.__dict__["_checks"] = (figures, standings, out)
+        return list(out)
 
 
 def _params(book: Rulebook, method: str, needs_cross: bool, trace: Trace) -> dict[str, Any]:
