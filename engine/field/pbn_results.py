@@ -248,13 +248,15 @@ _ROW_COLUMNS = ("Section", "Table", "PairId_NS", "PairId_EW", "PlayerId_North", 
                 "Score_EW", "Score", *(name for name, _ in _PUBLISHED))
 
 
-def _positions(table: ScoreTable) -> dict[str, int | None]:
+def _positions(table: ScoreTable) -> dict[str, Any]:
     """The position of each column a row is read by (None: the table has no such column), looked up
-    once a table rather than once a cell."""
-    return {name: table.index(name) for name in _ROW_COLUMNS}
+    once a table rather than once a cell; under ``published``, the figures' columns the table has."""
+    out: dict[str, Any] = {name: table.index(name) for name in _ROW_COLUMNS}
+    out["published"] = [(name, key) for name, key in _PUBLISHED if out[name] is not None]
+    return out
 
 
-def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board, positions: dict[str, int | None] | None = None,
+def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board, positions: dict[str, Any] | None = None,
           individual: bool | None = None) -> Line:
     index = table.index
     tokens = row.tokens
@@ -300,9 +302,7 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board, positions: di
         cells.update({seat: _where(pbn, get(col)) for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"),
                                                                    ("E", "PlayerId_East"), ("W", "PlayerId_West"))})
     line.extra["cells"] = cells
-    for name, key in _PUBLISHED:
-        if positions[name] is None:
-            continue
+    for name, key in positions["published"]:
         token = get(name)
         if token is None:
             continue

@@ -752,7 +752,7 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                         st.comparisons += max(sb.results - (1 if sl.line.kind != "artificial" else 0), 1)
                     if top:
                         acc[1].append(top)
-                    if sl.line.kind != "result" or any(b.penalty.to == "side" for b in sl.penalties) or (
+                    if sl.line.kind != "result" or (sl.penalties and any(b.penalty.to == "side" for b in sl.penalties)) or (
                             sl.trace is not None and any(e.kind == "player-penalty" and
                                                          e.data["player"] == key.split(":")[-1]
                                                          for e in sl.trace.entries)):
