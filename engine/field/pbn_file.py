@@ -197,7 +197,7 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
                 in_comment = True
             table = None
             continue
-        m = _TAG.match(line)
+        m = _TAG.match(line) if stripped[0] == "[" else None      # a tag starts with [ (a row never)
         if m is not None:
             if game is None:
                 game = Game(first_line=n)
