@@ -137,6 +137,8 @@ class Field:
 
     def frequencies(self) -> list[tuple[int, Fraction]]:
         """``(points, frequency)``, best score first, frequencies exact."""
+        if self.scale == 1:
+            return [(s, Fraction(c)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
         return [(s, Fraction(c, self.scale)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
 
     def mp_units(self, points: int) -> int:
@@ -267,8 +269,11 @@ def matchpoints(
                 m = by_parameter(m, step, round_mode, centre)
         return m
 
-    raw = _per_table(field, lambda points: Fraction(field.mp_units(points) - scale, scale),
-                     lambda entry: _weighted(entry, field.mp_units, scale) - 1)
+    if scale == 1:                      # no weighted table: whole matchpoints (no common divisor to find)
+        of_result = lambda points: Fraction(field.mp_units(points) - 1)          # noqa: E731
+    else:
+        of_result = lambda points: Fraction(field.mp_units(points) - scale, scale)   # noqa: E731
+    raw = _per_table(field, of_result, lambda entry: _weighted(entry, field.mp_units, scale) - 1)
     values = raw
     if factored:                        # equal results share one raw Fraction: factored once
         done: dict[int, Fraction] = {}
