@@ -185,7 +185,7 @@ def _kept(event: Any) -> list[tuple[Any, dict[str, Any]]]:
 
     def keep(obj: Any) -> None:
         attrs = vars(obj).copy()
-        for name in _IN_PLACE[type(obj).__name__]:
+        for name in _IN_PLACE.get(type(obj).__name__, ()):
             v = attrs.get(name)
             if v is not None:
                 attrs[name] = v.copy()
