@@ -376,7 +376,11 @@ def read_row_result(pbn: PbnFile, get) -> RowResult:
                 missing = "Declarer" if declarer is None else "Result"
                 raise pbn.error(contract, f"contract {text} has no {missing}",
                                 expected="a declarer (N, E, S, W) and the tricks taken by declarer")
-            taken = tricks(result.value, _where(pbn, result), "Result")
+            t = result.value
+            if len(t) <= 2 and t.isdigit() and t.isascii() and int(t) <= 13:
+                taken = int(t)              # the common cell: its place made only for an error
+            else:
+                taken = tricks(t, _where(pbn, result), "Result")
             try:
                 c = _contract(text, declarer.value.strip().upper())
                 out.played = bridge.PlayedResult(c.contract, c.declarer, taken)

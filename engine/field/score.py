@@ -314,10 +314,20 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
     for sb in boards.values():
         sb.session = scored
     keys: dict[tuple[int, str], list[str]] = {}
+    known: dict[tuple, list[str]] = {}      # a pair's keys made once a session (read only, shared)
     for sb in boards.values():
         for sl in sb.lines:
+            line = sl.line
+            plain = line.team is None and line.players is None
             for side in SIDES:
-                keys[(id(sl), side)] = side_keys(sl.line, side, session)
+                if plain:
+                    at = (line.section, side, line.ns if side == "NS" else line.ew)
+                    ks = known.get(at)
+                    if ks is None:
+                        ks = known[at] = side_keys(line, side, session)
+                else:
+                    ks = side_keys(line, side, session)
+                keys[(id(sl), side)] = ks
     _artificial(session, book, boards, keys, method, p)
     _rule_penalties(session, book, boards, method)
     if session.matches:                     # a teams session: each match scored (field/teams.py)
