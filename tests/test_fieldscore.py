@@ -474,3 +474,12 @@ def test_order_of_tables_and_components_does_not_matter(board, rnd: random.Rando
         before = score(ns)
         after = score(shuffled)
         assert [after[order.index(k)] for k in range(len(ns))] == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores=st.lists(st.integers(-7600, 7600), min_size=1, max_size=70), at=st.integers(-8000, 8000))
+def test_a_fields_imp_units_are_its_tables_imps_added(scores, at):
+    """Field.imp_units (score by score under 48 distinct scores, by the scale's 24 steps from there)
+    is Σ IMP(at − v) over the tables, in the field's integer units."""
+    f = fs.Field(scores)
+    assert f.imp_units(at) == sum(imps(at - v) for v in scores) * f.scale

@@ -238,6 +238,52 @@ def test_incremental_replay_equals_full_replay(season_dir, changes, which):
     assert {**quick, "rerun": None} == {**full, "rerun": None}
 
 
+@example(changes=["artificial.pairs.avg_plus=65%"], which="pairs/s1.pbn")        # its ruling and A+ lines
+@example(changes=["fieldscore.neuberg.round_to=0"], which="pairs/club.xml")      # learnt conventions
+@example(changes=["artificial.imps.avg_plus=4"], which="teams/jss.xml")
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=st.lists(st.sampled_from(PROPOSALS), min_size=1, max_size=2, unique=True),
+       which=st.sampled_from(["pairs/s1.pbn", "pairs/club.xml", "teams/jss.xml"]))
+def test_a_file_read_once_scores_as_read_twice(season_dir, changes, which):
+    """A file is read once and scored under both rulebooks (the event put back as read between the
+    two): the same report as reading it afresh for each."""
+    from bridgelaw.core.errors import BridgelawError
+    from bridgelaw.field.run import load_event, run
+    path = season_dir / which
+    rulings = season.rulings_for(path)
+    rulings = str(rulings) if rulings.is_file() else None
+    book = "wbf-2007" if which.startswith("teams") else "wbf-2017"
+    once = season.replay(str(path), rulings, season.Spec(book, book, tuple(changes), incremental=False))
+    before = run(load_event(str(path)), rulings, book, None)
+    if once["error"] is not None:
+        with pytest.raises(BridgelawError):
+            run(load_event(str(path)), rulings, book, list(changes))
+        return
+    after = run(load_event(str(path)), rulings, book, list(changes))
+    assert once["sessions"] == season.compare_sessions(before, after)
+
+
+def test_a_file_read_back_with_a_penalty_scores_it_under_both_rulebooks(tmp_path):
+    """A corrected file's Adjustment cell with a penalty (taken off its line's cells as the line is
+    scored): read once, it counts under both rulebooks, as in two reads."""
+    from bridgelaw.field.run import load_event, run
+    rulings = tmp_path / "r.yaml"
+    rulings.write_text("rulebook: wbf-2017\nrulings:\n  - {board: 5, table: 16, penalty: {NS: 100%}}\n"
+                       "  - {board: 4, table: 2, artificial: {NS: avg-plus, EW: avg-minus}}\n")
+    out = tmp_path / "corrected.pbn"
+    assert cli.main(["event", str(EVENTS / "ffb-magic-contest-2022-open-dn1-s1.pbn"), "--rulings", str(rulings),
+                     "--output", str(out)]) == 0
+    changes = ["artificial.pairs.avg_plus=65%"]
+    once = season.replay(str(out), None, season.Spec("wbf-2017", "wbf-2017", tuple(changes), incremental=False))
+    before = run(load_event(str(out)), None, "wbf-2017", None)
+    after = run(load_event(str(out)), None, "wbf-2017", changes)
+    assert once["sessions"] == season.compare_sessions(before, after)
+    moved = {c["key"]: c["total"] for c in once["sessions"][0]["changed_contestants"]}
+    assert moved == {"17": ["3539/5", "7099/10"], "36": ["6661/10", "6661/10"], "9": ["6653/10", "3337/5"],
+                     "40": ["6307/10", "3164/5"], "22": ["572", "572"], "29": ["571", "2876/5"],
+                     "16": ["1031/2", "5197/10"]}
+
+
 def test_a_proposal_a_file_does_not_read_is_not_ruled_again(season_dir, monkeypatch):
     """The club session has no ruling, and its artificial lines are the file's own percentages
     (A6040): a proposal on artificial scores leaves it as it is, without ruling it again."""

@@ -137,6 +137,8 @@ class Field:
 
     def frequencies(self) -> list[tuple[int, Fraction]]:
         """``(points, frequency)``, best score first, frequencies exact."""
+        if self.scale == 1:
+            return [(s, Fraction(c)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
         return [(s, Fraction(c, self.scale)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
 
     def mp_units(self, points: int) -> int:
@@ -152,7 +154,15 @@ class Field:
 
     def imp_units(self, points: int) -> int:
         """L × Σ_v F(v) × IMP(points − v) over the whole field, from the 24 steps of the scale:
-        IMP(x) counts the steps b with x ≥ b, minus those with −x ≥ b."""
+        IMP(x) counts the steps b with x ≥ b, minus those with −x ≥ b. A field of fewer distinct
+        scores than the scale's 48 bounds is summed score by score (one step count each), the same
+        integers."""
+        if len(self.scores) < 2 * len(IMP_SCALE):
+            total = 0
+            for v, count in zip(self.scores, self.counts):
+                x = points - v
+                total += count * (bisect_right(IMP_SCALE, x) if x >= 0 else -bisect_right(IMP_SCALE, -x))
+            return total
         return sum(self.at_most(points - b) - self.at_least(points + b) for b in IMP_SCALE)
 
     def trimmed_mean(self, drop: int) -> tuple[Fraction, int]:
@@ -259,8 +269,11 @@ def matchpoints(
                 m = by_parameter(m, step, round_mode, centre)
         return m
 
-    raw = _per_table(field, lambda points: Fraction(field.mp_units(points) - scale, scale),
-                     lambda entry: _weighted(entry, field.mp_units, scale) - 1)
+    if scale == 1:                      # no weighted table: whole matchpoints (no common divisor to find)
+        of_result = lambda points: Fraction(field.mp_units(points) - 1)          # noqa: E731
+    else:
+        of_result = lambda points: Fraction(field.mp_units(points) - scale, scale)   # noqa: E731
+    raw = _per_table(field, of_result, lambda entry: _weighted(entry, field.mp_units, scale) - 1)
     values = raw
     if factored:                        # equal results share one raw Fraction: factored once
         done: dict[int, Fraction] = {}

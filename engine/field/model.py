@@ -285,10 +285,11 @@ def guess_pair_numbers(lines: list[Line]) -> str:
 def rank(group: list[Any], metric: Any) -> None:
     """Rank a group of standings, best first by `metric(standing)` (then by key): equal metrics share
     a rank (``rank``), shown ``3=`` (``rank_text``); ``tied`` is how many share it."""
-    group.sort(key=lambda s: (-metric(s), s.key))
+    metrics = {id(s): metric(s) for s in group}          # each worked out once (a percentage is a division)
+    group.sort(key=lambda s: (-metrics[id(s)], s.key))
     previous, place = None, 0
     for i, st in enumerate(group, 1):
-        m = metric(st)
+        m = metrics[id(st)]
         if m != previous:
             place, previous = i, m
         st.rank = place

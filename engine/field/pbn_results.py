@@ -215,9 +215,13 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
         previous["Vulnerable"] = value
     board = Board(number, vul, [], where, extra={"game": g})
     _check_columns(pbn, table)
+    positions = _positions(table)
+    individual = None                       # known from the first row on (its errors in the order they were)
     for row in table.rows:
         check_row(pbn, table, row)
-        board.lines.append(_line(pbn, table, row, board))
+        line = _line(pbn, table, row, board, positions, individual)
+        individual = line.players is not None
+        board.lines.append(line)
     if not board.lines:
         raise pbn.error(table.header, f"board {number}'s ScoreTable has no rows", expected="one row per table")
     return board
@@ -237,12 +241,30 @@ def _where(pbn: PbnFile, token: Token) -> Where:
     return Where(pbn.file, token.line, token.column)
 
 
-def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
+_PUBLISHED = (("MP_NS", "NS"), ("MP_EW", "EW"), ("IMP_NS", "NS"), ("IMP_EW", "EW"),
+              ("Percentage_NS", "NS%"), ("Percentage_EW", "EW%"))
+_ROW_COLUMNS = ("Section", "Table", "PairId_NS", "PairId_EW", "PlayerId_North", "PlayerId_South", "PlayerId_East",
+                "PlayerId_West", "Multiplicity", "Adjustment", "Contract", "Declarer", "Result", "Score_NS",
+                "Score_EW", "Score", *(name for name, _ in _PUBLISHED))
+
+
+def _positions(table: ScoreTable) -> dict[str, Any]:
+    """The position of each column a row is read by (None: the table has no such column), looked up
+    once a table rather than once a cell; under ``published``, the figures' columns the table has."""
+    out: dict[str, Any] = {name: table.index(name) for name in _ROW_COLUMNS}
+    out["published"] = [(name, key) for name, key in _PUBLISHED if out[name] is not None]
+    return out
+
+
+def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board, positions: dict[str, Any] | None = None,
+          individual: bool | None = None) -> Line:
     index = table.index
     tokens = row.tokens
+    if positions is None:
+        positions = _positions(table)
 
     def get(name: str) -> Token | None:
-        k = index(name)
+        k = positions[name] if name in positions else index(name)
         if k is None:
             return None
         token = tokens[k]
@@ -251,12 +273,17 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
     first = row.tokens[0] if row.tokens else Token("", "", row.index + 1, 1)
     section_tok, table_tok = get("Section"), get("Table")
     section = identifier(section_tok.value, _where(pbn, section_tok), "Section") if section_tok else ""
-    number = whole_number(table_tok.value, _where(pbn, table_tok), "Table", MAX_TABLE) if table_tok else None
+    table_at = _where(pbn, table_tok) if table_tok else None        # each cell's place made once (and kept)
+    number = whole_number(table_tok.value, table_at, "Table", MAX_TABLE) if table_tok else None
     ns_tok, ew_tok = get("PairId_NS"), get("PairId_EW")
-    ns = identifier(ns_tok.value, _where(pbn, ns_tok), "PairId_NS") if ns_tok else None
-    ew = identifier(ew_tok.value, _where(pbn, ew_tok), "PairId_EW") if ew_tok else None
+    ns_at = _where(pbn, ns_tok) if ns_tok else None
+    ew_at = _where(pbn, ew_tok) if ew_tok else None
+    ns = identifier(ns_tok.value, ns_at, "PairId_NS") if ns_tok else None
+    ew = identifier(ew_tok.value, ew_at, "PairId_EW") if ew_tok else None
     players = None
-    if _individual(pbn, table):                              # an individual event: four players a line
+    if individual is None:
+        individual = _individual(pbn, table)
+    if individual:                                           # an individual event: four players a line
         players = {}
         for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"), ("E", "PlayerId_East"),
                           ("W", "PlayerId_West")):
@@ -270,13 +297,12 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board) -> Line:
         raise pbn.error(multiplicity, "rows standing for several tables (Multiplicity) are not supported",
                         expected="one row per table (Multiplicity 1 or -)")
     line = Line(board.number, section, number, ns, ew, _where(pbn, first), extra={"row": row}, players=players)
-    cells = {key: _where(pbn, tok) for key, tok in (("table", table_tok), ("ns", ns_tok), ("ew", ew_tok)) if tok}
+    cells = {key: at for key, at in (("table", table_at), ("ns", ns_at), ("ew", ew_at)) if at is not None}
     if players:
         cells.update({seat: _where(pbn, get(col)) for seat, col in (("N", "PlayerId_North"), ("S", "PlayerId_South"),
                                                                    ("E", "PlayerId_East"), ("W", "PlayerId_West"))})
     line.extra["cells"] = cells
-    for name, key in (("MP_NS", "NS"), ("MP_EW", "EW"), ("IMP_NS", "NS"), ("IMP_EW", "EW"),
-                      ("Percentage_NS", "NS%"), ("Percentage_EW", "EW%")):
+    for name, key in positions["published"]:
         token = get(name)
         if token is None:
             continue
@@ -350,7 +376,11 @@ def read_row_result(pbn: PbnFile, get) -> RowResult:
                 missing = "Declarer" if declarer is None else "Result"
                 raise pbn.error(contract, f"contract {text} has no {missing}",
                                 expected="a declarer (N, E, S, W) and the tricks taken by declarer")
-            taken = tricks(result.value, _where(pbn, result), "Result")
+            t = result.value
+            if len(t) <= 2 and t.isdigit() and t.isascii() and int(t) <= 13:
+                taken = int(t)              # the common cell: its place made only for an error
+            else:
+                taken = tricks(t, _where(pbn, result), "Result")
             try:
                 c = _contract(text, declarer.value.strip().upper())
                 out.played = bridge.PlayedResult(c.contract, c.declarer, taken)

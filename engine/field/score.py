@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core import bridge
-from ..core.exact import format_mixed
+from ..core.exact import format_mixed, total as exact_total
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, TEAM_METHODS, Side, unit_scoring
 from ..rulebook import Rulebook
@@ -216,10 +216,16 @@ class ScoredSession:
 
     def checks(self) -> list[Check]:
         """Every published cell against the computed figure at its printed precision: each line's
-        points and percentages, each contestant's total, percentage, place and boards played."""
+        points and percentages, each contestant's total, percentage, place and boards played. Worked
+        out once for the way the file prints (``session.figures``) and the ranking (a new ranking is a
+        new standings list): learning asks three or four times."""
         figures = self.session.figures
+        standings = self.standings
+        known = self.__dict__.get("_checks")          # (figures, standings, checks): the list itself kept
+        if known is not None and known[0] == figures and known[1] is standings:
+            return list(known[2])
         out = [c for sb in self.boards.values() for c in sb.checks(figures)]
-        for st in self.standings:
+        for st in standings:
             c = st.contestant
             if c is None:
                 continue
@@ -232,9 +238,10 @@ class ScoredSession:
                     agrees = pub.value.denominator == 1 and st.rank <= pub.value < st.rank + st.tied
                 out.append(Check(None, key, f"{st.key} {key}", pub, value, agrees))
         if self.teams is not None:
-            out.extend(Check(line, key, what, pub, value, pub.agrees(value, figures))
-                       for line, key, what, pub, value in self.teams.figures())
-        return out
+            out.extend(Check(line, name, what, pub, value, pub.agrees(value, figures))
+                       for line, name, what, pub, value in self.teams.figures())
+        self.__dict__["_checks"] = (figures, standings, out)
+        return list(out)
 
 
 def _params(book: Rulebook, method: str, needs_cross: bool, trace: Trace) -> dict[str, Any]:
@@ -307,10 +314,20 @@ def score_session(session: Session, book: Rulebook, progress: Any = None) -> Sco
     for sb in boards.values():
         sb.session = scored
     keys: dict[tuple[int, str], list[str]] = {}
+    known: dict[tuple, list[str]] = {}      # a pair's keys made once a session (read only, shared)
     for sb in boards.values():
         for sl in sb.lines:
+            line = sl.line
+            plain = line.team is None and line.players is None
             for side in SIDES:
-                keys[(id(sl), side)] = side_keys(sl.line, side, session)
+                if plain:
+                    at = (line.section, side, line.ns if side == "NS" else line.ew)
+                    ks = known.get(at)
+                    if ks is None:
+                        ks = known[at] = side_keys(line, side, session)
+                else:
+                    ks = side_keys(line, side, session)
+                keys[(id(sl), side)] = ks
     _artificial(session, book, boards, keys, method, p)
     _rule_penalties(session, book, boards, method)
     if session.matches:                     # a teams session: each match scored (field/teams.py)
@@ -465,13 +482,14 @@ def _percents(sb: ScoredBoard) -> None:
     if not top_ok:
         return
     cache: dict[int, Fraction] = {}          # by id: equal plain results share one Fraction object
+    tn, td = sb.top.numerator, sb.top.denominator
     for sl in sb.lines:
-        for side in SIDES:
-            s = sl.side(side)
-            if s.value is not None:
-                pc = cache.get(id(s.value))
-                if pc is None:
-                    pc = cache[id(s.value)] = 100 * s.value / sb.top
+        for s in (sl.NS, sl.EW):
+            v = s.value
+            if v is not None:
+                pc = cache.get(id(v))
+                if pc is None:              # 100 × v ÷ top, made as one Fraction
+                    pc = cache[id(v)] = Fraction(100 * v.numerator * td, v.denominator * tn)
                 s.percent = pc
 
 
@@ -481,6 +499,8 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     session's other boards with a result; their artificial boards so far), or as the file gives it."""
     scoring = unit_scoring(method)
     have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
+    if not any(sl.line.kind == "artificial" for sb in boards.values() for sl in sb.lines):
+        return                              # nothing to rule: no session facts to gather
     for number, sb in boards.items():
         # cross-IMPs: a board's score in IMPs per comparison (the divisor undone), so that a
         # contestant's session IMPs are on the scale its artificial IMPs are given on (the session
@@ -489,12 +509,17 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
                 for side in SIDES:
-                    if sl.side(side).value is not None:
+                    value = sl.side(side).value
+                    if value is not None:
+                        if per != 1:
+                            value = value * per
                         for key in keys[(id(sl), side)]:
-                            have.setdefault(key, []).append((number, sl.side(side).value * per, sb.top))
+                            have.setdefault(key, []).append((number, value, sb.top))
     counts: dict[str, int] = {}
     event = "individual" if session.individual else "teams" if session.matches else "pairs"
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
+        if not any(sl.line.kind == "artificial" for sl in sb.lines):
+            continue                        # its scores (and percentages) as pass 1 left them
         for sl in sb.lines:
             line = sl.line
             if line.kind != "artificial":
@@ -708,6 +733,9 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
     for key, c in session.contestants.items():
         table[key] = Standing(key, c, c.section, c.direction)
+    # each total and top added once a standing, exactly (core.exact.total: whole numerators over the
+    # common denominator, one Fraction at the end, not one an addition)
+    sums: dict[str, tuple[list[Fraction], list[Fraction]]] = {}
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
         for sl in sb.lines:
             for side in SIDES:
@@ -725,17 +753,24 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                         st.factored.append(Entry("to-top", {"board": number, "before": v, "top": top, "after": f,
                                                             "session_top": session_top, "parameter": TOTALS_TOP}))
                         v, top = f, session_top
-                    st.total += v
+                    acc = sums.get(key)
+                    if acc is None:
+                        acc = sums[key] = ([], [])
+                    acc[0].append(v)
                     st.boards += 1
                     if sb.method == "cross-imps":
                         st.comparisons += max(sb.results - (1 if sl.line.kind != "artificial" else 0), 1)
                     if top:
-                        st.available += top
-                    if sl.line.kind != "result" or any(b.penalty.to == "side" for b in sl.penalties) or (
+                        acc[1].append(top)
+                    if sl.line.kind != "result" or (sl.penalties and any(b.penalty.to == "side" for b in sl.penalties)) or (
                             sl.trace is not None and any(e.kind == "player-penalty" and
                                                          e.data["player"] == key.split(":")[-1]
                                                          for e in sl.trace.entries)):
                         st.adjusted.append(f"board {number}")
+    for key, (values, tops_played) in sums.items():
+        st = table[key]
+        st.total = exact_total(values)
+        st.available = exact_total(tops_played)
     for st in table.values():
         adjustment = st.contestant.extra.get("adjustment") if st.contestant is not None else None
         if adjustment:                      # a pair-level adjustment the file gives (USEBIO ADJUSTMENT)

@@ -31,6 +31,7 @@ from ..rulebook.stages import STAGES
 from ..ruling.trace import parameters_of
 from .rulings import in_force, load_rulings
 from .run import load_event, rulebook_for, run
+from .traveller import bulk
 from .score import ScoredSession
 
 RULINGS_SUFFIX = ".rulings.yaml"
@@ -160,7 +161,8 @@ def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = N
     With `data` (and `rulings_text`) the file is given in memory (the web page's uploads): `path`
     and `rulings` only name them and choose the format."""
     try:
-        return _replay(path, rulings, spec, data, rulings_text)
+        with bulk():        # no cyclic collection inside a file's replay: one, of what it leaves, afterwards
+            return _replay(path, rulings, spec, data, rulings_text)
     except BridgelawError as exc:
         return {"file": path, "rulings": rulings, "error": one_line(str(exc)), "sessions": [], "rerun": False}
     except (OSError, UnicodeError, ValueError, RecursionError, MemoryError) as exc:
@@ -168,18 +170,57 @@ def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = N
                 "sessions": [], "rerun": False}
 
 
-def _scored(path: str, rulings: str | None, rulebook: str, spec: Spec, settings: list[str] | None,
-            overlay: str | None, overlay_text: str | None, data: bytes | None,
-            rulings_text: str | None) -> tuple[Any, list[ScoredSession]]:
-    event = load_event(path, spec.scoring, data)
-    return event, run(event, rulings, rulebook, settings, rulings_text, overlay=overlay, overlay_text=overlay_text,
-                      as_of=spec.day, profile=spec.profile)
+# the containers a run changes in place (a ruling or a scoring sets any other attribute anew): a line's
+# cells (``extra``: a read-back file's penalty cells are taken off, its own artificial scores put on)
+# and penalties (a penalty cell's, added), a session's warnings
+_IN_PLACE = {"Line": ("extra", "penalties"), "Session": ("warnings", "contestants", "boards"),
+             "Board": ("lines", "extra"), "Contestant": ("extra", "published"), "Match": (), "Event": ("extra",)}
+
+
+def _kept(event: Any) -> list[tuple[Any, dict[str, Any]]]:
+    """The event as read, kept so that it can be scored again without reading it again: each session,
+    board, line, contestant and match with its attributes (and a copy of each container a run
+    changes in place, :data:`_IN_PLACE`)."""
+    out: list[tuple[Any, dict[str, Any]]] = []
+
+    def keep(obj: Any) -> None:
+        attrs = vars(obj).copy()
+        for name in _IN_PLACE.get(type(obj).__name__, ()):
+            v = attrs.get(name)
+            if v is not None:
+                attrs[name] = v.copy()
+        out.append((obj, attrs))
+    keep(event)
+    for s in event.sessions:
+        keep(s)
+        for c in s.contestants.values():
+            keep(c)
+        for b in s.boards.values():
+            keep(b)
+            for line in b.lines:            # keep(line), inline (a season has millions)
+                attrs = vars(line).copy()
+                attrs["extra"] = line.extra.copy()
+                attrs["penalties"] = line.penalties.copy()
+                out.append((line, attrs))
+        for m in s.matches:
+            keep(m)
+    return out
+
+
+def _as_read(kept: list[tuple[Any, dict[str, Any]]]) -> None:
+    """Every object of :func:`_kept` as it was read (once: the copies are handed back)."""
+    for obj, attrs in kept:
+        d = vars(obj)
+        d.clear()
+        d.update(attrs)
 
 
 def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = None,
             rulings_text: str | None = None) -> dict[str, Any]:
     settings = list(spec.settings) or None
-    event, before = _scored(path, rulings, spec.current, spec, None, None, None, data, rulings_text)
+    event = load_event(path, spec.scoring, data)
+    kept = _kept(event)                 # the file is read once and scored under both rulebooks
+    before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile)
     if spec.incremental:
         # the proposal as each session would read it, without reading or scoring anything again (the
         # event read for the first run chooses the program's profile as it did then)
@@ -189,12 +230,28 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
         books = [in_force(book, s, spec.day) for s in event.sessions]
         rerun = any(session_reads(ss, changes(ss.book, b)) for ss, b in zip(before, books))
         if not rerun:
-            return {"file": path, "rulings": rulings, "error": None, "rerun": False,
-                    "sessions": compare_sessions(before, before, [b.id for b in books])}
-    _, after = _scored(path, rulings, spec.proposed, spec, settings, spec.overlay, spec.overlay_text, data,
-                       rulings_text)
-    return {"file": path, "rulings": rulings, "error": None, "rerun": True,
-            "sessions": compare_sessions(before, after)}
+            out = compare_sessions(before, before, [b.id for b in books])
+            _release(before)
+            return {"file": path, "rulings": rulings, "error": None, "rerun": False, "sessions": out}
+    for ss in before:
+        ss.standings                    # worked out now, from the session as this run left it
+    _as_read(kept)
+    after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
+                overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile)
+    out = compare_sessions(before, after)
+    _release(before + after)
+    return {"file": path, "rulings": rulings, "error": None, "rerun": True, "sessions": out}
+
+
+def _release(scored: list[ScoredSession]) -> None:
+    """The links that make circles cut — each board's back to its session, each teams line's to its
+    match —, so that the file's objects are freed as soon as the replay returns (by their count of
+    references, not by a cyclic collection walking them all)."""
+    for ss in scored:
+        for sb in ss.boards.values():
+            sb.session = None
+            for line in sb.board.lines:
+                line.match = None
 
 
 def compare_sessions(base: list[ScoredSession], other: list[ScoredSession],

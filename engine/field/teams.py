@@ -39,7 +39,7 @@ from typing import Any, Callable
 from ..core import bridge
 from ..core import vp as vp_scale
 from ..core.errors import BridgelawError
-from ..core.exact import format_mixed
+from ..core.exact import format_mixed, total as exact_total
 from ..core.vocab import SIDES, other
 from ..rulebook import Rulebook
 from ..ruling.build import rule_case
@@ -115,11 +115,15 @@ def score_board(board: Board, scored: list[Any], method: str, ns_points: Callabl
                 there = _weighted(b.line, other(side), ns_points)
 
                 def against(p1: int, side: str = side, there: list = there) -> Fraction:
+                    if len(there) == 1 and there[0][0] == 1:     # the other room's one result
+                        return f(_sign(side) * (p1 - there[0][1]))
                     return sum((w2 * f(_sign(side) * (p1 - p2)) for w2, p2 in there), Fraction(0))
 
                 ruled = a.line.ruled if a.line.kind in ("adjusted", "split") else None
                 total = ruled.scored(side, lambda o: against(ns_points(o))) if ruled is not None else None
-                if total is None:           # a result, or an award that is no weighted sum of results
+                if total is None and a.line.kind == "result":     # a result against the other room
+                    total = against(a.line.points)
+                elif total is None:         # an award that is no weighted sum of results
                     total = sum((w1 * against(p1) for w1, p1 in _weighted(a.line, side, ns_points)), Fraction(0))
                 values[team] = total
             for sl in rooms:
@@ -298,7 +302,7 @@ class TeamsResult:
         """Each pair's cross-IMP total as the programs make it (PAIR_IMPS): the sum of its lines'
         pairwise cross-IMPs as printed — each at the decimals the file printed it (else `places`) —
         so −20.99 where the exact sum is −21 (TeamsScorer, EBUScore Teams)."""
-        out: dict[str, Fraction] = {}
+        sums: dict[str, list[Fraction]] = {}           # added once a pair, exactly (core.exact.total)
         for sm in self.matches:
             for mb in sm.boards:
                 for sl in mb.rooms:
@@ -311,12 +315,13 @@ class TeamsResult:
                         if who is None or pw.get(side) is None:
                             continue
                         pub = pubs.get(side)
-                        out[who] = out.get(who, Fraction(0)) + shown(pw[side], pub.places if pub else places)
-        return out
+                        sums.setdefault(who, []).append(shown(pw[side], pub.places if pub else places))
+        return {who: exact_total(values) for who, values in sums.items()}
 
     def pair_totals(self) -> dict[str, tuple[int, Fraction | None]]:
         """Each pair's boards played and its pairwise cross-IMPs added (exact)."""
-        out: dict[str, tuple[int, Fraction | None]] = {}
+        boards: dict[str, int] = {}
+        sums: dict[str, list[Fraction] | None] = {}     # added once a pair (None: no figure)
         for sm in self.matches:
             for mb in sm.boards:
                 for sl in mb.rooms:
@@ -325,11 +330,15 @@ class TeamsResult:
                         who = sl.line.who(side)
                         if who is None or sl.line.kind == "not-played":
                             continue
-                        boards, total = out.get(who, (0, None))
+                        boards[who] = boards.get(who, 0) + 1
+                        acc = sums.get(who)
                         if pw is not None and pw[side] is not None:
-                            total = (total or Fraction(0)) + pw[side]
-                        out[who] = (boards + 1, total)
-        return out
+                            if acc is None:
+                                acc = sums[who] = []
+                            acc.append(pw[side])
+                        else:
+                            sums.setdefault(who, None)
+        return {who: (n, None if sums[who] is None else exact_total(sums[who])) for who, n in boards.items()}
 
     def cell(self, sl: Any, text: str) -> str:
         """The Adjustment cell a room is written back with: an adjusted room whose ruling is not its

@@ -210,6 +210,10 @@ def parse_xml(data: bytes, file: str) -> Node:
     except (LookupError, ValueError) as exc:          # never reached for ENCODINGS; kept as the last guard
         raise BridgelawError(f"the file could not be read: {str(exc)[:80]}", file=file, line=1, column=1,
                              expected=ENCODINGS_HINT) from None
+    finally:        # the handlers let go of the parser (they and it held each other, and the whole tree with them)
+        for name in ("StartElementHandler", "EndElementHandler", "CharacterDataHandler", "CommentHandler",
+                     "EntityDeclHandler", "SkippedEntityHandler"):
+            setattr(parser, name, None)
     if not root or root[0].tag != "USEBIO":
         raise BridgelawError(f"the root element is <{root[0].tag[:40] if root else ''}>", file=file, line=1, column=1,
                              expected="<USEBIO Version=\"1.2\">")
