@@ -84,7 +84,9 @@ def test_a_proposal_on_artificial_scores(season_dir, capsys):
     s = json.loads(out)["impact"]
     # club.xml's artificial lines are A6040/A5050 codes: their percentages are the file's, not the
     # rulebook's, so it reads nothing the proposal changes and is not scored again
-    assert s["totals"] == {"files": 3, "errors": 0, "rescored": 2, "sessions": 3, "boards": 85, "lines": 1843,
+    # s1's two weighted rulings (its board 3) read nothing the proposal changes: kept, not made again
+    assert s["totals"] == {"files": 3, "errors": 0, "rescored": 2, "rulings_made_again": 6, "rulings_kept": 2,
+                           "sessions": 3, "boards": 85, "lines": 1843,
                            "contestants": 130, "changed_sessions": 2, "changed_boards": 6, "changed_lines": 6,
                            "changed_contestants": 11, "places_changed": 7}
     assert s["causes"] == [{"cause": "parameter artificial.pairs.avg_plus", "lines": 6}]
@@ -101,6 +103,26 @@ def test_a_proposal_on_artificial_scores(season_dir, capsys):
     assert [d["contestants"] for d in s["distribution"]] == [0, 0, 0, 0, 4, 7, 0, 0, 0, 0]
     assert s["places_moved"] == [{"places": -1, "contestants": 4}, {"places": 1, "contestants": 2},
                                  {"places": 2, "contestants": 1}]
+
+
+def test_a_proposal_on_artificial_scores_rules_again_only_the_lines_that_had_one(season_dir, capsys):
+    """Issue 30: a line's ruling whose trace reads nothing the proposal changes is kept (field/reuse.py).
+    s1's rulings: board 3 table 5's weighted score (ruled both ways: no non-offending side), board 4
+    table 2's average plus, board 7 not played; the file's own A+ lines are four more artificial
+    rulings. Average plus 65% makes the five artificial rulings again and keeps the two weighted
+    ones; --full makes all seven again; the scores are the same either way."""
+    path, rulings = season_dir / "pairs" / "s1.pbn", season_dir / "pairs" / f"s1{season.RULINGS_SUFFIX}"
+    spec = season.Spec("wbf-2017", "wbf-2017", ("artificial.pairs.avg_plus=65%",))
+    quick = season.replay(str(path), str(rulings), spec)
+    full = season.replay(str(path), str(rulings), season.Spec(**{**spec.__dict__, "incremental": False}))
+    assert quick["reruled"] == {"made": 5, "kept": 2}
+    assert full["reruled"] == {"made": 7, "kept": 0}
+    assert quick["sessions"] == full["sessions"]
+    code, out, err = _impact(capsys, "--rulebooks", "wbf-2017", "--set", "artificial.pairs.avg_plus=65%", str(path),
+                             "--jobs", "1", "--no-cache")
+    assert (code, err) == (0, "")
+    assert "1 scored again under the proposal, the others read nothing it changes; of their rulings 5 made again, " \
+           "2 kept: they read nothing it changes)" in out
 
 
 def test_two_rulebooks_on_teams(season_dir, capsys):
@@ -235,7 +257,7 @@ def test_incremental_replay_equals_full_replay(season_dir, changes, which):
                          season.Spec(**{**spec.__dict__, "incremental": False}))
     quick = season.replay(str(path), str(rulings) if rulings.is_file() else None, spec)
     assert full["rerun"] is (full["error"] is None)        # an error (a value out of the Law's bounds) is the same
-    assert {**quick, "rerun": None} == {**full, "rerun": None}
+    assert {**quick, "rerun": None, "reruled": None} == {**full, "rerun": None, "reruled": None}
 
 
 @example(changes=["artificial.pairs.avg_plus=65%"], which="pairs/s1.pbn")        # its ruling and A+ lines

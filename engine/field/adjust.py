@@ -42,6 +42,7 @@ from ..ruling.outcomes import Component, UnitScore
 from ..ruling.result import Ruling
 from ..ruling.scorer import basis
 from ..ruling.trace import Entry, Trace
+from . import reuse
 from .model import Board, Line
 
 __all__ = ["Ruler", "Reading", "at", "artificial_ruling", "written_results"]
@@ -151,7 +152,9 @@ class Ruler:
         key = (nos, split, individual, in_points, shape, id(line.match), id(line.infraction))
         hit = self._rulings.get(key)
         if hit is None:
-            hit = self._rulings[key] = self._rule(line, nos, path, field, in_points, individual)
+            hit = self._rulings[key] = reuse.ruling(
+                ("assigned", id(self.board), line.label) + key,
+                lambda: self._rule(line, nos, path, field, in_points, individual), lambda ruled: ruled.ruling)
         return hit
 
     def _rule(self, line: Line, nos: Side, path: list, field: list, in_points: bool, individual: bool) -> Ruled:
@@ -276,7 +279,9 @@ def artificial_ruling(book: Rulebook, *, method: str, board: Board, responsibili
         artificial=Artificial.model_construct(NS=responsibility["NS"], EW=responsibility["EW"]),
         artificial_boards_this_session=counts, results_on_board=results)
     case = Case(model=m, doc=None, without=None, split=False, instead=None, session=dict(session))
-    return rule_case(case, book, book.as_of)
+    key = ("artificial", method, id(board), title, tuple(responsibility.items()), tuple(sorted(session.items())),
+           tuple(sorted(boards.items())), top, event)
+    return reuse.ruling(key, lambda: rule_case(case, book, book.as_of))
 
 
 class _Under:

@@ -39,7 +39,7 @@ from ..rulebook import Rulebook
 from ..ruling.result import Ruling
 from ..ruling.trace import Entry, Trace
 from . import fieldscore, teams
-from . import penalties
+from . import penalties, reuse
 from .adjust import Ruler, artificial_ruling, at
 from .penalties import IMP_BOUND, Borne
 from .cells import Published, imp_words
@@ -679,10 +679,12 @@ def _rule_penalties(session: Session, book: Rulebook, boards: dict[int | None, S
             line = sl.line
             for word, text, where in line.extra.pop("penalty_cells", ()):     # a file read back: its cell's penalties
                 penalties.from_cell(line, word, text, where, method)
-            for facts, where in line.penalties:
+            for k, (facts, where) in enumerate(line.penalties):
                 try:
-                    ruling = penalties.penalty_ruling(book, method=method, event=event, facts=facts, board=sb.board,
-                                                      title=line.label, where=where or line.where)
+                    ruling = reuse.ruling(
+                        ("penalty", id(line), k, repr(facts), method, event),
+                        lambda: penalties.penalty_ruling(book, method=method, event=event, facts=facts, board=sb.board,
+                                                         title=line.label, where=where or line.where))
                 except BridgelawError as exc:
                     if exc.file is not None:
                         raise

@@ -29,6 +29,7 @@ from ..core.errors import BridgelawError, one_line
 from ..rulebook import Rulebook
 from ..rulebook.stages import STAGES
 from ..ruling.trace import parameters_of
+from . import reuse
 from .rulings import in_force, load_rulings
 from .run import load_event, rulebook_for, run
 from .traveller import bulk
@@ -220,7 +221,10 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
     settings = list(spec.settings) or None
     event = load_event(path, spec.scoring, data)
     kept = _kept(event)                 # the file is read once and scored under both rulebooks
-    before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile)
+    made = reuse.Reuse()                # and its rulings made once, where the proposal changes nothing they read
+    with reuse.reusing(made):
+        before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile)
+    change: list[Changes] = []
     if spec.incremental:
         # the proposal as each session would read it, without reading or scoring anything again (the
         # event read for the first run chooses the program's profile as it did then)
@@ -228,7 +232,8 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
         book, _, _ = rulebook_for(event, model, spec.proposed, settings, spec.overlay, spec.profile, spec.overlay_text,
                                   spec.day)
         books = [in_force(book, s, spec.day) for s in event.sessions]
-        rerun = any(session_reads(ss, changes(ss.book, b)) for ss, b in zip(before, books))
+        change = [changes(ss.book, b) for ss, b in zip(before, books)]
+        rerun = any(session_reads(ss, c) for ss, c in zip(before, change))
         if not rerun:
             out = compare_sessions(before, before, [b.id for b in books])
             _release(before)
@@ -236,11 +241,17 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
     for ss in before:
         ss.standings                    # worked out now, from the session as this run left it
     _as_read(kept)
-    after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
-                overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile)
+    if change:                          # only the rulings whose traces read what the proposal changes are made again
+        made.offer(lambda ruling: not any(_trace_reads(ruling.trace, c) for c in change))
+    else:                               # --full: every ruling made again
+        made.offer(lambda ruling: False)
+    with reuse.reusing(made):
+        after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
+                    overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile)
     out = compare_sessions(before, after)
     _release(before + after)
-    return {"file": path, "rulings": rulings, "error": None, "rerun": True, "sessions": out}
+    return {"file": path, "rulings": rulings, "error": None, "rerun": True, "sessions": out,
+            "reruled": {"made": made.ruled, "kept": made.reused}}
 
 
 def _release(scored: list[ScoredSession]) -> None:

@@ -46,7 +46,7 @@ from ..ruling.build import rule_case
 from ..ruling.caseschema import Match as MatchFacts
 from ..ruling.caseschema import MatchImps
 from ..ruling.trace import Trace
-from . import fieldscore, penalties
+from . import fieldscore, penalties, reuse
 from .cells import Published, shown
 from .model import Board, Contestant, Line, Match, Session, contestant_key, rank
 
@@ -525,7 +525,8 @@ def vp_ruling(line: Line, book: Rulebook, boards: int, other_imps: dict[str, Fra
                                                                                       EW=other_imps["EW"]))
     case.model = case.model.model_copy(update={"match": facts})
     try:
-        return rule_case(case, book, book.as_of)
+        return reuse.ruling(("match", id(line), boards, tuple(sorted(other_imps.items()))),
+                            lambda: rule_case(case, book, book.as_of))
     except BridgelawError as exc:
         if exc.file is not None:
             raise

@@ -90,6 +90,9 @@ def summarise(results: list[dict[str, Any]], spec: Any) -> dict[str, Any]:
             totals[key] += ev[key]
         totals["errors"] += bool(ev["error"])
         totals["rescored"] += ev["rescored"]
+        again = r.get("reruled") or {}
+        totals["rulings_made_again"] += again.get("made", 0)
+        totals["rulings_kept"] += again.get("kept", 0)
     totals["files"] = len(results)
     moves.sort(key=lambda m: (not m["_pct"], -m["_size"], -abs(m["places"]), m["file"], m["contestant"]))
     for m in moves:
@@ -99,7 +102,8 @@ def summarise(results: list[dict[str, Any]], spec: Any) -> dict[str, Any]:
     return {
         "current": spec.current, "proposed": spec.proposed, "set": list(spec.settings), "overlay": spec.overlay,
         "as_of": spec.as_of,
-        "totals": {k: totals[k] for k in ("files", "errors", "rescored", *COLUMNS[2:11])},
+        "totals": {k: totals[k] for k in ("files", "errors", "rescored", "rulings_made_again", "rulings_kept",
+                                          *COLUMNS[2:11])},
         "events": events,
         "causes": [{"cause": c, "lines": n} for c, n in sorted(causes.items(), key=lambda x: (-x[1], x[0]))],
         "moves": moves[:MOVES],
@@ -121,7 +125,9 @@ def text(s: dict[str, Any]) -> str:
     out = [f"Impact: {_title(s)}",
            f"{t['files']} files, {t['sessions']} sessions, {t['boards']} boards, {t['lines']} lines, "
            f"{t['contestants']} contestants ({t['errors']} files not read; {t['rescored']} scored again under the "
-           "proposal, the others read nothing it changes)",
+           "proposal, the others read nothing it changes"
+           + (f"; of their rulings {t['rulings_made_again']} made again, {t['rulings_kept']} kept: they read nothing "
+              "it changes" if t["rulings_kept"] else "") + ")",
            f"changed: {t['changed_sessions']} sessions, {t['changed_boards']} boards, {t['changed_lines']} lines, "
            f"{t['changed_contestants']} contestants, {t['places_changed']} places", ""]
     changed = [e for e in s["events"] if e["changed_lines"] or e["changed_contestants"] or e["error"]]
