@@ -729,7 +729,9 @@ def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fractio
 
 
 def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: dict,
-               p: dict[str, Any]) -> list[Standing]:
+               p: dict[str, Any], *, ranked: bool = True) -> list[Standing]:
+    """Each contestant's standing: its total (factored as `p` says) and the tops it played; ranked
+    in its group unless `ranked` is false (learning compares totals and percentages only)."""
     table: dict[str, Standing] = {}
     tops = [sb.top for sb in boards.values() if sb.top]
     session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
@@ -830,6 +832,7 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], {"NS": 0, "EW": 1}.get(k[1] or "", 2), k[1] or "")):   # NS first
         group = groups[group_key]
-        rank(group, lambda s: s.percent if s.percent is not None else s.total)
+        if ranked:
+            rank(group, lambda s: s.percent if s.percent is not None else s.total)
         out.extend(group)
     return out
