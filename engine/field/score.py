@@ -159,10 +159,14 @@ class ScoredBoard:
         """Each published cell of the board's lines against the computed figure."""
         out = []
         for sl in self.lines:
-            for key, pub in sl.line.published.items():
+            line = sl.line
+            if not line.published:
+                continue
+            label = line.label                      # once a line, not once a cell
+            for key, pub in line.published.items():
                 s = sl.side(key[:2])
                 value = s.percent if key.endswith("%") else s.value
-                out.append(Check(sl.line, key, f"{sl.line.label} {key}", pub, value, pub.agrees(value, figures)))
+                out.append(Check(line, key, f"{label} {key}", pub, value, pub.agrees(value, figures)))
         return out
 
 
