@@ -318,7 +318,7 @@ def _short_boards(session: Session, boards: list[Board], most: int) -> list[Boar
 
 
 def _standing_agreement(ss: ScoredSession, p: dict, touched: set[str]) -> tuple[int, int]:
-    standings = scoring._standings(ss.session, ss.boards, ss.keys, p)
+    standings = scoring._standings(ss.session, ss.boards, ss.keys, p, ranked=False)   # totals, not places
     figures = ss.session.figures
     agree = total = 0
     for st in standings:

@@ -159,10 +159,14 @@ class ScoredBoard:
         """Each published cell of the board's lines against the computed figure."""
         out = []
         for sl in self.lines:
-            for key, pub in sl.line.published.items():
+            line = sl.line
+            if not line.published:
+                continue
+            label = line.label                      # once a line, not once a cell
+            for key, pub in line.published.items():
                 s = sl.side(key[:2])
                 value = s.percent if key.endswith("%") else s.value
-                out.append(Check(sl.line, key, f"{sl.line.label} {key}", pub, value, pub.agrees(value, figures)))
+                out.append(Check(line, key, f"{label} {key}", pub, value, pub.agrees(value, figures)))
         return out
 
 
@@ -729,7 +733,9 @@ def _to_top(value: Fraction, top: Fraction, session_top: Fraction, unit: Fractio
 
 
 def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: dict,
-               p: dict[str, Any]) -> list[Standing]:
+               p: dict[str, Any], *, ranked: bool = True) -> list[Standing]:
+    """Each contestant's standing: its total (factored as `p` says) and the tops it played; ranked
+    in its group unless `ranked` is false (learning compares totals and percentages only)."""
     table: dict[str, Standing] = {}
     tops = [sb.top for sb in boards.values() if sb.top]
     session_top = max(tops) if tops and p.get(TOTALS_TOP) == "session-top" else None
@@ -738,20 +744,31 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     # each total and top added once a standing, exactly (core.exact.total: whole numerators over the
     # common denominator, one Fraction at the end, not one an addition)
     sums: dict[str, tuple[list[Fraction], list[Fraction]]] = {}
+    by_direction = session.pair_numbers == "by-direction"
+    mp_unit = session.mp_unit
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
+        # what is the same for every line of the board worked out once a board (a top is a Fraction:
+        # compared and tested once, not once a contestant)
+        board_top = sb.top
+        has_top = bool(board_top)
+        to_top = session_top is not None and has_top and board_top < session_top
+        cross = sb.method == "cross-imps"
         for sl in sb.lines:
+            line = sl.line
+            contestants = sl.contestants
+            ruled = line.kind != "result" or bool(sl.penalties and any(b.penalty.to == "side" for b in sl.penalties))
+            entries = sl.trace.entries if sl.trace is not None else None
             for side in SIDES:
                 for key in keys[(id(sl), side)]:
                     st = table.get(key)
                     if st is None:
-                        st = table[key] = Standing(key, None, sl.line.section,
-                                                   side if session.pair_numbers == "by-direction" else None)
-                    v = sl.contestants.get(key)
+                        st = table[key] = Standing(key, None, line.section, side if by_direction else None)
+                    v = contestants.get(key)
                     if v is None:
                         continue
-                    top = sb.top
-                    if session_top is not None and top and top < session_top:
-                        f = _to_top(v, top, session_top, session.mp_unit)
+                    top = board_top
+                    if to_top:
+                        f = _to_top(v, top, session_top, mp_unit)
                         st.factored.append(Entry("to-top", {"board": number, "before": v, "top": top, "after": f,
                                                             "session_top": session_top, "parameter": TOTALS_TOP}))
                         v, top = f, session_top
@@ -760,14 +777,13 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                         acc = sums[key] = ([], [])
                     acc[0].append(v)
                     st.boards += 1
-                    if sb.method == "cross-imps":
-                        st.comparisons += max(sb.results - (1 if sl.line.kind != "artificial" else 0), 1)
-                    if top:
+                    if cross:
+                        st.comparisons += max(sb.results - (1 if line.kind != "artificial" else 0), 1)
+                    if has_top:
                         acc[1].append(top)
-                    if sl.line.kind != "result" or (sl.penalties and any(b.penalty.to == "side" for b in sl.penalties)) or (
-                            sl.trace is not None and any(e.kind == "player-penalty" and
-                                                         e.data["player"] == key.split(":")[-1]
-                                                         for e in sl.trace.entries)):
+                    if ruled or (entries is not None and any(e.kind == "player-penalty" and
+                                                             e.data["player"] == key.split(":")[-1]
+                                                             for e in entries)):
                         st.adjusted.append(f"board {number}")
     for key, (values, tops_played) in sums.items():
         st = table[key]
@@ -820,6 +836,7 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
     out = []
     for group_key in sorted(groups, key=lambda k: (k[0], {"NS": 0, "EW": 1}.get(k[1] or "", 2), k[1] or "")):   # NS first
         group = groups[group_key]
-        rank(group, lambda s: s.percent if s.percent is not None else s.total)
+        if ranked:
+            rank(group, lambda s: s.percent if s.percent is not None else s.total)
         out.extend(group)
     return out
