@@ -399,6 +399,12 @@ def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = F
         # a file whose totals disagree decides the board conventions with its totals too
         with_totals = any(not c.agrees for c in plain if c.line is None)
 
+        def rescored(values: dict[str, Any]) -> ScoredSession:
+            """The session scored again with `values` learnt too (over the starting book)."""
+            learnt.update(values)
+            return score_session(session, (rebook or (lambda b: b))(with_learnt(base, learnt, decided_by)),
+                                 progress=progress)
+
         def board_step(names: list[str], boards: list[Board]) -> None:
             nonlocal p
             names = [n for n in names if n in free]
@@ -428,9 +434,7 @@ def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = F
             board_step([DATUM, HALF], boards)
         changed = {n: v for n, v in p.items() if v != p0.get(n)}
         if changed:
-            learnt.update(changed)
-            book = (rebook or (lambda b: b))(with_learnt(base, learnt, decided_by))
-            ss = score_session(session, book, progress=progress)
+            ss = rescored(changed)
             scorings += 1
         # from the scored session: each artificial line's own convention, then the totals
         touched = _touched(ss, ruled)
@@ -457,9 +461,7 @@ def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = F
                 if q2[n] != q.get(n):
                     later[n] = q2[n]
         if later:
-            learnt.update(later)
-            book = (rebook or (lambda b: b))(with_learnt(base, learnt, decided_by))
-            ss = score_session(session, book, progress=progress)
+            ss = rescored(later)
             scorings += 1
     printing = _learn_figures(ss, profile_forced)
     ranking = _learn_ranking(ss, profile_forced, profile)
