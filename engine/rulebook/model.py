@@ -202,11 +202,12 @@ class Rulebook:
     _in_use: list | None = field(default=None, repr=False)
     _reads: dict = field(default_factory=dict, repr=False)
     _evaluator_of: dict = field(default_factory=dict, repr=False)   # stage → its evaluator (rules in force)
+    _with: dict = field(default_factory=dict, repr=False)   # settings → this rulebook with them (with_settings)
 
     def __post_init__(self) -> None:
         self._by_stage, self._beats, self._by_id, self._decided, self._reads = {}, {}, {}, {}, {}
         self._mention, self._by_facts, self._in_use = {}, {}, None
-        self._evaluator_of = {}
+        self._evaluator_of, self._with = {}, {}
         self.rules = [r for r in self.all_rules if r.in_force(self.as_of)]
         self.parameters = {}
         self._dated_now = {}                # name → the dated value in force (in_force, read at every parameter read)
@@ -457,7 +458,12 @@ class Rulebook:
     # --- what-if ----------------------------------------------------------------------------
 
     def with_settings(self, settings: list[str]) -> "Rulebook":
-        """This rulebook with `--set NAME=VALUE` changes (a what-if; no file changes)."""
+        """This rulebook with `--set NAME=VALUE` changes (a what-if; no file changes). The same
+        settings give the same rulebook object (a season's files each ask: its decisions are kept)."""
+        key = tuple(settings)
+        known = self._with.get(key)
+        if known is not None:
+            return known
         raw: dict[str, Any] = {}
         for item in settings:
             name, sep, value = item.partition("=")
@@ -479,7 +485,10 @@ class Rulebook:
         for name, value in raw.items():
             dated[name] = [Dated(value, None, None, (), Place("--set on the command line"))]
         text = "\n".join(sorted(settings))
-        return self._derived(dated=dated, suffix="+set", extra=text)
+        if len(self._with) >= 64:
+            self._with.clear()
+        made = self._with[key] = self._derived(dated=dated, suffix="+set", extra=text)
+        return made
 
     def _derived(self, *, dated: dict[str, list[Dated]], suffix: str, extra: str) -> "Rulebook":
         return dataclasses.replace(self, id=self.id + suffix, dated=dated, sha256=_hash(self.sha256, extra),
