@@ -104,8 +104,23 @@ class Changes:
         return bool(self.parameters or self.stages or self.everything)
 
 
+_CHANGES: dict[tuple[int, int], tuple[Rulebook, Rulebook, Changes]] = {}
+
+
 def changes(a: Rulebook, b: Rulebook) -> Changes:
-    """What reading `b` instead of `a` (each as in force on one day) can change in a ruling or a score."""
+    """What reading `b` instead of `a` (each as in force on one day) can change in a ruling or a score
+    (worked out once a pair of rulebook objects: a season's files share them)."""
+    known = _CHANGES.get((id(a), id(b)))
+    if known is not None and known[0] is a and known[1] is b:
+        return known[2]
+    if len(_CHANGES) >= 256:
+        _CHANGES.clear()
+    out = _changes(a, b)
+    _CHANGES[(id(a), id(b))] = (a, b, out)
+    return out
+
+
+def _changes(a: Rulebook, b: Rulebook) -> Changes:
     pa, pb = a.parameters, b.parameters
     out = Changes({n: (pa.get(n), pb.get(n)) for n in dict.fromkeys([*pa, *pb]) if pa.get(n) != pb.get(n)})
     out.everything = a.infractions != b.infractions or a.words != b.words
@@ -162,7 +177,9 @@ def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = N
     With `data` (and `rulings_text`) the file is given in memory (the web page's uploads): `path`
     and `rulings` only name them and choose the format."""
     try:
-        with bulk():        # no cyclic collection inside a file's replay: one, of what it leaves, afterwards
+        # no cyclic collection inside a file's replay (one, of what it leaves, afterwards); each rulebook
+        # looked up once
+        with bulk(), pinned():
             return _replay(path, rulings, spec, data, rulings_text)
     except BridgelawError as exc:
         return {"file": path, "rulings": rulings, "error": one_line(str(exc)), "sessions": [], "rerun": False}

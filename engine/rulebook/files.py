@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from ..core.errors import BridgelawError
@@ -65,9 +67,43 @@ def search_dirs() -> list[Path]:
     return [rules_dir(), *user_dirs()]
 
 
+# within pinned(): what has been looked up (the folders listed, the rulebooks loaded: registry.get)
+_PINNED: ContextVar[dict | None] = ContextVar("bridgelaw_rulebooks_pinned", default=None)
+
+
+@contextmanager
+def pinned():
+    """Within it, the offered rulebooks are listed, and each is looked up, once (otherwise each time,
+    so that a long-running process sees a rulebook file edited): a season's replay asks for the same
+    rulebooks three or four times a results file, and does not edit them meanwhile."""
+    if _PINNED.get() is not None:
+        yield
+        return
+    token = _PINNED.set({})
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)
+
+
+def pins() -> dict | None:
+    """The lookups kept by the pinned() being run in, if any."""
+    return _PINNED.get()
+
+
 def available(directory: Path | None = None) -> dict[str, Path]:
     """The rulebooks of `directory` (id → file), or without it every offered rulebook: the shipped
     ones, then the user's (an id offered twice is an error naming both files)."""
+    memo = _PINNED.get()
+    if memo is None:
+        return _available(directory)
+    key = ("available", directory)
+    if key not in memo:
+        memo[key] = _available(directory)
+    return memo[key]
+
+
+def _available(directory: Path | None) -> dict[str, Path]:
     if directory is not None:
         return _folder(Path(directory))
     out: dict[str, Path] = {}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..core.errors import BridgelawError, did_you_mean
 from ..core.limits import too_long_name
-from .files import available, extends_dirs, rules_dir, search_dirs, shared_dirs
+from .files import available, extends_dirs, pins, rules_dir, search_dirs, shared_dirs
 from .model import Rulebook
 from . import snapshot
 
@@ -56,7 +56,19 @@ def canonical(name: str, known) -> str | None:
 
 def get(name: str, directory: Path | None = None, *, path_ok: bool = False) -> Rulebook:
     """A shipped rulebook by id (case ignored), loaded once per process. A path to a rulebook file
-    only with `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id."""
+    only with `path_ok` (``--rulebook PATH`` on the command line): a case or traveller names an id.
+    Within files.pinned(), each is looked up once."""
+    memo = pins()
+    if memo is None:
+        return _get(name, directory, path_ok)
+    key = ("get", name, directory, path_ok)
+    book = memo.get(key)
+    if book is None:
+        book = memo[key] = _get(name, directory, path_ok)
+    return book
+
+
+def _get(name: str, directory: Path | None, path_ok: bool) -> Rulebook:
     known = listing(directory)
     path = known.get(canonical(name, known) or name)
     looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
