@@ -152,9 +152,10 @@ def ruled_boards(session: Session) -> set:
     """The boards a ruling (or an Adjustment cell read back) touches."""
     out = set()
     for number, b in session.boards.items():
-        if any(l.ruling is not None or l.kind in ("adjusted", "split") or l.penalties or l.extra.get("penalty_cells")
-               for l in b.lines):
-            out.add(number)
+        for l in b.lines:
+            if l.ruling is not None or l.kind in ("adjusted", "split") or l.penalties or l.extra.get("penalty_cells"):
+                out.add(number)
+                break
     return out
 
 
@@ -175,11 +176,18 @@ def split(ss: ScoredSession) -> tuple[list[Check], list[Check]]:
     """The published figures of the boards and contestants no ruling touches, and those the rulings
     change. Places count among the unruled only when there is no ruling (a ruling moves others' places);
     at teams, with a ruling, every match, team and pair figure counts among its effects (a ruled room
-    changes its match, the teams' totals and places, and its pairs' IMPs)."""
+    changes its match, the teams' totals and places, and its pairs' IMPs). Worked out once for the
+    session's checks (:meth:`ScoredSession.checks`, itself kept for a way of printing and a ranking):
+    learning asks three times."""
+    checks = ss.checks()
+    made = ss.__dict__.get("_checks")              # the checks' own record: a new one for new checks
+    known = ss.__dict__.get("_split")
+    if known is not None and known[0] is made:
+        return list(known[1]), list(known[2])
     ruled = ruled_boards(ss.session)
     touched = _touched(ss, ruled)
     plain, effects = [], []
-    for c in ss.checks():
+    for c in checks:
         if c.line is not None:
             (effects if c.line.board in ruled else plain).append(c)
         elif (c.key == "place" or ss.teams is not None) and ruled:
@@ -187,7 +195,8 @@ def split(ss: ScoredSession) -> tuple[list[Check], list[Check]]:
         else:
             key = c.what.rsplit(" ", 1)[0]
             (effects if key in touched else plain).append(c)
-    return plain, effects
+    ss.__dict__["_split"] = (made, plain, effects)
+    return list(plain), list(effects)
 
 
 # --- the search -------------------------------------------------------------------------------------
@@ -539,17 +548,16 @@ def _learn_ranking(ss: ScoredSession, profile_forced: bool, profile: Any) -> Con
     return c
 
 
-def _deciding(ss: ScoredSession, name: str, plain: list[Check]) -> list[Check]:
-    """The unruled published figures a convention decides."""
-    session = ss.session
+def _deciding(ss: ScoredSession, name: str, plain: list[Check], short_boards: Callable[[], set]) -> list[Check]:
+    """The unruled published figures a convention decides (`short_boards`: the numbers of the boards
+    with fewer results than the most, or an artificial score)."""
     lines = [c for c in plain if c.line is not None]
     if name in TOTAL_NAMES:
         return [c for c in plain if c.line is None and c.key in ("total", "percent")]
     if name in (ARTIFICIAL, SCALE):
         return [c for c in lines if c.line.kind == "artificial"]
     if name in (FORM, EXPECTED, ROUND_TO, ROUND_MODE):
-        most = max((sum(1 for l in b.lines if l.kind != "not-played") for b in session.boards.values()), default=0)
-        short = {b.number for b in _short_boards(session, list(session.boards.values()), most)}
+        short = short_boards()
         cells = [c for c in lines if c.line.board in short and c.line.kind == "result"]
         # a file that prints no line figures shows its factoring in its totals
         return cells or ([c for c in plain if c.line is None and c.key in ("total", "percent")] if short else [])
@@ -561,10 +569,18 @@ def _report(ss: ScoredSession, base: Rulebook, learnt: dict, decided_by: dict, t
     plain, effects = split(ss)
     book = ss.book
     convs = []
+    session = ss.session
+    short: list[set] = []
+
+    def short_boards() -> set:          # worked out once, for the first convention that asks
+        if not short:
+            most = max((sum(1 for l in b.lines if l.kind != "not-played") for b in session.boards.values()), default=0)
+            short.append({b.number for b in _short_boards(session, list(session.boards.values()), most)})
+        return short[0]
     for name in ss.parameters:
         if not name.startswith("fieldscore."):
             continue
-        deciding = _deciding(ss, name, plain)
+        deciding = _deciding(ss, name, plain, short_boards)
         c = Convention(name, ss.parameters[name], _source(book, name), learnt=name in learnt,
                        agree=sum(c.agrees for c in deciding), of=len(deciding), tried=tuple(tried.get(name, ())))
         if name in learnt:

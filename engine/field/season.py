@@ -27,6 +27,7 @@ from typing import Any
 
 from ..core.errors import BridgelawError, one_line
 from ..rulebook import Rulebook
+from ..rulebook.files import pinned
 from ..rulebook.stages import STAGES
 from ..ruling.trace import parameters_of
 from . import reuse
