@@ -105,6 +105,7 @@ class Profile:
     path: Path
     model: Any = field(compare=False, repr=False, default=None)
     doc: Document | None = field(compare=False, repr=False, default=None)
+    applied: dict = field(compare=False, repr=False, default_factory=dict)   # id of a book → (it, it with this profile)
 
     @property
     def country(self) -> str | None:
@@ -125,9 +126,16 @@ class Profile:
         values = self.values
         if not values:
             return book
+        known = self.applied.get(id(book))             # once a book: a season's files share it (and its decisions)
+        if known is not None and known[0] is book:
+            return known[1]
         layer = LayerModel(documents=self.model.documents, paragraphs=self.model.paragraphs,
                            parameters={name: {"value": v.value, "cites": v.cites} for name, v in values.items()})
-        return with_layer(book, self.doc, layer, self.id, origin=f"profile {self.id} (rules/profiles/{self.path.name})")
+        made = with_layer(book, self.doc, layer, self.id, origin=f"profile {self.id} (rules/profiles/{self.path.name})")
+        if len(self.applied) >= 32:
+            self.applied.clear()
+        self.applied[id(book)] = (book, made)
+        return made
 
 
 def _fold(text: str) -> str:
