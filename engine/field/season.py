@@ -289,6 +289,9 @@ def compare_sessions(base: list[ScoredSession], other: list[ScoredSession],
     each contestant whose total, percentage or place changes; the parameters that differ."""
     out = []
     for k, (a, b) in enumerate(zip(base, other)):
+        if a is b:                      # a session the proposal cannot change: its size only
+            out.append(_unchanged(a, other_ids[k] if other_ids else b.book.id))
+            continue
         pa, pb = a.parameters, b.parameters
         session_params = [n for n in dict.fromkeys([*pa, *pb]) if pa.get(n) != pb.get(n)]
         lines, boards = [], set()
@@ -323,6 +326,12 @@ def compare_sessions(base: list[ScoredSession], other: list[ScoredSession],
                     "changed_boards": sorted(boards, key=lambda x: (x is None, x or 0)),
                     "parameters": params, "changed_contestants": contestants, "changed_lines": lines})
     return out
+
+
+def _unchanged(a: ScoredSession, after: str) -> dict[str, Any]:
+    return {"session": a.session.name, "before": a.book.id, "after": after, "unit": a.unit, "boards": len(a.boards),
+            "lines": sum(len(sb.lines) for sb in a.boards.values()), "contestants": len(a.standings),
+            "changed_boards": [], "parameters": [], "changed_contestants": [], "changed_lines": []}
 
 
 def _line_parameters(ss: ScoredSession) -> list[str]:
