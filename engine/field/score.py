@@ -505,6 +505,9 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
     if not any(sl.line.kind == "artificial" for sb in boards.values() for sl in sb.lines):
         return                              # nothing to rule: no session facts to gather
+    # the session facts are gathered for the contestants of an artificial line only
+    needed = {key for sb in boards.values() for sl in sb.lines if sl.line.kind == "artificial"
+              for side in SIDES for key in keys[(id(sl), side)]}
     for number, sb in boards.items():
         # cross-IMPs: a board's score in IMPs per comparison (the divisor undone), so that a
         # contestant's session IMPs are on the scale its artificial IMPs are given on (the session
@@ -513,11 +516,12 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
                 for side in SIDES:
+                    ks = [key for key in keys[(id(sl), side)] if key in needed]
                     value = sl.side(side).value
-                    if value is not None:
+                    if value is not None and ks:
                         if per != 1:
                             value = value * per
-                        for key in keys[(id(sl), side)]:
+                        for key in ks:
                             have.setdefault(key, []).append((number, value, sb.top))
     counts: dict[str, int] = {}
     event = "individual" if session.individual else "teams" if session.matches else "pairs"
