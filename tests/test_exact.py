@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bridgelaw.core.exact import (
+    ratio,
     NumberError,
     exact_json,
     format_decimal,
@@ -308,3 +309,21 @@ def test_short_number_texts_are_remembered_within_a_bound() -> None:
         parse_exact("60%")                              # the same text, read without percent
     long_text = "1" * 20 + "/" + "3" * 10               # past the remembered length: read each time
     assert parse_exact(long_text) == F(int("1" * 20), int("3" * 10))
+
+
+@given(st.integers(-10**30, 10**30), st.integers(-10**12, 10**12).filter(lambda d: d != 0))
+def test_ratio_is_the_fraction_of_two_ints(n, d):
+    """ratio() makes Fractions without Fraction's type checks: the same value, terms, hash and text."""
+    made, plain = ratio(n, d), F(n, d)
+    assert type(made) is F
+    assert (made.numerator, made.denominator) == (plain.numerator, plain.denominator)
+    assert made == plain and hash(made) == hash(plain) and str(made) == str(plain)
+    assert made + F(1, 3) == plain + F(1, 3)
+
+
+def test_ratio_lowest_terms_sign_and_zero():
+    assert (ratio(6, -4).numerator, ratio(6, -4).denominator) == (-3, 2)
+    assert ratio(8, 4) is ratio(2, 1)                   # a whole number: the one kept Fraction
+    assert ratio(0, 5) == 0 and ratio(0, 5).denominator == 1
+    with pytest.raises(ZeroDivisionError):
+        ratio(1, 0)

@@ -29,6 +29,7 @@ __all__ = [
     "minus",
     "fraction_parts",
     "total",
+    "ratio",
 ]
 
 
@@ -240,6 +241,32 @@ fraction_parts = operator.attrgetter(*(("_numerator", "_denominator") if _SLOTS 
 """(numerator, denominator) of a Fraction, read in one call (Fraction's properties are Python functions)."""
 
 
+_new = object.__new__
+
+
+def ratio(n: int, d: int = 1) -> Fraction:
+    """The Fraction n/d of two ints, in lowest terms — equal to ``Fraction(n, d)``, made without its
+    checks of the arguments' types through the numbers ABCs (about 2½ times faster: the field makes
+    a few Fractions a line)."""
+    if not _SLOTS or type(n) is not int or type(d) is not int:
+        return Fraction(n, d)
+    if d <= 0:
+        if d == 0:
+            raise ZeroDivisionError(f"Fraction({n}, 0)")
+        n, d = -n, -d
+    g = math.gcd(n, d)
+    if g != 1:
+        n //= g
+        d //= g
+    if d == 1:
+        found = _WHOLE.get(n)
+        if found is not None:
+            return found
+    f = _new(Fraction)
+    f._numerator, f._denominator = n, d
+    return f
+
+
 def whole(n: int) -> Fraction:
     """The whole number `n` as a Fraction (the common ones made once)."""
     found = _WHOLE.get(n)
@@ -268,7 +295,7 @@ def total(values: Iterable[Fraction | int]) -> Fraction:
         return whole(0)
     common = math.lcm(*[d for _, d in parts])
     n = sum([n * (common // d) for n, d in parts])
-    return whole(n) if common == 1 else Fraction(n, common)
+    return whole(n) if common == 1 else ratio(n, common)
 
 
 def lcm_of_denominators(values: Iterable[Fraction | int]) -> int:

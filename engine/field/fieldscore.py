@@ -40,6 +40,7 @@ from typing import Any, Union
 
 from ..core.bridge import IMP_SCALE, imps
 from ..ruling.outcomes import Component
+from ..core.exact import ratio, whole
 from ..core.rounding import by_parameter, round_half_away, round_half_even, round_toward
 
 __all__ = [
@@ -138,8 +139,8 @@ class Field:
     def frequencies(self) -> list[tuple[int, Fraction]]:
         """``(points, frequency)``, best score first, frequencies exact."""
         if self.scale == 1:
-            return [(s, Fraction(c)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
-        return [(s, Fraction(c, self.scale)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
+            return [(s, whole(c)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
+        return [(s, ratio(c, self.scale)) for s, c in zip(reversed(self.scores), reversed(self.counts))]
 
     def mp_units(self, points: int) -> int:
         """L × (2 × frequency below + frequency equal) over the whole field."""
@@ -196,7 +197,7 @@ def _weighted(entry: _Pairs, value_units, scale: int) -> Fraction:
     num = 0
     for points, weight in entry:
         num += weight.numerator * (scale // weight.denominator) * value_units(points)
-    return Fraction(num, scale * scale)
+    return ratio(num, scale * scale)
 
 
 def _per_table(field: "Field", of_result: Callable[[int], Fraction],
@@ -270,9 +271,9 @@ def matchpoints(
         return m
 
     if scale == 1:                      # no weighted table: whole matchpoints (no common divisor to find)
-        of_result = lambda points: Fraction(field.mp_units(points) - 1)          # noqa: E731
+        of_result = lambda points: whole(field.mp_units(points) - 1)             # noqa: E731
     else:
-        of_result = lambda points: Fraction(field.mp_units(points) - scale, scale)   # noqa: E731
+        of_result = lambda points: ratio(field.mp_units(points) - scale, scale)      # noqa: E731
     raw = _per_table(field, of_result, lambda entry: _weighted(entry, field.mp_units, scale) - 1)
     values = raw
     if factored:                        # equal results share one raw Fraction: factored once
@@ -328,7 +329,7 @@ def cross_imps(entries: Sequence[FieldEntry], *, points: Points | None = None,
             u = units[points] = field.imp_units(points)
         return u
 
-    values = _per_table(field, lambda points: Fraction(imp_units(points), scale * by),
+    values = _per_table(field, lambda points: ratio(imp_units(points), scale * by),
                         lambda entry: _weighted(entry, imp_units, scale) / by)
     return values, field, by
 
@@ -375,7 +376,7 @@ def butler(entries: Sequence[FieldEntry], *, points: Points | None = None, drop:
     def imp(points: int) -> Fraction:
         v = cache.get(points)
         if v is None:
-            v = cache[points] = Fraction(imps(points - datum))
+            v = cache[points] = whole(imps(points - datum))
         return v
 
     values = _per_table(field, imp, lambda entry: sum((w * imp(p) for p, w in entry), Fraction(0)))

@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core import bridge
-from ..core.exact import format_mixed, total as exact_total
+from ..core.exact import format_mixed, fraction_parts, ratio, total as exact_total
 from ..core.errors import BridgelawError
 from ..core.vocab import SIDES, TEAM_METHODS, Side, unit_scoring
 from ..rulebook import Rulebook
@@ -189,7 +189,20 @@ class Standing:
 
     @property
     def percent(self) -> Fraction | None:
-        return 100 * self.total / self.available if self.available else None
+        """100 × total ÷ available (None without a top): worked out once a total and available (ranking
+        and the checks ask for it often)."""
+        total, available = self.total, self.available
+        known = self.__dict__.get("_percent")
+        if known is not None and known[0] is total and known[1] is available:
+            return known[2]
+        if not available:
+            value = None
+        else:
+            tn, td = fraction_parts(total) if type(total) is Fraction else (total, 1)
+            an, ad = fraction_parts(available) if type(available) is Fraction else (available, 1)
+            value = ratio(100 * tn * ad, td * an)
+        self.__dict__["_percent"] = (total, available, value)
+        return value
 
 
 @dataclass
@@ -493,7 +506,8 @@ def _percents(sb: ScoredBoard) -> None:
             if v is not None:
                 pc = cache.get(id(v))
                 if pc is None:              # 100 × v ÷ top, made as one Fraction
-                    pc = cache[id(v)] = Fraction(100 * v.numerator * td, v.denominator * tn)
+                    vn, vd = fraction_parts(v)
+                    pc = cache[id(v)] = ratio(100 * vn * td, vd * tn)
                 s.percent = pc
 
 
@@ -764,23 +778,23 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
             entries = sl.trace.entries if sl.trace is not None else None
             for side in SIDES:
                 for key in keys[(id(sl), side)]:
-                    st = table.get(key)
-                    if st is None:
-                        st = table[key] = Standing(key, None, line.section, side if by_direction else None)
+                    acc = sums.get(key)
+                    if acc is None:         # its values, the tops they are out of, and its standing
+                        st = table.get(key)
+                        if st is None:
+                            st = table[key] = Standing(key, None, line.section, side if by_direction else None)
+                        acc = sums[key] = ([], [], st)
                     v = contestants.get(key)
                     if v is None:
                         continue
+                    st = acc[2]
                     top = board_top
                     if to_top:
                         f = _to_top(v, top, session_top, mp_unit)
                         st.factored.append(Entry("to-top", {"board": number, "before": v, "top": top, "after": f,
                                                             "session_top": session_top, "parameter": TOTALS_TOP}))
                         v, top = f, session_top
-                    acc = sums.get(key)
-                    if acc is None:
-                        acc = sums[key] = ([], [])
                     acc[0].append(v)
-                    st.boards += 1
                     if cross:
                         st.comparisons += max(sb.results - (1 if line.kind != "artificial" else 0), 1)
                     if has_top:
@@ -789,10 +803,11 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
                                                              e.data["player"] == key.split(":")[-1]
                                                              for e in entries)):
                         st.adjusted.append(f"board {number}")
-    for key, (values, tops_played) in sums.items():
-        st = table[key]
-        st.total = exact_total(values)
-        st.available = exact_total(tops_played)
+    for values, tops_played, st in sums.values():
+        if values:                          # a contestant with a score on some board
+            st.boards = len(values)
+            st.total = exact_total(values)
+            st.available = exact_total(tops_played)
     for st in table.values():
         adjustment = st.contestant.extra.get("adjustment") if st.contestant is not None else None
         if adjustment:                      # a pair-level adjustment the file gives (USEBIO ADJUSTMENT)
