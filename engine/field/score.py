@@ -530,13 +530,16 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
         for sl in sb.lines:
             if sl.line.kind in ("result", "adjusted", "split"):
                 for side in SIDES:
-                    ks = [key for key in keys[(id(sl), side)] if key in needed]
+                    ks = keys[(id(sl), side)]
+                    if needed.isdisjoint(ks):
+                        continue
                     value = sl.side(side).value
-                    if value is not None and ks:
+                    if value is not None:
                         if per != 1:
                             value = value * per
                         for key in ks:
-                            have.setdefault(key, []).append((number, value, sb.top))
+                            if key in needed:
+                                have.setdefault(key, []).append((number, value, sb.top))
     counts: dict[str, int] = {}
     event = "individual" if session.individual else "teams" if session.matches else "pairs"
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):

@@ -39,7 +39,7 @@ from typing import Any, Callable
 from ..core import bridge
 from ..core import vp as vp_scale
 from ..core.errors import BridgelawError
-from ..core.exact import format_mixed, total as exact_total
+from ..core.exact import format_mixed, total as exact_total, whole
 from ..core.vocab import SIDES, other
 from ..rulebook import Rulebook
 from ..ruling.build import rule_case
@@ -61,16 +61,19 @@ def _sign(side: str) -> int:
 def _points_of(f: Any) -> Callable[[int], Fraction]:
     """A board's score for a team whose net points (its points in one room plus the other) are n."""
     if f == "team-imps":
-        return lambda n: Fraction(bridge.imps(n))
+        return lambda n: whole(bridge.imps(n))
     if f == "point-a-board":
-        return lambda n: Fraction(2 if n > 0 else 1 if n == 0 else 0)
-    return lambda n: Fraction(n)
+        return lambda n: whole(2 if n > 0 else 1 if n == 0 else 0)
+    return whole
+
+
+_ONE = whole(1)
 
 
 def _weighted(line: Line, side: str, ns_points: Callable[[Any], int]) -> list[tuple[Fraction, int]]:
     """The room's NS points as (weight, points) from the view of the team sitting on `side`."""
     if line.kind == "result":
-        return [(Fraction(1), line.points)]
+        return [(_ONE, line.points)]
     return [(c.weight, ns_points(c.outcome)) for c in line.parts[side]]
 
 
@@ -137,15 +140,23 @@ def score_board(board: Board, scored: list[Any], method: str, ns_points: Callabl
 
 def frequencies(scored: list[Any], ns_points: Callable[[Any], int]) -> dict[str, list[tuple[int, Fraction]]]:
     """Each side's points on the board with their frequencies (a weighted room counts its weights)."""
-    count: dict[str, dict[int, Fraction]] = {"NS": {}, "EW": {}}
+    count: dict[str, dict[int, Fraction | int]] = {"NS": {}, "EW": {}}
+    ns, ew = count["NS"], count["EW"]
     for sl in scored:
-        if sl.line.kind not in ("result", "adjusted", "split"):
+        line = sl.line
+        if line.kind == "result":           # a room's one result: counted as a whole number
+            p = line.points
+            ns[p] = ns.get(p, 0) + 1
+            ew[-p] = ew.get(-p, 0) + 1
+            continue
+        if line.kind not in ("adjusted", "split"):
             continue
         for side in SIDES:
-            for w, p in _weighted(sl.line, side, ns_points):
+            c = count[side]
+            for w, p in _weighted(line, side, ns_points):
                 points = p if side == "NS" else -p
-                count[side][points] = count[side].get(points, Fraction(0)) + w
-    return {side: sorted(c.items()) for side, c in count.items()}
+                c[points] = c.get(points, 0) + w
+    return {side: sorted((p, whole(v) if type(v) is int else v) for p, v in c.items()) for side, c in count.items()}
 
 
 def in_match(sl: Any, how: str, other_room: Any, method: str, book: Rulebook) -> None:
