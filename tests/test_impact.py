@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -418,3 +419,20 @@ def test_the_report_never_replaces_an_input(season_dir, tmp_path, capsys):
     assert code == 2 and err.startswith(f"bridgelaw: error: --overlay {tmp_path}/none.yaml: cannot be read (")
     code, out, err = _impact(capsys, "--rulebooks", "wbf-2017,ebu", str(folder), "--jobs", "0")
     assert code == 2 and err == "bridgelaw: error: --jobs 0: no worker (expected 1 or more worker processes)\n"
+
+
+def test_a_seasons_files_share_the_proposed_rulebook_and_what_it_changes():
+    """The rulebook a proposal makes (--set), a program's profile laid over it, and what it changes are
+    made once a run, not once a file: the same objects, so that the decisions each keeps serve every file."""
+    from bridgelaw import rulebook as rulebooks
+    from bridgelaw.field import profiles
+    book = rulebooks.get("wbf-2017")
+    a = book.with_settings(["artificial.pairs.avg_plus=65%"])
+    assert a is book.with_settings(["artificial.pairs.avg_plus=65%"])
+    assert a is not book.with_settings(["artificial.pairs.avg_plus=70%"])
+    assert a.parameters["artificial.pairs.avg_plus"] == Fraction(13, 20)
+    ebu = profiles.profiles()["ebuscore"]
+    assert ebu.apply(book) is ebu.apply(book) and ebu.apply(a) is not ebu.apply(book)
+    change = season.changes(book, a)
+    assert change is season.changes(book, a)
+    assert set(change.parameters) == {"artificial.pairs.avg_plus"} and change.stages == {"artificial"}

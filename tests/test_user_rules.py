@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,23 @@ def test_the_installed_command_from_an_empty_folder(tmp_path):
     assert re.search(r"^nbo-2026 ", done.stdout, re.M), done.stdout
     done = run("compare", "--rulebooks", "wbf-2017,nbo-2026", "nbo/cases")
     assert done.stdout.splitlines()[-1] == "nbo-2026 vs wbf-2017: 0 of 1 rulings change", done.stderr
+
+
+def test_pinned_looks_a_rulebook_up_once_and_only_within(tmp_path):
+    """files.pinned() (a season's replay): within it an edited rulebook file is not looked up again —
+    the run reads one version —; outside it, it is (a long-running server sees the edit); offering
+    other folders (files.use) forgets what was looked up."""
+    folder = _new(tmp_path)
+    files.use([folder])
+    path = folder / "nbo-2026.yaml"
+    assert rulebooks.get("nbo-2026").parameters["artificial.pairs.avg_plus"] == Fraction(3, 5)
+    with files.pinned():
+        first = rulebooks.get("nbo-2026")
+        path.write_text(path.read_text().replace("avg_plus: {value: 60%", "avg_plus: {value: 65%"))
+        os.utime(path, ns=(path.stat().st_mtime_ns + 10**9,) * 2)
+        assert rulebooks.get("nbo-2026") is first
+        assert "nbo-2026" in files.available()
+        files.use([folder])                     # the folders offered again: looked up anew
+        assert rulebooks.get("nbo-2026").parameters["artificial.pairs.avg_plus"] == Fraction(13, 20)
+    assert files.pins() is None
+    assert rulebooks.get("nbo-2026").parameters["artificial.pairs.avg_plus"] == Fraction(13, 20)

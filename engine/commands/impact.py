@@ -164,14 +164,16 @@ def execute(items: list[tuple[str, str | None]], spec: season.Spec, jobs: int | 
     jobs = jobs or _cores()
     if jobs <= 1 or len(items) == 1:
         out = []
-        for i, item in enumerate(items, 1):
-            out.append(task(item, spec))
-            if progress:
-                progress(i)
+        with rulebook_files.pinned():           # the rulebooks looked up once for the run
+            for i, item in enumerate(items, 1):
+                out.append(task(item, spec))
+                if progress:
+                    progress(i)
         return out
     results: list[dict[str, Any] | None] = [None] * len(items)
     done = 0
-    with cf.ProcessPoolExecutor(max_workers=min(jobs, len(items))) as pool:
+    # each worker process looks the rulebooks up once for the run (it ends with the run)
+    with cf.ProcessPoolExecutor(max_workers=min(jobs, len(items)), initializer=rulebook_files.pin_process) as pool:
         futures = {pool.submit(task, item, spec): i for i, item in enumerate(items)}
         for future in cf.as_completed(futures):
             results[futures[future]] = future.result()

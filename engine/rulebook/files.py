@@ -33,6 +33,9 @@ def use(folders) -> None:
     global _given
     _given = tuple(_checked(Path(f), "--rules") for f in folders or ())
     _user_dirs.cache_clear()
+    memo = _PINNED.get()
+    if memo:                                # other folders offered: nothing looked up before holds
+        memo.clear()
 
 
 def user_dirs() -> list[Path]:
@@ -84,6 +87,12 @@ def pinned():
         yield
     finally:
         _PINNED.reset(token)
+
+
+def pin_process() -> None:
+    """Pinned for the rest of this process: a pool's worker process, which ends with its run."""
+    if _PINNED.get() is None:
+        _PINNED.set({})
 
 
 def pins() -> dict | None:
