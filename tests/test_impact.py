@@ -436,3 +436,22 @@ def test_a_seasons_files_share_the_proposed_rulebook_and_what_it_changes():
     change = season.changes(book, a)
     assert change is season.changes(book, a)
     assert set(change.parameters) == {"artificial.pairs.avg_plus"} and change.stages == {"artificial"}
+
+
+def test_contestant_count_is_the_number_of_standings_without_them():
+    """A session the proposal cannot change is reported by its size: its contestants counted without
+    working its standings out — the same number, on every real file the project keeps."""
+    from bridgelaw.field.run import load_event, run
+    counted = 0
+    for path in sorted((ROOT / "tests" / "data" / "events").glob("*")):
+        if path.suffix not in (".pbn", ".xml") or path.name.startswith("bridgecomposer"):
+            continue
+        rulebook = "ebu" if path.name.startswith("scorebridge") else None      # its file names no country
+        scored = run(load_event(str(path)), None, rulebook, None)
+        for k, ss in enumerate(scored):
+            fresh = run(load_event(str(path)), None, rulebook, None)[k]
+            fresh.__dict__.pop("standings", None)       # counted, not worked out
+            assert fresh.contestant_count == len(ss.standings), path.name
+            assert "standings" not in fresh.__dict__
+            counted += 1
+    assert counted == 11

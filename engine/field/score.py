@@ -228,6 +228,17 @@ class ScoredSession:
         return _standings(self.session, self.boards, self.keys, self.parameters)
 
     @property
+    def contestant_count(self) -> int:
+        """How many standings there are, without working them out when they are not yet (the
+        session's contestants and those of its lines)."""
+        if "standings" in self.__dict__ or self.teams is not None:
+            return len(self.standings)
+        seen = set(self.session.contestants)
+        for ks in self.keys.values():
+            seen.update(ks)
+        return len(seen)
+
+    @property
     def parameters(self) -> dict[str, Any]:
         return {name: e.data["value"] for name, e in self.trace.parameters().items()}
 
@@ -237,7 +248,9 @@ class ScoredSession:
         out once for the way the file prints (``session.figures``) and the ranking (a new ranking is a
         new standings list): learning asks three or four times."""
         figures = self.session.figures
-        standings = self.standings
+        # the standings only when a contestant has a published figure to check (else none is checked)
+        published = self.teams is not None or any(c.published for c in self.session.contestants.values())
+        standings = self.standings if published else ()
         known = self.__dict__.get("_checks")          # (figures, standings, checks): the list itself kept
         if known is not None and known[0] == figures and known[1] is standings:
             return list(known[2])

@@ -330,7 +330,7 @@ def compare_sessions(base: list[ScoredSession], other: list[ScoredSession],
 
 def _unchanged(a: ScoredSession, after: str) -> dict[str, Any]:
     return {"session": a.session.name, "before": a.book.id, "after": after, "unit": a.unit, "boards": len(a.boards),
-            "lines": sum(len(sb.lines) for sb in a.boards.values()), "contestants": len(a.standings),
+            "lines": sum(len(sb.lines) for sb in a.boards.values()), "contestants": a.contestant_count,
             "changed_boards": [], "parameters": [], "changed_contestants": [], "changed_lines": []}
 
 
