@@ -140,3 +140,26 @@ def test_the_casebook_writes_through_the_one_writer(tmp_path):
     code, stdout, err = run("casebook", CASE, "--out", out)
     assert (code, stdout) == (2, "") and "index.md: cannot write here: it is not a regular file" in err
     assert sorted(p.name for p in out.rglob("*")) == ["cases", "index.md"]          # nothing written
+
+
+def test_a_cache_entry_is_written_whole_without_a_search_and_swept_once(tmp_path, monkeypatch):
+    """A cache's entry (impact: thousands to a folder) is written through a renamed temporary file, but
+    neither synced nor the folder listed at each write — a write would cost the folder's size, a
+    season's writes its square —; remove_stale_in sweeps the whole folder's stale temporaries once."""
+    from bridgelaw.core import files
+    from bridgelaw.commands.impact import cache_write
+    listed, synced = [], []
+    real_listdir, real_fsync = os.listdir, os.fsync
+    monkeypatch.setattr(os, "listdir", lambda p=".": listed.append(p) or real_listdir(p))
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    for i in range(50):
+        cache_write(tmp_path, f"{i:064x}", {"sessions": [], "error": None})
+    assert listed == [] and synced == []
+    assert len(list(tmp_path.glob("*.json"))) == 50 and not list(tmp_path.glob(".*.tmp"))
+    write_atomic(tmp_path / "out.pbn", "x")             # an output the user asked for: synced, its name's stale swept
+    assert len(synced) == 1 and len(listed) == 1
+    dead = tmp_path / f".{0:064x}.json.{dead_pid()}.abcd1234.tmp"
+    alive = tmp_path / f".{1:064x}.json.{os.getppid()}.wxyz5678.tmp"
+    for p in (dead, alive):
+        p.write_text("half an entry")
+    assert files.remove_stale_in(tmp_path) == [dead] and alive.exists() and len(listed) == 2

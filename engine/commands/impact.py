@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterable
 from .. import __version__
 from ..core.dates import as_of_option
 from ..core.errors import BridgelawError
-from ..core.files import same_file, target_of, write_atomic
+from ..core.files import remove_stale_in, same_file, target_of, write_atomic
 from ..core.vocab import METHODS
 from ..field import season
 from ..render import impact as report
@@ -139,7 +139,9 @@ def cache_write(folder: Path, key: str, result: dict[str, Any]) -> None:
         return                              # an unreadable file is tried again next time
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(folder / f"{key}.json", json.dumps({"magic": MAGIC, "key": key, "result": result}))
+        # a cache entry: not synced to the disk, nor the folder searched at each write (swept once a run)
+        write_atomic(folder / f"{key}.json", json.dumps({"magic": MAGIC, "key": key, "result": result}),
+                     durable=False, tidy=False)
     except (OSError, BridgelawError):
         return
 
@@ -221,6 +223,8 @@ def impact(paths: Iterable[str], spec: season.Spec, *, jobs: int | None = None, 
     if not found:
         raise BridgelawError("no results files (.pbn, .xml) in " + ", ".join(paths))
     folder = cache_folder() if cache else None
+    if folder is not None:
+        remove_stale_in(folder)             # the temporary files of a run killed while it wrote
     ks = keys(found, spec) if folder is not None else [None] * len(found)
     results: list[dict[str, Any] | None] = [cache_read(folder, k) if folder is not None else None for k in ks]
     todo = [i for i, r in enumerate(results) if r is None]

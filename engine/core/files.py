@@ -53,19 +53,27 @@ def target_of(path: str | Path) -> Path:
     return real
 
 
-def write_atomic(path: str | Path, text: str | bytes, encoding: str = "utf-8") -> list[Path]:
+def write_atomic(path: str | Path, text: str | bytes, encoding: str = "utf-8", *, durable: bool = True,
+                 tidy: bool = True) -> list[Path]:
     """Write `text` (or bytes) to `path` through a temporary file in the same folder and os.replace:
     a reader sees the old file or the new one, never half of one; on failure nothing changes.
-    Returns the stale temporary files of earlier, killed writes to the same name that it removed."""
-    return write_all([(path, text, encoding)])
+    Returns the stale temporary files of earlier, killed writes to the same name that it removed.
+    (`durable`, `tidy`: see :func:`write_all`.)"""
+    return write_all([(path, text, encoding)], durable=durable, tidy=tidy)
 
 
-def write_all(writes: list[tuple[str | Path, str | bytes, str]]) -> list[Path]:
+def write_all(writes: list[tuple[str | Path, str | bytes, str]], *, durable: bool = True,
+              tidy: bool = True) -> list[Path]:
     """Write several files (path, text or bytes, encoding) all or none: each is written whole to a
     temporary file beside its target, and only when every one of them is written (and synced) are
     they renamed over their targets, one after the other; on any failure the temporary files are
     removed and no target has changed (a BridgelawError naming the file). Two outputs naming one
-    file are refused. Returns the stale temporary files of earlier, killed writes it removed."""
+    file are refused. Returns the stale temporary files of earlier, killed writes it removed.
+
+    A cache's entries (data that can be made again, thousands to a folder) are written with
+    `durable` false — not synced to the disk before the rename: a crash may lose the entry, never
+    leave half of one — and `tidy` false: the folder is not searched for stale temporary files at
+    each write (:func:`remove_stale_in` sweeps it once)."""
     targets = [target_of(path) for path, _, _ in writes]      # resolved: links followed
     seen: dict[object, int] = {}
     for i, target in enumerate(targets):
@@ -81,7 +89,7 @@ def write_all(writes: list[tuple[str | Path, str | bytes, str]]) -> list[Path]:
                 raise BridgelawError(f"{writes[i][0]} and {writes[seen[mark]][0]} are the same file",
                                      expected="one output per file")
             seen[mark] = i
-    removed = [stale for target in targets for stale in remove_stale(target)]
+    removed = [stale for target in targets for stale in remove_stale(target)] if tidy else []
     temporaries: list[str] = []
     try:
         for target, (_, text, encoding) in zip(targets, writes):
@@ -95,7 +103,8 @@ def write_all(writes: list[tuple[str | Path, str | bytes, str]]) -> list[Path]:
                 with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding=encoding, newline="") as f:
                     f.write(text)
                     f.flush()
-                    os.fsync(f.fileno())
+                    if durable:
+                        os.fsync(f.fileno())
                 if target.exists():
                     os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
                 else:
@@ -153,17 +162,26 @@ def refuse_inputs(option: str, targets: list[str], inputs: list[tuple[str, str |
 def remove_stale(target: Path) -> list[Path]:
     """Remove the temporary files ``.NAME.PID.XXXXXXXX.tmp`` beside `target` whose writing process
     no longer runs (a write killed before its rename); the ones removed."""
-    pattern = re.compile(re.escape(f".{target.name}.") + r"([0-9]+)\.[A-Za-z0-9_]{8}\.tmp")
+    return _remove_stale(target.parent, re.escape(f".{target.name}."))
+
+
+def remove_stale_in(folder: Path) -> list[Path]:
+    """:func:`remove_stale` for every file of `folder` at once (one listing of the folder)."""
+    return _remove_stale(folder, r"\..+\.")
+
+
+def _remove_stale(folder: Path, prefix: str) -> list[Path]:
+    pattern = re.compile(prefix + r"([0-9]+)\.[A-Za-z0-9_]{8}\.tmp")
     removed = []
     try:
-        names = os.listdir(target.parent)
+        names = os.listdir(folder)
     except OSError:
         return removed
     for name in names:
         m = pattern.fullmatch(name)
         if m is None or _running(int(m[1])):
             continue
-        stale = target.parent / name
+        stale = folder / name
         try:
             if stat.S_ISREG(os.lstat(stale).st_mode):
                 os.unlink(stale)
