@@ -292,9 +292,13 @@ class TeamsResult:
         for sm in self.matches:
             for mb in sm.boards:
                 for sl in mb.rooms:
+                    printed = sl.line.extra.get("pairwise")
+                    if not printed:
+                        continue
                     pw = self.pairwise.get(id(sl.line))
-                    for side, pub in sl.line.extra.get("pairwise", {}).items():
-                        out.append((sl.line, side, f"{sl.line.label} {side} pairwise cross-IMPs", pub,
+                    label = sl.line.label           # once a room, not once a side
+                    for side, pub in printed.items():
+                        out.append((sl.line, side, f"{label} {side} pairwise cross-IMPs", pub,
                                     pw[side] if pw is not None else None))
         totals = self.pair_totals()
         printed = self.pair_imps()
