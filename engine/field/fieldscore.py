@@ -258,10 +258,10 @@ def matchpoints(
     if form not in FORMS:
         raise ValueError(f"unknown Neuberg form {form!r}")
     factored = form != "none" and 0 < a < e
-    step = Fraction(round_to) if factored else Fraction(0)
-    top = Fraction(2 * (e - 1)) if factored or a == 0 else Fraction(2 * (a - 1))
+    step = Fraction(round_to) if factored else whole(0)
+    top = whole(2 * (e - 1)) if factored or a == 0 else whole(2 * (a - 1))
     scale = field.scale
-    centre = top / 2
+    centre = whole((e - 1) if factored or a == 0 else (a - 1))      # top / 2
 
     def finish(m: Fraction) -> Fraction:
         if factored:

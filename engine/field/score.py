@@ -530,11 +530,12 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     session's other boards with a result; their artificial boards so far), or as the file gives it."""
     scoring = unit_scoring(method)
     have: dict[str, list[tuple[Any, Fraction, Fraction | None]]] = {}
-    if not any(sl.line.kind == "artificial" for sb in boards.values() for sl in sb.lines):
+    artificial = [(number, sl) for number, sb in boards.items() for sl in sb.lines if sl.line.kind == "artificial"]
+    if not artificial:
         return                              # nothing to rule: no session facts to gather
     # the session facts are gathered for the contestants of an artificial line only
-    needed = {key for sb in boards.values() for sl in sb.lines if sl.line.kind == "artificial"
-              for side in SIDES for key in keys[(id(sl), side)]}
+    needed = {key for _, sl in artificial for side in SIDES for key in keys[(id(sl), side)]}
+    with_artificial = {number for number, _ in artificial}
     for number, sb in boards.items():
         # cross-IMPs: a board's score in IMPs per comparison (the divisor undone), so that a
         # contestant's session IMPs are on the scale its artificial IMPs are given on (the session
@@ -556,7 +557,7 @@ def _artificial(session: Session, book: Rulebook, boards: dict[int | None, Score
     counts: dict[str, int] = {}
     event = "individual" if session.individual else "teams" if session.matches else "pairs"
     for number, sb in sorted(boards.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
-        if not any(sl.line.kind == "artificial" for sl in sb.lines):
+        if number not in with_artificial:
             continue                        # its scores (and percentages) as pass 1 left them
         for sl in sb.lines:
             line = sl.line
