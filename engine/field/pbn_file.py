@@ -75,10 +75,39 @@ class Column:
         return f"{self.name}\\{self.width}{self.align or ''}"
 
 
-@dataclass
 class Row:
-    index: int                      # 0-based line index in PbnFile.lines
-    tokens: list[Token]
+    """One row of a table: its line index (0-based, in PbnFile.lines), its values (unquoted) and
+    their tokens (where each was written). A row without quotes keeps its line's text and makes its
+    tokens only when asked (an error's place, a corrected file's edit): a session's file has
+    thousands of rows, read by value."""
+
+    __slots__ = ("index", "values", "_tokens", "_text")
+
+    def __init__(self, index: int, tokens: list[Token] | None = None, *, values: list[str] | None = None,
+                 text: str | None = None) -> None:
+        self.index = index
+        self._tokens = tokens
+        self._text = text               # the line without its end (tokens made from it when asked)
+        self.values = [t.value for t in tokens] if values is None else values
+
+    @property
+    def tokens(self) -> list[Token]:
+        tokens = self._tokens
+        if tokens is None:
+            n = self.index + 1
+            tokens = self._tokens = [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(self._text)
+                                     for v in (m.group(0),)]
+        return tokens
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Row:
+            return NotImplemented
+        return (self.index, self.tokens) == (other.index, other.tokens)
+
+    __hash__ = None      # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Row(index={self.index!r}, tokens={self.tokens!r})"
 
     def value(self, table: "ScoreTable", name: str) -> Token | None:
         k = table.index(name)
@@ -171,34 +200,39 @@ MAX_ROWS = 10_000          # rows of one ScoreTable (a board's tables)
 def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFile:
     lines = text.splitlines(keepends=True)
     pbn = PbnFile(file=file, lines=lines, encoding=encoding, games=[])
-    longest = max(range(len(lines)), key=lambda k: len(lines[k]), default=None)
-    if longest is not None and len(lines[longest]) > MAX_LINE:       # refused before any tag is matched
-        raise BridgelawError(f"line {longest + 1} is {len(lines[longest]):,} characters long", file=file,
+    most = max(map(len, lines), default=0)
+    if most > MAX_LINE:                                              # refused before any tag is matched
+        longest = next(k for k, full in enumerate(lines) if len(full) == most)
+        raise BridgelawError(f"line {longest + 1} is {most:,} characters long", file=file,
                              line=longest + 1, column=1, expected=f"lines of at most {MAX_LINE:,} characters "
                              "(docs/limits.md)")
     game: Game | None = None
     table: ScoreTable | None = None
     in_comment = False
     for i, full in enumerate(lines):
-        line = full.rstrip("\r\n")
-        n = i + 1
         if in_comment:
-            if "}" in line:
+            if "}" in full:
                 in_comment = False
             continue
-        stripped = line.strip()
+        stripped = full.strip()
         if not stripped:
             game, table = None, None          # an empty line ends the game
             continue
-        if line.startswith("%") or stripped.startswith(";"):
+        first = stripped[0]
+        if first == ";" or first == "%" and full[0] == "%":
             continue
-        if stripped.startswith("{"):
+        if first == "{":
             if "}" not in stripped:
                 in_comment = True
             table = None
             continue
-        m = _TAG.match(line) if stripped[0] == "[" else None      # a tag starts with [ (a row never)
-        if m is not None:
+        line = full.rstrip("\r\n")
+        n = i + 1
+        if first == "[":                  # a tag starts with [ (a row never)
+            m = _TAG.match(line)
+            if m is None:
+                raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
+                                expected='[Name "value"]')
             if game is None:
                 game = Game(first_line=n)
                 pbn.games.append(game)
@@ -218,17 +252,23 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
             elif lower == "totalscoretable":
                 table = game.tables[m["name"]] = ScoreTable(i, token, _columns(pbn, token))
             continue
-        if stripped.startswith("["):
-            raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
-                            expected='[Name "value"]')
         if table is not None:
-            if len(table.rows) >= MAX_ROWS:
+            rows = table.rows
+            if len(rows) >= MAX_ROWS:
                 raise pbn.error(Token(line, line, n, 1), f"the table at line {table.header.line} has more than "
                                 f"{MAX_ROWS:,} rows", expected=f"at most {MAX_ROWS:,} rows (tables of one board)")
-            bad = _NOT_XML.search(line)
-            if bad is not None:
-                raise _not_xml(pbn, "a table row", bad[0], n, bad.start() + 1)
-            table.rows.append(Row(i, _tokens(pbn, line, n)))
+            if not line.isprintable():    # every character _NOT_XML finds is unprintable
+                bad = _NOT_XML.search(line)
+                if bad is not None:
+                    raise _not_xml(pbn, "a table row", bad[0], n, bad.start() + 1)
+            if '"' in line:
+                rows.append(Row(i, _tokens(pbn, line, n)))
+                continue
+            values = line.split()         # the common row: no quoted values (split as _BARE finds them)
+            row = Row(i, values=values, text=line)
+            if not (line.isascii() and "_" not in line and max(map(len, values)) <= MAX_DIGITS):
+                _check_numbers(pbn, row.tokens)
+            rows.append(row)
         # other section data (Auction, Play, other tables): not needed
     return pbn
 
@@ -263,6 +303,12 @@ MAX_DIGITS = 12            # a number in a table row: scores, tables, pairs, mem
 
 def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
     tokens = _split(pbn, line, n)
+    _check_numbers(pbn, tokens)
+    return tokens
+
+
+def _check_numbers(pbn: PbnFile, tokens: list[Token]) -> None:
+    """Each value that looks like a number is one: ASCII digits, no '_', at most MAX_DIGITS digits."""
     for t in tokens:
         v = t.value
         if len(v) <= MAX_DIGITS and v.isascii() and "_" not in v:
@@ -276,7 +322,6 @@ def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
                 raise pbn.error(t, f"'{v[:20]}' is not a number: no '_' inside a number", expected="digits 0-9")
             if len(core) > MAX_DIGITS:
                 raise pbn.error(t, f"'{v[:12]}…' has {len(core):,} digits", expected=f"at most {MAX_DIGITS} digits")
-    return tokens
 
 
 def _split(pbn: PbnFile, line: str, n: int) -> list[Token]:
@@ -314,7 +359,7 @@ def _table_name(table: ScoreTable) -> str:
 def check_row(pbn: PbnFile, table: ScoreTable, row: Row) -> None:
     """A row with as many values as its table has columns, or a one-line error at the first
     value too many (or the end of the line, naming the missing column)."""
-    n, want = len(row.tokens), len(table.columns)
+    n, want = len(row.values), len(table.columns)
     if n == want:
         return
     header = ", ".join(table.names)
