@@ -30,6 +30,8 @@ MAX_WIDTH = 255             # a column wider than this is a mistake (10**8 would
 
 
 def _unescape(text: str) -> str:
+    if "\\" not in text:
+        return text
     return re.sub(r'\\(["\\])', r"\1", text)
 
 
@@ -142,10 +144,13 @@ class Game:
     tables: dict[str, ScoreTable] = field(default_factory=dict)   # ScoreTable, TotalScoreTable
 
     def tag(self, name: str) -> Token | None:
-        for key, token in self.tags.items():
-            if key.lower() == name.lower():
-                return token
-        return None
+        lookup = self.__dict__.get("_lookup")           # the first tag of each name (any case), made once
+        if lookup is None or lookup[0] != len(self.tags):
+            by_name: dict[str, Token] = {}
+            for key, token in self.tags.items():
+                by_name.setdefault(key.lower(), token)
+            lookup = self.__dict__["_lookup"] = (len(self.tags), by_name)
+        return lookup[1].get(name.lower())
 
 
 @dataclass
@@ -273,7 +278,13 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
     return pbn
 
 
+_COLUMNS: dict[str, tuple[Column, ...]] = {}      # a header's columns, read once (a file repeats one header)
+
+
 def _columns(pbn: PbnFile, header: Token) -> list[Column]:
+    hit = _COLUMNS.get(header.value)
+    if hit is not None:
+        return list(hit)
     columns: list[Column] = []
     offset = 0
     seen: set[str] = set()
@@ -292,6 +303,8 @@ def _columns(pbn: PbnFile, header: Token) -> list[Column]:
                             expected=f"a width of at most {MAX_WIDTH}")
         columns.append(Column(m["name"], int(m["width"]) if m["width"] else None,
                               m["align"].upper() if m["align"] else None))
+    if len(_COLUMNS) < 1_000:
+        _COLUMNS[header.value] = tuple(columns)
     return columns
 
 

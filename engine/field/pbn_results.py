@@ -217,8 +217,7 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
         previous["Vulnerable"] = value
     board = Board(number, vul, [], where, extra={"game": g})
     _check_columns(pbn, table)
-    positions = _positions(table)
-    plan = _plan(positions)
+    positions, plan = _planned(table)
     individual = None                       # known from the first row on (its errors in the order they were)
     for row in table.rows:
         check_row(pbn, table, row)
@@ -356,6 +355,22 @@ _PLAYED: dict[tuple[str, str, str, str], tuple[bridge.PlayedResult, int]] = {}
 _SCORES = {"Score_NS": "NS", "Score_EW": "EW", "Score": None}
 
 
+_PLANS: dict[tuple[str, ...], tuple[dict[str, Any], tuple | None]] = {}
+
+
+def _planned(table: ScoreTable) -> tuple[dict[str, Any], tuple | None]:
+    """A table's :func:`_positions` and :func:`_plan`, made once for each set of columns (a file
+    repeats one ScoreTable header)."""
+    key = tuple(c.name.lower() for c in table.columns)
+    hit = _PLANS.get(key)
+    if hit is None:
+        positions = _positions(table)
+        hit = positions, _plan(positions)
+        if len(_PLANS) < 1_000:
+            _PLANS[key] = hit
+    return hit
+
+
 def _plan(positions: dict[str, Any]) -> tuple | None:
     """How :func:`_plain_line` reads a table's rows (each column's position), or None for a table it
     leaves to :func:`_line` (an individual event's, or one with a Multiplicity column)."""
@@ -365,14 +380,10 @@ def _plan(positions: dict[str, Any]) -> tuple | None:
                   if positions[name] is not None)
     scores = tuple((positions[name], side) for name, side in _SCORES.items() if positions[name] is not None)
     published_at = tuple((positions[name], key) for name, key in positions["published"])
+    cells = (cells, dict(cells))            # each cell's position, and the mapping of a row that has them all
     return (positions["Section"], positions["Table"], positions["PairId_NS"], positions["PairId_EW"], cells,
             positions["Adjustment"], positions["Contract"], positions["Declarer"], positions["Result"], scores,
             published_at)
-
-
-def _plain_id(value: str) -> bool:
-    """What :func:`.cells.identifier` takes, said without a place (a value from a row, not '-')."""
-    return 0 < len(value) <= MAX_ID and value.isprintable() and value == value.strip()
 
 
 def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | None:
@@ -384,12 +395,12 @@ def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | Non
     values = row.values
     if k_adj is not None and values[k_adj] not in _EMPTY:
         return None
-    section = ""
+    section = ""                            # ids as .cells.identifier takes them (a value with no space)
     if k_section is not None:
         section = values[k_section]
         if section in _EMPTY:
             section = ""
-        elif not _plain_id(section):
+        elif not (len(section) <= MAX_ID and section.isprintable() and section == section.strip()):
             return None
     number = None
     if k_table is not None:
@@ -405,13 +416,13 @@ def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | Non
         ns = values[k_ns]
         if ns in _EMPTY:
             ns = None
-        elif not _plain_id(ns):
+        elif not (len(ns) <= MAX_ID and ns.isprintable() and ns == ns.strip()):
             return None
     if k_ew is not None:
         ew = values[k_ew]
         if ew in _EMPTY:
             ew = None
-        elif not _plain_id(ew):
+        elif not (len(ew) <= MAX_ID and ew.isprintable() and ew == ew.strip()):
             return None
     figures = {}
     for k, key in published_at:
@@ -456,7 +467,11 @@ def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | Non
         column = len(text) - len(text.lstrip()) + 1
     else:
         column = row.tokens[0].column if row.tokens else 1
-    cells = {key: k for key, k in cell_keys if values[k] not in _EMPTY}
+    cells = cell_keys[1]                    # shared by the rows that have every cell (read only)
+    for key, k in cell_keys[0]:
+        if values[k] in _EMPTY:
+            cells = {key: k for key, k in cell_keys[0] if values[k] not in _EMPTY}
+            break
     line = Line(board.number, section, number, ns, ew, Where(pbn.file, row.index + 1, column),
                 extra={"row": row, "cells": _Cells(pbn.file, row, cells)}, published=figures)
     if played is not None:
