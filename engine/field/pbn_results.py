@@ -487,15 +487,21 @@ def _played(contract: str, declarer: str, result: str, vulnerability: str) -> tu
     """A contract, declarer and tricks as :func:`read_row_result` reads them, and NS's points (kept:
     a season repeats a few thousand); None for anything else (a code, an empty or wrong cell)."""
     text = contract.strip()
-    if parse_code(text) is not None or declarer in _EMPTY or result in _EMPTY:
+    code = parse_code(text)
+    if code is not None:
+        if code.kind != "pass":
+            return None
+        played = bridge.PlayedResult(None, None, 0)      # passed out: declarer and tricks not read
+    elif declarer in _EMPTY or result in _EMPTY:
         return None
-    if not (len(result) <= 2 and result.isdigit() and result.isascii() and int(result) <= 13):
+    elif not (len(result) <= 2 and result.isdigit() and result.isascii() and int(result) <= 13):
         return None
-    try:
-        c = _contract(text, declarer.strip().upper())
-        played = bridge.PlayedResult(c.contract, c.declarer, int(result))
-    except bridge.NotationError:
-        return None
+    else:
+        try:
+            c = _contract(text, declarer.strip().upper())
+            played = bridge.PlayedResult(c.contract, c.declarer, int(result))
+        except bridge.NotationError:
+            return None
     hit = played, bridge.ns_score(played, vulnerability)
     if len(_PLAYED) < 20_000:
         _PLAYED[(contract, declarer, result, vulnerability)] = hit
