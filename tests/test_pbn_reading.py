@@ -65,7 +65,10 @@ def test_a_row_makes_its_tokens_when_asked():
     text = ' 12\t3  4NT "x y" -\n 7  8 3S*   W  +50\n'
     pbn = parse_pbn('[Board "1"]\n[ScoreTable "A;B;C;D;E"]\n' + text)
     quoted, bare = pbn.games[0].score_table.rows
-    assert quoted.values == ["12", "3", "4NT", "x y", "-"] and quoted._text is None     # made as it is read
+    assert quoted.values == ["12", "3", "4NT", "x y", "-"] and quoted._tokens is None
+    assert [(t.raw, t.value, t.line, t.column) for t in quoted.tokens] == [
+        ("12", "12", 3, 2), ("3", "3", 3, 5), ("4NT", "4NT", 3, 8), ('"x y"', "x y", 3, 12), ("-", "-", 3, 18)]
+    assert quoted.tokens == _split(pbn, ' 12\t3  4NT "x y" -', 3)
     assert bare.values == ["7", "8", "3S*", "W", "+50"] and bare._tokens is None
     assert [(t.raw, t.value, t.line, t.column) for t in bare.tokens] == [
         ("7", "7", 4, 2), ("8", "8", 4, 5), ("3S*", "3S*", 4, 7), ("W", "W", 4, 13), ("+50", "+50", 4, 16)]
@@ -108,3 +111,17 @@ def test_a_row_read_either_way(row, read):
     line = board.lines[1]
     assert (line.kind, line.points, line.code, line.result.text if line.result else None) == read
     assert (line.where.line, line.where.column, line.extra["cells"]["ew"]) == (7, 2, pbn_results.Where("t.pbn", 7, 8))
+
+
+@pytest.mark.parametrize("row, read", [('1 "2', 's.pbn:3:3: unterminated string in a ScoreTable row: \'"\' (expected a '
+                                        'closing " on the same line)'),
+                                       ('1 "2" "3', 's.pbn:3:7: unterminated string in a ScoreTable row: \'"\' (expected '
+                                        'a closing " on the same line)'),
+                                       ('a"b" "c\\"d"', ["a", "b", 'c"d']), ('"" - "\\\\"', ["", "-", "\\"])])
+def test_a_quoted_row_is_read_whole_or_refused_at_its_stray_quote(row, read):
+    try:
+        rows = parse_pbn('[Board "1"]\n[ScoreTable "A;B"]\n' + row + "\n", "s.pbn").games[0].score_table.rows
+    except BridgelawError as exc:
+        assert str(exc) == read
+    else:
+        assert rows[0].values == read == [t.value for t in rows[0].tokens]

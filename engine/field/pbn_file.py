@@ -25,6 +25,8 @@ __all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn"
 
 _TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s"]+)')
+# a row of _TOKENs and spaces only (possessive: linear in the line, never backtracking)
+_ROW = re.compile(r'(?:\s*+(?:"(?:[^"\\]|\\.)*+"|[^\s"]++))*+\s*+')
 _COLUMN = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\\(?P<width>[0-9]+)(?P<align>[LRlr])?)?$")
 MAX_WIDTH = 255             # a column wider than this is a mistake (10**8 would write a 200 MB file)
 
@@ -96,9 +98,13 @@ class Row:
     def tokens(self) -> list[Token]:
         tokens = self._tokens
         if tokens is None:
-            n = self.index + 1
-            tokens = self._tokens = [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(self._text)
-                                     for v in (m.group(0),)]
+            n, text = self.index + 1, self._text
+            if '"' in text:             # a row read whole when it was parsed: no stray text
+                tokens = [Token(m.group(0), _unescape(m["quoted"]) if m["quoted"] is not None else m["bare"], n,
+                                m.start() + 1) for m in _TOKEN.finditer(text)]
+            else:
+                tokens = [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(text) for v in (m.group(0),)]
+            self._tokens = tokens
         return tokens
 
     def __eq__(self, other: object) -> bool:
@@ -266,10 +272,13 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
                 bad = _NOT_XML.search(line)
                 if bad is not None:
                     raise _not_xml(pbn, "a table row", bad[0], n, bad.start() + 1)
-            if '"' in line:
-                rows.append(Row(i, _tokens(pbn, line, n)))
+            if '"' not in line:
+                values = line.split()     # the common row: no quoted values (split as _BARE finds them)
+            elif _ROW.fullmatch(line):    # values and quoted strings, nothing stray (as _split reads it)
+                values = [bare or _unescape(quoted) for quoted, bare in _TOKEN.findall(line)]
+            else:
+                rows.append(Row(i, _tokens(pbn, line, n)))      # an error at its place
                 continue
-            values = line.split()         # the common row: no quoted values (split as _BARE finds them)
             row = Row(i, values=values, text=line)
             if not (line.isascii() and "_" not in line and max(map(len, values)) <= MAX_DIGITS):
                 _check_numbers(pbn, row.tokens)
