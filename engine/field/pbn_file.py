@@ -7,8 +7,9 @@ each following line up to the next tag or empty line is one row, its values sepa
 (strings with spaces in quotes, ``-`` for no value).
 
 The reader keeps every line of the file and the line and column of every tag value and row
-value, so that a problem can be reported as file:line:column and a rescored game written back
-with only its ScoreTable section changed (:func:`rewrite`).
+value (a row's found when asked: :class:`Row`), so that a problem can be reported as
+file:line:column and a rescored game written back with only its ScoreTable section changed
+(:func:`rewrite`).
 """
 
 from __future__ import annotations

@@ -219,8 +219,10 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
     _check_columns(pbn, table)
     positions, plan = _planned(table)
     individual = None                       # known from the first row on (its errors in the order they were)
+    want = len(table.columns)
     for row in table.rows:
-        check_row(pbn, table, row)
+        if len(row.values) != want:
+            check_row(pbn, table, row)      # an error at the value too many or the line's end
         line = _plain_line(pbn, row, board, plan) if plan is not None else None
         if line is None:                    # anything but the common row: read cell by cell, each error at its cell
             line = _line(pbn, table, row, board, positions, individual)
