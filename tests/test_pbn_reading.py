@@ -33,7 +33,8 @@ def test_a_plain_row_is_read_as_cell_by_cell(name, plain):
 
 
 SECTIONS = ('[Event "x"]\n[Board "1"]\n[Vulnerable "All"]\n[Scoring "MatchPoints"]\n[ScoreTable "Section;Table\\\\2R;'
-            'PairId_NS\\\\2R;PairId_EW\\\\2R;Contract\\\\4L;Declarer;Result\\\\2R;Score_NS;Score_EW;Percentage_NS;Percentage_EW"]\n'
+            'PairId_NS\\\\2R;PairId_EW\\\\2R;Contract\\\\4L;Declarer;Result\\\\2R;Score_NS;Score_EW;'
+            'Percentage_NS;Percentage_EW"]\n'
             'A  1 1 1 3NT  W 10 -    630 40    60\n'
             'A  2 2 2 4S   N 10 620  -   60.0  40.0\n'
             'B  1 1 1 -    -  - 100  -   100   0\n'
@@ -113,10 +114,11 @@ def test_a_row_read_either_way(row, read):
     assert (line.where.line, line.where.column, line.extra["cells"]["ew"]) == (7, 2, pbn_results.Where("t.pbn", 7, 8))
 
 
-@pytest.mark.parametrize("row, read", [('1 "2', 's.pbn:3:3: unterminated string in a ScoreTable row: \'"\' (expected a '
-                                        'closing " on the same line)'),
-                                       ('1 "2" "3', 's.pbn:3:7: unterminated string in a ScoreTable row: \'"\' (expected '
-                                        'a closing " on the same line)'),
+UNTERMINATED = "unterminated string in a ScoreTable row: '\"' (expected a closing \" on the same line)"
+
+
+@pytest.mark.parametrize("row, read", [('1 "2', "s.pbn:3:3: " + UNTERMINATED),
+                                       ('1 "2" "3', "s.pbn:3:7: " + UNTERMINATED),
                                        ('a"b" "c\\"d"', ["a", "b", 'c"d']), ('"" - "\\\\"', ["", "-", "\\"])])
 def test_a_quoted_row_is_read_whole_or_refused_at_its_stray_quote(row, read):
     try:
