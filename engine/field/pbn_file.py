@@ -248,21 +248,23 @@ def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFil
             if game is None:
                 game = Game(first_line=n)
                 pbn.games.append(game)
-            bad = _NOT_XML.search(m["value"])
-            if bad is not None:
-                raise _not_xml(pbn, f"the {m['name']} tag", bad[0], n, m.start("value") + bad.start() + 1)
-            token = Token(m.group(0), _unescape(m["value"]), n, m.start("value") + 1)
-            game.tags[m["name"]] = token
+            name, value = m.group("name", "value")
+            if not value.isprintable():   # every character _NOT_XML finds is unprintable
+                bad = _NOT_XML.search(value)
+                if bad is not None:
+                    raise _not_xml(pbn, f"the {name} tag", bad[0], n, m.start("value") + bad.start() + 1)
+            token = Token(m.group(0), _unescape(value), n, m.start("value") + 1)
+            game.tags[name] = token
             table = None
-            lower = m["name"].lower()
+            lower = name.lower()
             if lower == "scoretable":
                 if game.score_table is not None:
                     raise pbn.error(token, "a second ScoreTable in the same game",
                                     expected="one ScoreTable per board")
                 table = game.score_table = ScoreTable(i, token, _columns(pbn, token))
-                game.tables[m["name"]] = table
+                game.tables[name] = table
             elif lower == "totalscoretable":
-                table = game.tables[m["name"]] = ScoreTable(i, token, _columns(pbn, token))
+                table = game.tables[name] = ScoreTable(i, token, _columns(pbn, token))
             continue
         if table is not None:
             rows = table.rows
