@@ -29,13 +29,19 @@ MAX_BOARD = 9_999
 MAX_ID = 24                # characters in a pair or section id
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Where:
     """A place in a file (1-based line and column), for errors and for the provenance of a line."""
 
     file: str
     line: int | None = None
     column: int | None = None
+
+    def __init__(self, file: str, line: int | None = None, column: int | None = None) -> None:
+        d = self.__dict__                   # as frozen, set without frozen's checked setattr (3x faster:
+        d["file"] = file                    # a results file makes one a line or more)
+        d["line"] = line
+        d["column"] = column
 
     def error(self, message: str, **kw: Any) -> BridgelawError:
         return BridgelawError(message, file=self.file, line=self.line, column=self.column, **kw)

@@ -7,8 +7,9 @@ each following line up to the next tag or empty line is one row, its values sepa
 (strings with spaces in quotes, ``-`` for no value).
 
 The reader keeps every line of the file and the line and column of every tag value and row
-value, so that a problem can be reported as file:line:column and a rescored game written back
-with only its ScoreTable section changed (:func:`rewrite`).
+value (a row's found when asked: :class:`Row`), so that a problem can be reported as
+file:line:column and a rescored game written back with only its ScoreTable section changed
+(:func:`rewrite`).
 """
 
 from __future__ import annotations
@@ -25,11 +26,15 @@ __all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn"
 
 _TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s"]+)')
+# a row of _TOKENs and spaces only (possessive: linear in the line, never backtracking)
+_ROW = re.compile(r'(?:\s*+(?:"(?:[^"\\]|\\.)*+"|[^\s"]++))*+\s*+')
 _COLUMN = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*)(?:\\(?P<width>[0-9]+)(?P<align>[LRlr])?)?$")
 MAX_WIDTH = 255             # a column wider than this is a mistake (10**8 would write a 200 MB file)
 
 
 def _unescape(text: str) -> str:
+    if "\\" not in text:
+        return text
     return re.sub(r'\\(["\\])', r"\1", text)
 
 
@@ -75,10 +80,43 @@ class Column:
         return f"{self.name}\\{self.width}{self.align or ''}"
 
 
-@dataclass
 class Row:
-    index: int                      # 0-based line index in PbnFile.lines
-    tokens: list[Token]
+    """One row of a table: its line index (0-based, in PbnFile.lines), its values (unquoted) and
+    their tokens (where each was written). A row without quotes keeps its line's text and makes its
+    tokens only when asked (an error's place, a corrected file's edit): a session's file has
+    thousands of rows, read by value."""
+
+    __slots__ = ("index", "values", "_tokens", "_text")
+
+    def __init__(self, index: int, tokens: list[Token] | None = None, *, values: list[str] | None = None,
+                 text: str | None = None) -> None:
+        self.index = index
+        self._tokens = tokens
+        self._text = text               # the line without its end (tokens made from it when asked)
+        self.values = [t.value for t in tokens] if values is None else values
+
+    @property
+    def tokens(self) -> list[Token]:
+        tokens = self._tokens
+        if tokens is None:
+            n, text = self.index + 1, self._text
+            if '"' in text:             # a row read whole when it was parsed: no stray text
+                tokens = [Token(m.group(0), _unescape(m["quoted"]) if m["quoted"] is not None else m["bare"], n,
+                                m.start() + 1) for m in _TOKEN.finditer(text)]
+            else:
+                tokens = [Token(v, v, n, m.start() + 1) for m in _BARE.finditer(text) for v in (m.group(0),)]
+            self._tokens = tokens
+        return tokens
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Row:
+            return NotImplemented
+        return (self.index, self.tokens) == (other.index, other.tokens)
+
+    __hash__ = None      # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Row(index={self.index!r}, tokens={self.tokens!r})"
 
     def value(self, table: "ScoreTable", name: str) -> Token | None:
         k = table.index(name)
@@ -113,10 +151,13 @@ class Game:
     tables: dict[str, ScoreTable] = field(default_factory=dict)   # ScoreTable, TotalScoreTable
 
     def tag(self, name: str) -> Token | None:
-        for key, token in self.tags.items():
-            if key.lower() == name.lower():
-                return token
-        return None
+        lookup = self.__dict__.get("_lookup")           # the first tag of each name (any case), made once
+        if lookup is None or lookup[0] != len(self.tags):
+            by_name: dict[str, Token] = {}
+            for key, token in self.tags.items():
+                by_name.setdefault(key.lower(), token)
+            lookup = self.__dict__["_lookup"] = (len(self.tags), by_name)
+        return lookup[1].get(name.lower())
 
 
 @dataclass
@@ -171,69 +212,91 @@ MAX_ROWS = 10_000          # rows of one ScoreTable (a board's tables)
 def parse_pbn(text: str, file: str = "<pbn>", encoding: str = "utf-8") -> PbnFile:
     lines = text.splitlines(keepends=True)
     pbn = PbnFile(file=file, lines=lines, encoding=encoding, games=[])
-    longest = max(range(len(lines)), key=lambda k: len(lines[k]), default=None)
-    if longest is not None and len(lines[longest]) > MAX_LINE:       # refused before any tag is matched
-        raise BridgelawError(f"line {longest + 1} is {len(lines[longest]):,} characters long", file=file,
+    most = max(map(len, lines), default=0)
+    if most > MAX_LINE:                                              # refused before any tag is matched
+        longest = next(k for k, full in enumerate(lines) if len(full) == most)
+        raise BridgelawError(f"line {longest + 1} is {most:,} characters long", file=file,
                              line=longest + 1, column=1, expected=f"lines of at most {MAX_LINE:,} characters "
                              "(docs/limits.md)")
     game: Game | None = None
     table: ScoreTable | None = None
     in_comment = False
     for i, full in enumerate(lines):
-        line = full.rstrip("\r\n")
-        n = i + 1
         if in_comment:
-            if "}" in line:
+            if "}" in full:
                 in_comment = False
             continue
-        stripped = line.strip()
+        stripped = full.strip()
         if not stripped:
             game, table = None, None          # an empty line ends the game
             continue
-        if line.startswith("%") or stripped.startswith(";"):
+        first = stripped[0]
+        if first == ";" or first == "%" and full[0] == "%":
             continue
-        if stripped.startswith("{"):
+        if first == "{":
             if "}" not in stripped:
                 in_comment = True
             table = None
             continue
-        m = _TAG.match(line) if stripped[0] == "[" else None      # a tag starts with [ (a row never)
-        if m is not None:
+        line = full.rstrip("\r\n")
+        n = i + 1
+        if first == "[":                  # a tag starts with [ (a row never)
+            m = _TAG.match(line)
+            if m is None:
+                raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
+                                expected='[Name "value"]')
             if game is None:
                 game = Game(first_line=n)
                 pbn.games.append(game)
-            bad = _NOT_XML.search(m["value"])
-            if bad is not None:
-                raise _not_xml(pbn, f"the {m['name']} tag", bad[0], n, m.start("value") + bad.start() + 1)
-            token = Token(m.group(0), _unescape(m["value"]), n, m.start("value") + 1)
-            game.tags[m["name"]] = token
+            name, value = m.group("name", "value")
+            if not value.isprintable():   # every character _NOT_XML finds is unprintable
+                bad = _NOT_XML.search(value)
+                if bad is not None:
+                    raise _not_xml(pbn, f"the {name} tag", bad[0], n, m.start("value") + bad.start() + 1)
+            token = Token(m.group(0), _unescape(value), n, m.start("value") + 1)
+            game.tags[name] = token
             table = None
-            lower = m["name"].lower()
+            lower = name.lower()
             if lower == "scoretable":
                 if game.score_table is not None:
                     raise pbn.error(token, "a second ScoreTable in the same game",
                                     expected="one ScoreTable per board")
                 table = game.score_table = ScoreTable(i, token, _columns(pbn, token))
-                game.tables[m["name"]] = table
+                game.tables[name] = table
             elif lower == "totalscoretable":
-                table = game.tables[m["name"]] = ScoreTable(i, token, _columns(pbn, token))
+                table = game.tables[name] = ScoreTable(i, token, _columns(pbn, token))
             continue
-        if stripped.startswith("["):
-            raise pbn.error(Token(line, line, n, line.index("[") + 1), f"malformed tag: {stripped[:40]!r}",
-                            expected='[Name "value"]')
         if table is not None:
-            if len(table.rows) >= MAX_ROWS:
+            rows = table.rows
+            if len(rows) >= MAX_ROWS:
                 raise pbn.error(Token(line, line, n, 1), f"the table at line {table.header.line} has more than "
                                 f"{MAX_ROWS:,} rows", expected=f"at most {MAX_ROWS:,} rows (tables of one board)")
-            bad = _NOT_XML.search(line)
-            if bad is not None:
-                raise _not_xml(pbn, "a table row", bad[0], n, bad.start() + 1)
-            table.rows.append(Row(i, _tokens(pbn, line, n)))
+            if not line.isprintable():    # every character _NOT_XML finds is unprintable
+                bad = _NOT_XML.search(line)
+                if bad is not None:
+                    raise _not_xml(pbn, "a table row", bad[0], n, bad.start() + 1)
+            if '"' not in line:
+                values = line.split()     # the common row: no quoted values (split as _BARE finds them)
+            elif _ROW.fullmatch(line):    # values and quoted strings, nothing stray (as _split reads it)
+                values = [bare or _unescape(quoted) for quoted, bare in _TOKEN.findall(line)]
+            else:
+                rows.append(Row(i, _tokens(pbn, line, n)))      # an error at its place
+                continue
+            row = Row(i, values=values, text=line)
+            if not (line.isascii() and "_" not in line and max(map(len, values)) <= MAX_DIGITS):
+                _check_numbers(pbn, row.tokens)
+            rows.append(row)
         # other section data (Auction, Play, other tables): not needed
     return pbn
 
 
+_COLUMNS: dict[str, tuple[Column, ...]] = {}      # a header's columns, read once (a file repeats one header)
+
+
 def _columns(pbn: PbnFile, header: Token) -> list[Column]:
+    hit = _COLUMNS.get(header.value)
+    if hit is not None:
+        return list(hit)
     columns: list[Column] = []
     offset = 0
     seen: set[str] = set()
@@ -252,6 +315,8 @@ def _columns(pbn: PbnFile, header: Token) -> list[Column]:
                             expected=f"a width of at most {MAX_WIDTH}")
         columns.append(Column(m["name"], int(m["width"]) if m["width"] else None,
                               m["align"].upper() if m["align"] else None))
+    if len(_COLUMNS) < 1_000:
+        _COLUMNS[header.value] = tuple(columns)
     return columns
 
 
@@ -263,6 +328,12 @@ MAX_DIGITS = 12            # a number in a table row: scores, tables, pairs, mem
 
 def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
     tokens = _split(pbn, line, n)
+    _check_numbers(pbn, tokens)
+    return tokens
+
+
+def _check_numbers(pbn: PbnFile, tokens: list[Token]) -> None:
+    """Each value that looks like a number is one: ASCII digits, no '_', at most MAX_DIGITS digits."""
     for t in tokens:
         v = t.value
         if len(v) <= MAX_DIGITS and v.isascii() and "_" not in v:
@@ -276,7 +347,6 @@ def _tokens(pbn: PbnFile, line: str, n: int) -> list[Token]:
                 raise pbn.error(t, f"'{v[:20]}' is not a number: no '_' inside a number", expected="digits 0-9")
             if len(core) > MAX_DIGITS:
                 raise pbn.error(t, f"'{v[:12]}…' has {len(core):,} digits", expected=f"at most {MAX_DIGITS} digits")
-    return tokens
 
 
 def _split(pbn: PbnFile, line: str, n: int) -> list[Token]:
@@ -314,7 +384,7 @@ def _table_name(table: ScoreTable) -> str:
 def check_row(pbn: PbnFile, table: ScoreTable, row: Row) -> None:
     """A row with as many values as its table has columns, or a one-line error at the first
     value too many (or the end of the line, naming the missing column)."""
-    n, want = len(row.tokens), len(table.columns)
+    n, want = len(row.values), len(table.columns)
     if n == want:
         return
     header = ", ".join(table.names)

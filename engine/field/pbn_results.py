@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from pathlib import Path
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +34,9 @@ from ..core import bridge
 from ..core.errors import BridgelawError
 from ..core.vocab import vulnerability as vulnerability_word
 from . import adjustment_cell
-from .cells import (MAX_BOARD, MAX_TABLE, Where, identifier, parse_code, published, raw_score, read_codes, tricks,
-                    whole_number)
+from ..core.limits import RAW_SCORE_MAX
+from .cells import (MAX_BOARD, MAX_ID, MAX_TABLE, Where, identifier, parse_code, published, raw_score, read_codes,
+                    tricks, whole_number)
 from .model import Board, Contestant, Event, Line, Program, Session, check_board, contestant_key, guess_pair_numbers, played_on
 from .pbn_file import Game, PbnFile, Row, ScoreTable, Token, check_row, decode_pbn, load_pbn, parse_pbn
 
@@ -215,11 +217,15 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
         previous["Vulnerable"] = value
     board = Board(number, vul, [], where, extra={"game": g})
     _check_columns(pbn, table)
-    positions = _positions(table)
+    positions, plan = _planned(table)
     individual = None                       # known from the first row on (its errors in the order they were)
+    want = len(table.columns)
     for row in table.rows:
-        check_row(pbn, table, row)
-        line = _line(pbn, table, row, board, positions, individual)
+        if len(row.values) != want:
+            check_row(pbn, table, row)      # an error at the value too many or the line's end
+        line = _plain_line(pbn, row, board, plan) if plan is not None else None
+        if line is None:                    # anything but the common row: read cell by cell, each error at its cell
+            line = _line(pbn, table, row, board, positions, individual)
         individual = line.players is not None
         board.lines.append(line)
     if not board.lines:
@@ -317,6 +323,191 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board, positions: di
             return line
     _result(pbn, line, get, board)
     return line
+
+
+class _Cells(Mapping):
+    """A row's table, ns and ew cells (those with a value) → their place, each Where made only when
+    asked (an error): the mapping :func:`_line` keeps in ``line.extra["cells"]``."""
+
+    __slots__ = ("file", "row", "_keys")
+
+    def __init__(self, file: str, row: Row, keys: dict[str, int]) -> None:
+        self.file, self.row, self._keys = file, row, keys
+
+    def __getitem__(self, key: str) -> Where:
+        k = self._keys[key]
+        token = self.row.tokens[k]
+        return Where(self.file, token.line, token.column)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._keys else default
+
+
+_EMPTY = ("-", "")
+_PLAYED: dict[tuple[str, str, str, str], tuple[bridge.PlayedResult, int]] = {}
+_SCORES = {"Score_NS": "NS", "Score_EW": "EW", "Score": None}
+
+
+_PLANS: dict[tuple[str, ...], tuple[dict[str, Any], tuple | None]] = {}
+
+
+def _planned(table: ScoreTable) -> tuple[dict[str, Any], tuple | None]:
+    """A table's :func:`_positions` and :func:`_plan`, made once for each set of columns (a file
+    repeats one ScoreTable header)."""
+    key = tuple(c.name.lower() for c in table.columns)
+    hit = _PLANS.get(key)
+    if hit is None:
+        positions = _positions(table)
+        hit = positions, _plan(positions)
+        if len(_PLANS) < 1_000:
+            _PLANS[key] = hit
+    return hit
+
+
+def _plan(positions: dict[str, Any]) -> tuple | None:
+    """How :func:`_plain_line` reads a table's rows (each column's position), or None for a table it
+    leaves to :func:`_line` (an individual event's, or one with a Multiplicity column)."""
+    if any(positions[c] is not None for c in SEAT_COLUMNS) or positions["Multiplicity"] is not None:
+        return None
+    cells = tuple((key, positions[name]) for key, name in (("table", "Table"), ("ns", "PairId_NS"), ("ew", "PairId_EW"))
+                  if positions[name] is not None)
+    scores = tuple((positions[name], side) for name, side in _SCORES.items() if positions[name] is not None)
+    published_at = tuple((positions[name], key) for name, key in positions["published"])
+    cells = (cells, dict(cells))            # each cell's position, and the mapping of a row that has them all
+    return (positions["Section"], positions["Table"], positions["PairId_NS"], positions["PairId_EW"], cells,
+            positions["Adjustment"], positions["Contract"], positions["Declarer"], positions["Result"], scores,
+            published_at)
+
+
+def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | None:
+    """The common row read at once — a pairs line with plain ids, a table number, a contract and
+    tricks or a score in points, published figures, no code or adjustment — as :func:`_line` reads
+    it; None for any other row (read by :func:`_line`, which says any error at its cell)."""
+    (k_section, k_table, k_ns, k_ew, cell_keys, k_adj, k_contract, k_declarer, k_result, scores,
+     published_at) = plan
+    values = row.values
+    if k_adj is not None and values[k_adj] not in _EMPTY:
+        return None
+    section = ""                            # ids as .cells.identifier takes them (a value with no space)
+    if k_section is not None:
+        section = values[k_section]
+        if section in _EMPTY:
+            section = ""
+        elif not (len(section) <= MAX_ID and section.isprintable() and section == section.strip()):
+            return None
+    number = None
+    if k_table is not None:
+        v = values[k_table]
+        if v not in _EMPTY:
+            if not (len(v) <= 5 and v.isdigit() and v.isascii()):
+                return None
+            number = int(v)
+            if not 1 <= number <= MAX_TABLE:
+                return None
+    ns = ew = None
+    if k_ns is not None:
+        ns = values[k_ns]
+        if ns in _EMPTY:
+            ns = None
+        elif not (len(ns) <= MAX_ID and ns.isprintable() and ns == ns.strip()):
+            return None
+    if k_ew is not None:
+        ew = values[k_ew]
+        if ew in _EMPTY:
+            ew = None
+        elif not (len(ew) <= MAX_ID and ew.isprintable() and ew == ew.strip()):
+            return None
+    figures = {}
+    for k, key in published_at:
+        v = values[k]
+        if v in _EMPTY:
+            continue
+        value = published(v)
+        if value is None:
+            return None
+        figures[key] = value
+    score = None
+    for k, side in scores:
+        v = values[k]
+        if v in _EMPTY:
+            continue
+        if not (len(v) <= 6 and _SCORE.match(v)):
+            return None                     # a code, NS 420, or a cell in error
+        value = int(v)
+        if abs(value) > RAW_SCORE_MAX or value % 10:
+            return None
+        if side == "EW":
+            value = -value
+        if score is not None and score != value:
+            return None
+        score = value
+    played = points = None
+    if k_contract is not None and values[k_contract] not in _EMPTY:
+        vulnerability = board.vulnerability
+        if vulnerability is None or k_declarer is None or k_result is None:
+            return None
+        key = (values[k_contract], values[k_declarer], values[k_result], vulnerability)
+        hit = _PLAYED.get(key)
+        if hit is None:
+            hit = _played(*key)
+            if hit is None:
+                return None
+        played, points = hit
+        if score is not None and score != points:
+            return None
+    text = row._text
+    if text is not None:                    # the first value's column, as its token has it
+        column = len(text) - len(text.lstrip()) + 1
+    else:
+        column = row.tokens[0].column if row.tokens else 1
+    cells = cell_keys[1]                    # shared by the rows that have every cell (read only)
+    for key, k in cell_keys[0]:
+        if values[k] in _EMPTY:
+            cells = {key: k for key, k in cell_keys[0] if values[k] not in _EMPTY}
+            break
+    line = Line(board.number, section, number, ns, ew, Where(pbn.file, row.index + 1, column),
+                extra={"row": row, "cells": _Cells(pbn.file, row, cells)}, published=figures)
+    if played is not None:
+        line.result, line.points = played, points
+    elif score is not None:
+        line.result, line.points = bridge.Score(score), score
+    else:
+        line.kind = "none"                  # a ruling must give it a score (model.require_results)
+    return line
+
+
+def _played(contract: str, declarer: str, result: str, vulnerability: str) -> tuple[bridge.PlayedResult, int] | None:
+    """A contract, declarer and tricks as :func:`read_row_result` reads them, and NS's points (kept:
+    a season repeats a few thousand); None for anything else (a code, an empty or wrong cell)."""
+    text = contract.strip()
+    code = parse_code(text)
+    if code is not None:
+        if code.kind != "pass":
+            return None
+        played = bridge.PlayedResult(None, None, 0)      # passed out: declarer and tricks not read
+    elif declarer in _EMPTY or result in _EMPTY:
+        return None
+    elif not (len(result) <= 2 and result.isdigit() and result.isascii() and int(result) <= 13):
+        return None
+    else:
+        try:
+            c = _contract(text, declarer.strip().upper())
+            played = bridge.PlayedResult(c.contract, c.declarer, int(result))
+        except bridge.NotationError:
+            return None
+    hit = played, bridge.ns_score(played, vulnerability)
+    if len(_PLAYED) < 20_000:
+        _PLAYED[(contract, declarer, result, vulnerability)] = hit
+    return hit
 
 
 SEAT_COLUMNS = ("PlayerId_North", "PlayerId_South", "PlayerId_East", "PlayerId_West")
@@ -440,6 +631,7 @@ def _result(pbn: PbnFile, line: Line, get, board: Board) -> None:
 
 
 _CONTRACTS: dict[tuple[str, str], Any] = {}
+_SCORE = re.compile(r"^[+-]?[0-9]{1,5}$")          # a score in points (cells.raw_score's)
 
 
 def _contract(text: str, declarer: str) -> Any:
