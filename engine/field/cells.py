@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from ..core.errors import BridgelawError, InvalidValue, did_you_mean
 from ..core.dates import read_date
-from ..core.exact import format_fixed, format_mixed
+from ..core.exact import format_fixed, format_mixed, fraction_parts, ratio
 from ..core.limits import RAW_SCORE_HINT, RAW_SCORE_MAX, SCORE_HINT
 from ..core.numbers import whole_number as _whole_number
 from ..core.vocab import RESPONSIBILITY as RESPONSIBILITIES
@@ -92,13 +92,13 @@ def shown(value: Fraction, places: int) -> Fraction:
     """`value` rounded as a file prints it with `places` decimals (half away from zero, as
     core.exact.format_decimal writes it)."""
     scale = 10**places
-    return Fraction(_rounded(value, scale), scale)
+    return ratio(_rounded(value, scale), scale)
 
 
 def _rounded(value: Fraction, scale: int) -> int:
     """value × scale rounded to a whole number, half away from zero (integers only: a file's every
     figure is compared, tens of thousands a session)."""
-    n, d = value.numerator, value.denominator
+    n, d = fraction_parts(value) if type(value) is Fraction else (value.numerator, value.denominator)
     units = (2 * abs(n) * scale + d) // (2 * d)
     return -units if n < 0 else units
 
