@@ -87,7 +87,7 @@ TEXTS = ["", " ", "12", "  4S  ", "é", "Zoë &amp; Björn", "a\r\nb", "a\rb", "
          "&amp;", "&lt;&gt;", "&quot;&apos;", "&#233;", "&#xE9;", "&#13;", "&#10;", "a&#13;\nb",
          "<![CDATA[raw & <stuff>\r\n]]>", "<![CDATA[]]>", "<?pi some > data?>", "x<?pi?>y", "a > b", "]]",
          "<!-- note -->", "<!-- bridgelaw: adj 4S= N -->", "a<!--c-->b", "€", "\u2013"]
-ATTRS = ['', ' A="1"', " A='>'", ' A="x>y" B=\'"\'', ' TEAM_ID = "1" TEAM_NAME = "" ', ' A="&amp;&#62;"']
+ATTRS = ['', ' ', '\r\n  ', ' A="1"', " A='>'", ' A="x>y" B=\'"\'', ' TEAM_ID = "1" TEAM_NAME = "" ', ' A="&amp;&#62;"']
 ENDS = ["\n", "\r\n", "\r", ""]
 
 
@@ -126,3 +126,28 @@ def test_generated_documents_parse_as_expat_reports_them(declared, codec):
         assert parsed(data) == reference(data), text
         checked += 1
     assert checked > 100
+
+
+def test_a_run_longer_than_the_bound_is_found_wherever_it_stands():
+    """_bounded looks for '<' in aligned blocks of half the bound and splits the file only when a block
+    has none: a run of MAX_RUN + 1 bytes is refused, with its length and line, at every offset (across
+    block edges), and one of MAX_RUN is not."""
+    from bridgelaw.core.errors import BridgelawError
+    from bridgelaw.field.usebio import MAX_RUN, _bounded
+
+    block = MAX_RUN // 2
+    for before in (0, 1, 5, block - 1, block, block + 1, 2 * block - 3, 3 * block + 7):
+        for run in (MAX_RUN - 1, MAX_RUN, MAX_RUN + 1, MAX_RUN + 2, 2 * MAX_RUN):
+            head = b"<A>\n" + b"<B/>" * (before // 4) + b"x" * (before % 4)
+            data = head + b"y" * run + b"<C/>" * 40_000
+            pieces = max(data.split(b"<"), key=len)
+            if len(pieces) > MAX_RUN:
+                with pytest.raises(BridgelawError) as e:
+                    _bounded(data, "x.xml")
+                line = data.count(b"\n", 0, data.find(pieces)) + 1
+                assert str(e.value).startswith(f"x.xml:{line}:1: a tag or text of {len(pieces):,} bytes")
+            else:
+                assert _bounded(data, "x.xml") is None
+    assert _bounded(b"<A>" + b"z" * (MAX_RUN - 2) + b"</A>", "x.xml") is None     # "A>" and the run
+    with pytest.raises(BridgelawError):
+        _bounded(b"z" * (MAX_RUN + 1), "x.xml")

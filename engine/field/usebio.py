@@ -157,9 +157,14 @@ def _text_of(node: Node) -> str:
     if node.children or node.spans:
         return _mixed(node, parsed)
     chars = parsed.chars
+    # a start tag without attributes is <TAG> (else it ends at its first '>'); one with them may hold
+    # a '>' in quotes
     if chars is not None:
-        # a start tag without attributes ends at its first '>' (one with them may hold '>' in quotes)
-        head = _head(parsed.data, node.start) if node.attrs else chars.find(">", node.start) + 1
+        head = node.start + len(node.tag) + 2
+        if node.attrs:
+            head = _head(parsed.data, node.start)
+        elif chars[head - 1] != ">":
+            head = chars.find(">", node.start) + 1
         text = chars[head:node.close]
     else:
         data = parsed.data
@@ -218,6 +223,11 @@ def _characters(raw: bytes, codec: str) -> str:
 def _bounded(data: bytes, file: str) -> None:
     """A tag, attribute or text longer than MAX_RUN is refused before expat sees it (linear: one
     split), at its line."""
+    # a run longer than MAX_RUN holds a whole aligned block of MAX_RUN // 2 bytes without '<': the
+    # runs are split (and the longest found) only when some block has none
+    block = MAX_RUN // 2
+    if all(data.find(b"<", at, at + block) >= 0 for at in range(0, len(data) - block + 1, block)):
+        return
     longest = max(data.split(b"<"), key=len)
     if len(longest) > MAX_RUN:
         start = data.find(longest)
@@ -588,35 +598,37 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
     """One TRAVELLER_LINE scored by `scoring`; `session` (when the caller has one) says whether its
     players are an individual's and keeps the line's warnings. The teams reader calls it with a
     scoring alone (``read_line(file, node, section, board, scoring)``)."""
-    where = _where(file, tl)
+    where = Where(file, tl.line, tl.column)
     individual = session.individual if session is not None else False
     warnings = session.warnings if session is not None else board.extra.setdefault("warnings", [])
-    cells_of = {c.tag: c for c in reversed(tl.children)}        # each tag's first element
+    # each tag's first element and its text, stripped ('' for an empty one: a cell missing or empty
+    # is None, and stands at the line's place)
+    nodes: dict[str, Node] = {}
+    texts: dict[str, str] = {}
+    for n in tl.children:
+        if n.tag not in nodes:
+            t = n._text
+            if t is None:
+                t = n._text = _text_of(n)
+            nodes[n.tag] = n
+            texts[n.tag] = t.strip()
 
-    def get(tag: str) -> tuple[str | None, Node | None]:
-        """A cell's text and element; (None, None) for one missing or empty."""
-        n = cells_of.get(tag)
-        if n is None:
-            return None, None
-        t = n._text
-        if t is None:
-            t = n._text = _text_of(n)
-        t = t.strip()
-        return (t, n) if t else (None, None)
+    def at(tag: str | None) -> Where:
+        """Where a cell with a text stands (the line's place for None)."""
+        if tag is None:
+            return where
+        n = nodes[tag]
+        return Where(file, n.line, n.column)
 
-    def at(n: Node | None) -> Where:
-        """Where a cell stands (the line's place, for one missing or empty)."""
-        return where if n is None else Where(file, n.line, n.column)
-
-    table_text, nt = get("TABLE_NUMBER")
-    wt = at(nt)
+    table_text = texts.get("TABLE_NUMBER") or None
+    wt = at("TABLE_NUMBER") if table_text else where
     cells = {"table": wt} if table_text else {}
     players = None
     if individual:
         players = {}
         for seat, tag in SEAT_TAGS:
-            text, n = get(tag)
-            w = at(n)
+            text = texts.get(tag) or None
+            w = at(tag) if text else where
             if text is None:
                 raise w.error(f"{tag} is missing or empty on a line of an individual event",
                               expected="the four players' numbers: N_, S_, E_ and W_PLAYER_NUMBER")
@@ -624,26 +636,26 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
             cells[seat] = w
         ns, ew = f"{players['N']}-{players['S']}", f"{players['E']}-{players['W']}"
     else:
-        ns_text, n_ns = get("NS_PAIR_NUMBER")
-        ew_text, n_ew = get("EW_PAIR_NUMBER")
-        if ns_text is None and ew_text is None and "N_PLAYER_NUMBER" in cells_of:
+        ns_text = texts.get("NS_PAIR_NUMBER") or None
+        ew_text = texts.get("EW_PAIR_NUMBER") or None
+        if ns_text is None and ew_text is None and "N_PLAYER_NUMBER" in nodes:
             raise where.error("a line names four players (N_PLAYER_NUMBER …) in an event that is not an individual",
                               expected="EVENT_TYPE=\"INDIVIDUAL\" for an individual event")
         ns = ew = None
         if ns_text:
-            cells["ns"] = w = at(n_ns)
+            cells["ns"] = w = at("NS_PAIR_NUMBER")
             ns = identifier(ns_text, w, "NS_PAIR_NUMBER")
         if ew_text:
-            cells["ew"] = w = at(n_ew)
+            cells["ew"] = w = at("EW_PAIR_NUMBER")
             ew = identifier(ew_text, w, "EW_PAIR_NUMBER")
     line = Line(board.number, section, whole_number(table_text, wt, "TABLE_NUMBER", MAX_TABLE) if table_text else None,
                 ns, ew, where, extra={"node": tl, "cells": cells}, players=players)
     for side, tag in _POINTS_TAGS[scoring]:
-        text, n = get(tag)
-        if text is not None:
+        text = texts.get(tag)
+        if text:
             value = published(text)
             if value is None:
-                raise at(n).error(f"{tag} '{text[:20]}' is not a number")
+                raise at(tag).error(f"{tag} '{text[:20]}' is not a number")
             line.published[side] = value
     for c in tl.comments:
         c = c.strip()
@@ -651,59 +663,60 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
             adjustment_cell.read(line, c[len("bridgelaw:"):].strip(), where, board.vulnerability)
             if line.kind != "result":
                 return line
-    contract, n_contract = get("CONTRACT")
-    declarer, _ = get("PLAYED_BY")
-    taken_text, n_tricks = get("TRICKS")
-    score, n_score = get("SCORE")
+    contract = texts.get("CONTRACT") or None
+    declarer = texts.get("PLAYED_BY") or None
+    taken_text = texts.get("TRICKS") or None
+    score = texts.get("SCORE") or None
+    score_tag = "SCORE" if score else None          # the cell the score (or code) was read from
     code = _code_of(score) if score else None
     if code is None and contract:
         code = _code_of(contract)
         if code is not None and code.kind == "pass":
             code = None
         if code is not None:
-            score, n_score = contract, n_contract
+            score, score_tag = contract, "CONTRACT"
     missing = [k for k, v in (("NS_PAIR_NUMBER", ns), ("EW_PAIR_NUMBER", ew)) if v is None] if players is None else []
     if missing:
         # a sit-out or a bye: one pair only, no result (or a not-played code). A line with a result
         # and a pair missing is an error at the empty cell.
         if contract or (score and (code is None or code.kind != "not-played")):
-            n = cells_of.get(missing[0])
+            n = nodes.get(missing[0])
             raise (_where(file, n) if n is not None else where).error(
                 f"{missing[0]} is empty on a line with a result", expected="both pairs' numbers, or no result (a bye)")
         line.kind, line.code = "not-played", score or "Bye"
-        line.extra["code_where"] = at(n_score)
+        line.extra["code_where"] = at(score_tag)
         return line
     if code is not None and code.kind == "not-played":
         line.kind, line.code = "not-played", score
-        line.extra["code_where"] = at(n_score)
+        line.extra["code_where"] = at(score_tag)
         return line
     if code is not None and code.kind == "artificial":
         values = {"NS": code.NS, "EW": code.EW} if code.two_sided else {"NS": code.NS, "EW": mirror(code.NS)}
         line.kind, line.artificial, line.code = "artificial", values, score
         line.mirrored = None if code.two_sided else "EW"
-        line.extra["code_where"] = at(n_score)
+        line.extra["code_where"] = at(score_tag)
         return line
     value = None
     if score is not None and (code is None or code.kind != "pass"):
-        value = raw_score(score, at(n_score), "SCORE")
+        value = raw_score(score, at(score_tag), "SCORE")
     played, points, problem = None, None, None
     if contract and contract.upper() in ("PASS", "PASSED", "P", "AP", "ALL PASS"):
         played = bridge.PlayedResult(None, None, 0)
     elif contract:
         if not declarer or not taken_text:
-            problem = (at(n_contract), f"contract {contract[:10]} has no {'PLAYED_BY' if not declarer else 'TRICKS'}")
+            problem = (at("CONTRACT"), f"contract {contract[:10]} has no {'PLAYED_BY' if not declarer else 'TRICKS'}")
         else:
             key = (contract, declarer, taken_text, board.vulnerability)
             known = _RESULTS.get(key)
             if known is not None:
                 played, points = known
             else:
-                taken = tricks(taken_text, at(n_tricks), "TRICKS")
+                taken = tricks(taken_text, at("TRICKS"), "TRICKS")
                 try:
                     c = bridge.parse_result(f"{contract}= {declarer.upper()}")
                     played = bridge.PlayedResult(c.contract, c.declarer, taken)
                 except bridge.NotationError as exc:
-                    problem = (at(n_contract), f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}")
+                    problem = (at("CONTRACT"), f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}")
                 else:
                     points = bridge.ns_score(played, board.vulnerability)
                     if len(_RESULTS) >= _KEPT:
@@ -720,7 +733,7 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
         if points is None:
             points = bridge.ns_score(played, board.vulnerability)
         if value is not None and value != points:
-            raise at(n_score).error(f"SCORE {value:+d} for NS, but {played.text} scores NS {points:+d} "
+            raise at(score_tag).error(f"SCORE {value:+d} for NS, but {played.text} scores NS {points:+d} "
                                     f"(board {board.number}: vulnerability {board.vulnerability})")
         line.kind, line.result, line.points = "result", played, points
     elif value is not None or (code is not None and code.kind == "pass"):
