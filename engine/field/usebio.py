@@ -580,6 +580,7 @@ SEAT_TAGS = (("N", "N_PLAYER_NUMBER"), ("S", "S_PLAYER_NUMBER"), ("E", "E_PLAYER
 # board's vulnerability: the result and NS's score. A season repeats a few hundred; the result is
 # immutable, and only a result read without an error is kept (any other is read again, and refused).
 _RESULTS: dict[tuple[str, str, str, str], tuple[bridge.PlayedResult, int]] = {}
+_SCORES: dict[str, int] = {}            # a SCORE cell's text → its score (raw_score), likewise
 _CODES: dict[str, Code | None] = {}           # a SCORE cell's text → its code (parse_code), likewise
 _KEPT = 4096                                  # texts kept at most (a file of nonsense is not remembered)
 
@@ -606,12 +607,13 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
     nodes: dict[str, Node] = {}
     texts: dict[str, str] = {}
     for n in tl.children:
-        if n.tag not in nodes:
+        tag = n.tag
+        if tag not in nodes:
             t = n._text
             if t is None:
                 t = n._text = _text_of(n)
-            nodes[n.tag] = n
-            texts[n.tag] = t.strip()
+            nodes[tag] = n
+            texts[tag] = t.strip()
 
     def at(tag: str | None) -> Where:
         """Where a cell with a text stands (the line's place for None)."""
@@ -698,7 +700,12 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
         return line
     value = None
     if score is not None and (code is None or code.kind != "pass"):
-        value = raw_score(score, at(score_tag), "SCORE")
+        value = _SCORES.get(score)
+        if value is None:
+            value = raw_score(score, at(score_tag), "SCORE")
+            if len(_SCORES) >= _KEPT:
+                _SCORES.clear()
+            _SCORES[score] = value
     played, points, problem = None, None, None
     if contract and contract.upper() in ("PASS", "PASSED", "P", "AP", "ALL PASS"):
         played = bridge.PlayedResult(None, None, 0)
