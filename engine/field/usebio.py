@@ -34,8 +34,8 @@ from ..core.errors import BridgelawError
 from ..core.limits import MAX_RESULTS_BYTES, read_bytes
 from ..core.vocab import SIDES
 from . import adjustment_cell, usebio_teams
-from .cells import (MAX_BOARD, MAX_TABLE, WORD_PERCENTS, Where, identifier, mirror, parse_code, published, raw_score,
-                    tricks, whole_number)
+from .cells import (MAX_BOARD, MAX_TABLE, WORD_PERCENTS, Code, Where, identifier, mirror, parse_code, published,
+                    raw_score, tricks, whole_number)
 from .cells import fixed_text as _num, node_where as _where, xml_escape as _esc
 from .model import (Board, Contestant, Event, Line, Program, Session, check_board, contestant_key, guess_pair_numbers,
                     session_played_on)
@@ -73,19 +73,52 @@ ENCODINGS_HINT = "UTF-8, ISO-8859-1, Windows-1252, ISO-8859-15, US-ASCII or UTF-
 _DECLARATION = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*<\?xml[^>]{0,200}?encoding\s*=\s*[\"']([^\"']{0,60})[\"']")
 
 
-@dataclass
+_NONE: tuple = ()           # a parsed node's children, comments and spans until it has one (most have none)
+# a tag's end: its '>' past any quoted attribute value (which may hold a '>')
+_TAG_END = re.compile(rb"<[^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*>")
+# what the text between two tags holds besides characters: a CDATA section, a processing
+# instruction, a character or predefined entity reference (any other entity is refused by the parse)
+_MARKUP = re.compile(rb"<!\[CDATA\[(.*?)\]\]>|<\?.*?\?>|&#x([0-9a-fA-F]+);|&#([0-9]+);|&(amp|lt|gt|quot|apos);", re.S)
+_PREDEFINED = {b"amp": "&", b"lt": "<", b"gt": ">", b"quot": '"', b"apos": "'"}
+
+
 class Node:
-    tag: str
-    attrs: dict[str, str]
-    line: int
-    column: int
-    children: list["Node"] = field(default_factory=list)
-    text: str = ""
-    comments: list[str] = field(default_factory=list)
-    start: int = -1             # byte offsets in the bytes parsed: the start tag's '<' …
-    close: int = -1             # … and the end tag's (its own start for <EMPTY/>)
-    spans: list[tuple[int, int]] = field(default_factory=list)     # each comment's bytes, <!-- to -->
-    source: "Parsed | None" = None          # the root's: the bytes parsed and their encodings (the writer's)
+    """An element of a parsed USEBIO file: its tag, attributes, position (line, column; byte offsets
+    of its start tag and end tag), children and comments. Its text (the character data directly in
+    it, as expat gives it) is decoded from the bytes when first asked for: most are never read."""
+
+    __slots__ = ("tag", "attrs", "line", "column", "children", "_text", "comments", "start", "close", "spans",
+                 "source", "_parsed")
+
+    def __init__(self, tag: str, attrs: dict[str, str], line: int, column: int, children: list | None = None,
+                 text: str | None = "", comments: list | None = None, start: int = -1, close: int = -1,
+                 spans: list | None = None, source: "Parsed | None" = None, parsed: "Parsed | None" = None) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.line = line
+        self.column = column
+        self.children = [] if children is None else children
+        self._text = text
+        self.comments = [] if comments is None else comments        # a parsed node's: () until it has one
+        self.start = start          # byte offsets in the bytes parsed: the start tag's '<' …
+        self.close = close          # … and the end tag's (for <EMPTY/>: just past it)
+        self.spans = [] if spans is None else spans             # each comment's bytes, <!-- to -->
+        self.source = source        # the root's: the bytes parsed and their encodings (the writer's)
+        self._parsed = parsed       # the bytes its text is decoded from (None: a node built, its text given)
+
+    def __repr__(self) -> str:
+        return f"Node({self.tag!r}, line {self.line}, column {self.column})"
+
+    @property
+    def text(self) -> str:
+        t = self._text
+        if t is None:
+            t = self._text = _text_of(self)
+        return t
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text = value
 
     def find(self, tag: str) -> "Node | None":
         for c in self.children:
@@ -94,16 +127,107 @@ class Node:
         return None
 
     def value(self, tag: str) -> str | None:
-        c = self.find(tag)
-        return None if c is None else c.text.strip()
+        for c in self.children:
+            if c.tag == tag:
+                t = c._text
+                if t is None:
+                    t = c._text = _text_of(c)
+                return t.strip()
+        return None
 
     def all(self, tag: str) -> list["Node"]:
         return [c for c in self.children if c.tag == tag]
 
 
+def _head(data: bytes, start: int) -> int:
+    """The offset just past the start tag at `start`."""
+    end = data.find(b">", start) + 1
+    if data.find(b'"', start, end) < 0 and data.find(b"'", start, end) < 0:
+        return end
+    return _TAG_END.match(data, start).end()
+
+
+def _text_of(node: Node) -> str:
+    """A parsed node's character data, as expat reports it: the bytes between its tags, less its
+    children and comments, decoded; line ends made LF; references and CDATA sections resolved;
+    processing instructions left out."""
+    parsed = node._parsed
+    if parsed is None:
+        return ""
+    if node.children or node.spans:
+        return _mixed(node, parsed)
+    chars = parsed.chars
+    # a start tag without attributes is <TAG> (else it ends at its first '>'); one with them may hold
+    # a '>' in quotes
+    if chars is not None:
+        head = node.start + len(node.tag) + 2
+        if node.attrs:
+            head = _head(parsed.data, node.start)
+        elif chars[head - 1] != ">":
+            head = chars.find(">", node.start) + 1
+        text = chars[head:node.close]
+    else:
+        data = parsed.data
+        head = _head(data, node.start) if node.attrs else data.find(b">", node.start) + 1
+        text = data[head:node.close].decode(parsed.codec, "replace")
+    if "&" in text or "<" in text or "\r" in text:
+        return _characters(parsed.data[head:node.close], parsed.codec)
+    return text
+
+
+def _mixed(node: Node, parsed: Parsed) -> str:
+    """The text of a node with children or comments: the bytes between them."""
+    data, codec = parsed.data, parsed.codec
+    head = _head(data, node.start)
+    parts = sorted([(c.start, _after(data, c)) for c in node.children] + list(node.spans))
+    out = []
+    for a, b in parts:
+        out.append(_characters(data[head:a], codec))
+        head = b
+    out.append(_characters(data[head:node.close], codec))
+    return "".join(out)
+
+
+def _after(data: bytes, node: Node) -> int:
+    """The offset just past a parsed node's end tag (its start tag, for <EMPTY/>)."""
+    head = _head(data, node.start)
+    if data[head - 2] == 47:
+        return head
+    return data.find(b">", node.close) + 1
+
+
+def _plain(raw: bytes, codec: str) -> str:
+    text = raw.decode(codec, "replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _characters(raw: bytes, codec: str) -> str:
+    if b"&" not in raw and b"<" not in raw:
+        return _plain(raw, codec)
+    out, at = [], 0
+    for m in _MARKUP.finditer(raw):
+        out.append(_plain(raw[at:m.start()], codec))
+        at = m.end()
+        if m[1] is not None:
+            out.append(_plain(m[1], codec))
+        elif m[2] is not None:
+            out.append(chr(int(m[2], 16)))
+        elif m[3] is not None:
+            out.append(chr(int(m[3])))
+        elif m[4] is not None:
+            out.append(_PREDEFINED[m[4]])
+    out.append(_plain(raw[at:], codec))
+    return "".join(out)
+
+
 def _bounded(data: bytes, file: str) -> None:
     """A tag, attribute or text longer than MAX_RUN is refused before expat sees it (linear: one
     split), at its line."""
+    # a run longer than MAX_RUN holds a whole aligned block of MAX_RUN // 2 bytes without '<': the
+    # runs are split (and the longest found) only when some block has none
+    block = MAX_RUN // 2
+    if all(data.find(b"<", at, at + block) >= 0 for at in range(0, len(data) - block + 1, block)):
+        return
     longest = max(data.split(b"<"), key=len)
     if len(longest) > MAX_RUN:
         start = data.find(longest)
@@ -143,6 +267,13 @@ class Parsed:
     data: bytes
     codec: str
     encoding: str
+    # the bytes decoded whole, when a character's offset is its byte's (a single-byte codec, or
+    # ASCII bytes): the nodes' texts are sliced from it (None: each is decoded from its bytes)
+    chars: str | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.chars is None and (self.codec != "utf-8" or self.data.isascii()):
+            self.chars = self.data.decode("latin-1" if self.codec != "ascii" else "ascii", "replace")
 
 
 _NATIVE = {"iso-8859-1": "latin-1", "iso8859-1": "latin-1", "latin-1": "latin-1", "latin1": "latin-1",
@@ -153,38 +284,44 @@ def parse_xml(data: bytes, file: str) -> Node:
     _bounded(data, file)
     original = data
     data, encoding = _encoding(data, file)
+    m = _DECLARATION.match(original[:400])
+    declared = m[1].decode("ascii", "replace").strip().lower() if m else ""
+    if encoding is None:
+        codec = _NATIVE.get(declared, "utf-8")
+        parsed = Parsed(data, codec, codec)
+    else:
+        parsed = Parsed(data, "utf-8", ENCODINGS.get(declared) or "utf-16")
     parser = expat.ParserCreate(encoding)
-    stack: list[Node] = []
-    root: list[Node] = []
-    texts: list[list[str]] = []
+    top = Node("", {}, 0, 0)            # the document: its one child is the root element
+    stack: list[Node] = [top]
+    push, pop = stack.append, stack.pop
 
+    # The handlers are the parse's whole cost: a node is made with its position and offsets, and
+    # nothing else (no character data handler: a node's text is read from the bytes when asked for).
     def start(tag, attrs):
-        node = Node(tag, dict(attrs), parser.CurrentLineNumber, parser.CurrentColumnNumber + 1,
-                    start=parser.CurrentByteIndex)
-        if stack:
-            stack[-1].children.append(node)
-        else:
-            root.append(node)
-        stack.append(node)
-        texts.append([])
-        if len(stack) > 20:
+        node = Node(tag, attrs, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1, _NONE, None, _NONE,
+                    parser.CurrentByteIndex, -1, _NONE, None, parsed)
+        parent = stack[-1]
+        if parent.children:
+            parent.children.append(node)
+        else:                       # its first child (a leaf's children stay the shared empty tuple)
+            parent.children = [node]
+        push(node)
+        if len(stack) > 21:
             raise BridgelawError("XML nested more than 20 levels", file=file, line=node.line, column=node.column,
                                  expected="a USEBIO file")
 
     def end(tag):
-        node = stack.pop()
-        node.text = "".join(texts.pop())            # joined once (+= on every chunk was quadratic)
-        node.close = parser.CurrentByteIndex
-
-    def chars(text):
-        if texts:
-            texts[-1].append(text)
+        pop().close = parser.CurrentByteIndex
 
     def comment(text):
-        if stack:
-            stack[-1].comments.append(text)
+        if len(stack) > 1:
+            node = stack[-1]
+            if not node.comments:
+                node.comments, node.spans = [], []
+            node.comments.append(text)
             at = parser.CurrentByteIndex
-            stack[-1].spans.append((at, data.find(b"-->", at) + 3))
+            node.spans.append((at, data.find(b"-->", at) + 3))
 
     def entity(*args):
         raise BridgelawError("the XML declares an entity", file=file, line=parser.CurrentLineNumber,
@@ -197,7 +334,6 @@ def parse_xml(data: bytes, file: str) -> Node:
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
-    parser.CharacterDataHandler = chars
     parser.CommentHandler = comment
     parser.EntityDeclHandler = entity
     parser.SkippedEntityHandler = skipped
@@ -211,9 +347,10 @@ def parse_xml(data: bytes, file: str) -> Node:
         raise BridgelawError(f"the file could not be read: {str(exc)[:80]}", file=file, line=1, column=1,
                              expected=ENCODINGS_HINT) from None
     finally:        # the handlers let go of the parser (they and it held each other, and the whole tree with them)
-        for name in ("StartElementHandler", "EndElementHandler", "CharacterDataHandler", "CommentHandler",
-                     "EntityDeclHandler", "SkippedEntityHandler"):
+        for name in ("StartElementHandler", "EndElementHandler", "CommentHandler", "EntityDeclHandler",
+                     "SkippedEntityHandler"):
             setattr(parser, name, None)
+    root = top.children
     if not root or root[0].tag != "USEBIO":
         raise BridgelawError(f"the root element is <{root[0].tag[:40] if root else ''}>", file=file, line=1, column=1,
                              expected="<USEBIO Version=\"1.2\">")
@@ -223,13 +360,7 @@ def parse_xml(data: bytes, file: str) -> Node:
         raise BridgelawError(f"USEBIO Version \"{shown}\" is not a version this reader knows", file=file,
                              line=root[0].line, column=root[0].column,
                              expected=f"Version {', '.join(VERSIONS[:-1])} or {VERSIONS[-1]}")
-    m = _DECLARATION.match(original[:400])
-    declared = m[1].decode("ascii", "replace").strip().lower() if m else ""
-    if encoding is None:
-        codec = _NATIVE.get(declared, "utf-8")
-        root[0].source = Parsed(data, codec, codec)
-    else:
-        root[0].source = Parsed(data, "utf-8", ENCODINGS.get(declared) or "utf-16")
+    root[0].source = parsed
     return root[0]
 
 
@@ -445,25 +576,61 @@ def bridge_vulnerability(number: int) -> str:
 SEAT_TAGS = (("N", "N_PLAYER_NUMBER"), ("S", "S_PLAYER_NUMBER"), ("E", "E_PLAYER_NUMBER"), ("W", "W_PLAYER_NUMBER"))
 
 
+# What a line's table result reads as, by its cells' texts (CONTRACT, PLAYED_BY, TRICKS) and the
+# board's vulnerability: the result and NS's score. A season repeats a few hundred; the result is
+# immutable, and only a result read without an error is kept (any other is read again, and refused).
+_RESULTS: dict[tuple[str, str, str, str], tuple[bridge.PlayedResult, int]] = {}
+_SCORES: dict[str, int] = {}            # a SCORE cell's text → its score (raw_score), likewise
+_CODES: dict[str, Code | None] = {}           # a SCORE cell's text → its code (parse_code), likewise
+_KEPT = 4096                                  # texts kept at most (a file of nonsense is not remembered)
+
+
+def _code_of(text: str) -> "Code | None":
+    code = _CODES.get(text, _CODES)
+    if code is _CODES:
+        code = parse_code(text)
+        if len(_CODES) >= _KEPT:
+            _CODES.clear()
+        _CODES[text] = code
+    return code
+
+
 def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session: Session | None = None) -> Line:
     """One TRAVELLER_LINE scored by `scoring`; `session` (when the caller has one) says whether its
     players are an individual's and keeps the line's warnings. The teams reader calls it with a
     scoring alone (``read_line(file, node, section, board, scoring)``)."""
-    where = _where(file, tl)
+    where = Where(file, tl.line, tl.column)
     individual = session.individual if session is not None else False
     warnings = session.warnings if session is not None else board.extra.setdefault("warnings", [])
+    # each tag's first element and its text, stripped ('' for an empty one: a cell missing or empty
+    # is None, and stands at the line's place)
+    nodes: dict[str, Node] = {}
+    texts: dict[str, str] = {}
+    for n in tl.children:
+        tag = n.tag
+        if tag not in nodes:
+            t = n._text
+            if t is None:
+                t = n._text = _text_of(n)
+            nodes[tag] = n
+            texts[tag] = t.strip()
 
-    def get(tag: str) -> tuple[str | None, Where]:
-        n = tl.find(tag)
-        return (None, where) if n is None or not n.text.strip() else (n.text.strip(), _where(file, n))
+    def at(tag: str | None) -> Where:
+        """Where a cell with a text stands (the line's place for None)."""
+        if tag is None:
+            return where
+        n = nodes[tag]
+        return Where(file, n.line, n.column)
 
-    table_text, wt = get("TABLE_NUMBER")
+    table_text = texts.get("TABLE_NUMBER") or None
+    wt = at("TABLE_NUMBER") if table_text else where
     cells = {"table": wt} if table_text else {}
     players = None
     if individual:
         players = {}
         for seat, tag in SEAT_TAGS:
-            text, w = get(tag)
+            text = texts.get(tag) or None
+            w = at(tag) if text else where
             if text is None:
                 raise w.error(f"{tag} is missing or empty on a line of an individual event",
                               expected="the four players' numbers: N_, S_, E_ and W_PLAYER_NUMBER")
@@ -471,23 +638,26 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
             cells[seat] = w
         ns, ew = f"{players['N']}-{players['S']}", f"{players['E']}-{players['W']}"
     else:
-        ns_text, wns = get("NS_PAIR_NUMBER")
-        ew_text, wew = get("EW_PAIR_NUMBER")
-        if ns_text is None and ew_text is None and tl.find("N_PLAYER_NUMBER") is not None:
+        ns_text = texts.get("NS_PAIR_NUMBER") or None
+        ew_text = texts.get("EW_PAIR_NUMBER") or None
+        if ns_text is None and ew_text is None and "N_PLAYER_NUMBER" in nodes:
             raise where.error("a line names four players (N_PLAYER_NUMBER …) in an event that is not an individual",
                               expected="EVENT_TYPE=\"INDIVIDUAL\" for an individual event")
-        ns = identifier(ns_text, wns, "NS_PAIR_NUMBER") if ns_text else None
-        ew = identifier(ew_text, wew, "EW_PAIR_NUMBER") if ew_text else None
-        cells.update({key: w for key, text, w in (("ns", ns_text, wns), ("ew", ew_text, wew)) if text})
+        ns = ew = None
+        if ns_text:
+            cells["ns"] = w = at("NS_PAIR_NUMBER")
+            ns = identifier(ns_text, w, "NS_PAIR_NUMBER")
+        if ew_text:
+            cells["ew"] = w = at("EW_PAIR_NUMBER")
+            ew = identifier(ew_text, w, "EW_PAIR_NUMBER")
     line = Line(board.number, section, whole_number(table_text, wt, "TABLE_NUMBER", MAX_TABLE) if table_text else None,
                 ns, ew, where, extra={"node": tl, "cells": cells}, players=players)
-    tag = POINTS[scoring]
-    for side in SIDES:
-        text, w = get(f"{side}_{tag}")
-        if text is not None:
+    for side, tag in _POINTS_TAGS[scoring]:
+        text = texts.get(tag)
+        if text:
             value = published(text)
             if value is None:
-                raise w.error(f"{side}_{tag} '{text[:20]}' is not a number")
+                raise at(tag).error(f"{tag} '{text[:20]}' is not a number")
             line.published[side] = value
     for c in tl.comments:
         c = c.strip()
@@ -495,53 +665,70 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
             adjustment_cell.read(line, c[len("bridgelaw:"):].strip(), where, board.vulnerability)
             if line.kind != "result":
                 return line
-    contract, wc = get("CONTRACT")
-    declarer, wd = get("PLAYED_BY")
-    taken_text, wtr = get("TRICKS")
-    score, wsc = get("SCORE")
-    code = parse_code(score) if score else None
+    contract = texts.get("CONTRACT") or None
+    declarer = texts.get("PLAYED_BY") or None
+    taken_text = texts.get("TRICKS") or None
+    score = texts.get("SCORE") or None
+    score_tag = "SCORE" if score else None          # the cell the score (or code) was read from
+    code = _code_of(score) if score else None
     if code is None and contract:
-        code = parse_code(contract) if parse_code(contract) is not None and \
-            parse_code(contract).kind != "pass" else None
+        code = _code_of(contract)
+        if code is not None and code.kind == "pass":
+            code = None
         if code is not None:
-            score, wsc = contract, wc
+            score, score_tag = contract, "CONTRACT"
     missing = [k for k, v in (("NS_PAIR_NUMBER", ns), ("EW_PAIR_NUMBER", ew)) if v is None] if players is None else []
     if missing:
         # a sit-out or a bye: one pair only, no result (or a not-played code). A line with a result
         # and a pair missing is an error at the empty cell.
         if contract or (score and (code is None or code.kind != "not-played")):
-            n = tl.find(missing[0])
+            n = nodes.get(missing[0])
             raise (_where(file, n) if n is not None else where).error(
                 f"{missing[0]} is empty on a line with a result", expected="both pairs' numbers, or no result (a bye)")
         line.kind, line.code = "not-played", score or "Bye"
-        line.extra["code_where"] = wsc
+        line.extra["code_where"] = at(score_tag)
         return line
     if code is not None and code.kind == "not-played":
         line.kind, line.code = "not-played", score
-        line.extra["code_where"] = wsc
+        line.extra["code_where"] = at(score_tag)
         return line
     if code is not None and code.kind == "artificial":
         values = {"NS": code.NS, "EW": code.EW} if code.two_sided else {"NS": code.NS, "EW": mirror(code.NS)}
         line.kind, line.artificial, line.code = "artificial", values, score
         line.mirrored = None if code.two_sided else "EW"
-        line.extra["code_where"] = wsc
+        line.extra["code_where"] = at(score_tag)
         return line
     value = None
     if score is not None and (code is None or code.kind != "pass"):
-        value = raw_score(score, wsc, "SCORE")
-    played, problem = None, None
+        value = _SCORES.get(score)
+        if value is None:
+            value = raw_score(score, at(score_tag), "SCORE")
+            if len(_SCORES) >= _KEPT:
+                _SCORES.clear()
+            _SCORES[score] = value
+    played, points, problem = None, None, None
     if contract and contract.upper() in ("PASS", "PASSED", "P", "AP", "ALL PASS"):
         played = bridge.PlayedResult(None, None, 0)
     elif contract:
         if not declarer or not taken_text:
-            problem = (wc, f"contract {contract[:10]} has no {'PLAYED_BY' if not declarer else 'TRICKS'}")
+            problem = (at("CONTRACT"), f"contract {contract[:10]} has no {'PLAYED_BY' if not declarer else 'TRICKS'}")
         else:
-            taken = tricks(taken_text, wtr, "TRICKS")
-            try:
-                c = bridge.parse_result(f"{contract}= {declarer.upper()}")
-                played = bridge.PlayedResult(c.contract, c.declarer, taken)
-            except bridge.NotationError as exc:
-                problem = (wc, f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}")
+            key = (contract, declarer, taken_text, board.vulnerability)
+            known = _RESULTS.get(key)
+            if known is not None:
+                played, points = known
+            else:
+                taken = tricks(taken_text, at("TRICKS"), "TRICKS")
+                try:
+                    c = bridge.parse_result(f"{contract}= {declarer.upper()}")
+                    played = bridge.PlayedResult(c.contract, c.declarer, taken)
+                except bridge.NotationError as exc:
+                    problem = (at("CONTRACT"), f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}")
+                else:
+                    points = bridge.ns_score(played, board.vulnerability)
+                    if len(_RESULTS) >= _KEPT:
+                        _RESULTS.clear()
+                    _RESULTS[key] = played, points
     if problem is not None:
         w, message = problem
         if value is None:
@@ -550,10 +737,11 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
         warnings.append(f"{w.file}:{w.line}:{w.column}: {message}; scored from its SCORE {value:+d}")
         line.extra["contract_text"] = (contract, declarer, taken_text)
     if played is not None:
-        points = bridge.ns_score(played, board.vulnerability)
+        if points is None:
+            points = bridge.ns_score(played, board.vulnerability)
         if value is not None and value != points:
-            raise wsc.error(f"SCORE {value:+d} for NS, but {played.text} scores NS {points:+d} "
-                            f"(board {board.number}: vulnerability {board.vulnerability})")
+            raise at(score_tag).error(f"SCORE {value:+d} for NS, but {played.text} scores NS {points:+d} "
+                                    f"(board {board.number}: vulnerability {board.vulnerability})")
         line.kind, line.result, line.points = "result", played, points
     elif value is not None or (code is not None and code.kind == "pass"):
         v = value or 0
@@ -561,6 +749,9 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
     else:
         line.kind = "none"              # a ruling must give it a score (model.require_results)
     return line
+
+
+_POINTS_TAGS = {scoring: tuple((side, f"{side}_{tag}") for side in SIDES) for scoring, tag in POINTS.items()}
 
 
 # --- writing -------------------------------------------------------------------------------------------
@@ -596,7 +787,7 @@ class _Edits:
 def _serialise(node: Node, edits: _Edits, indent: str, out: list[str]) -> None:
     attrs = "".join(f' {k}="{_esc(v)}"' for k, v in node.attrs.items())
     comments = edits.comments.get(id(node), node.comments)
-    children = node.children + edits.added.get(id(node), [])
+    children = [*node.children, *edits.added.get(id(node), [])]
     if not children and not comments:
         out.append(f"{indent}<{node.tag}{attrs}>{_esc(edits.text.get(id(node), node.text).strip())}</{node.tag}>")
         return
@@ -827,7 +1018,7 @@ def _line_edits(sl, node: Node, tag: str, places: dict[str, int], edits: _Edits,
     kept = [c for c in node.comments if not c.strip().startswith("bridgelaw:")]
     if cell:
         kept.append(f" bridgelaw: {cell} ")
-    if kept != node.comments:
+    if kept != list(node.comments):
         edits.comments[id(node)] = kept
     if code is not None:
         edits.set(node, "SCORE", code)

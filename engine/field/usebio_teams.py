@@ -41,6 +41,7 @@ BOARD_BACK = {"team-imps": "IMPS", "point-a-board": "PAB", "aggregate": "AGGREGA
 MATCH_BACK = {"vps": "VPS", "imps": "IMPS", "points": "PAB"}
 PAIRWISE = "CROSS_IMP_POINTS"
 PROFILE_COMMENT = "bridgelaw: profile"      # <!-- bridgelaw: profile teamsscorer --> in a file bridgelaw wrote
+_BOARD_NUMBERS: dict[str, int] = {}     # a BOARD_NUMBER's text → the board number it reads as (only one read)
 
 
 def is_teams(event: Any) -> bool:
@@ -172,7 +173,13 @@ def _match(file: str, node: Any, section: str, session: Session, read_line: Call
             match.published[who] = value
     for b in node.all("BOARD"):
         bw = _where(file, b)
-        number = whole_number(b.value("BOARD_NUMBER") or "", bw, "BOARD_NUMBER", MAX_BOARD)
+        text = b.value("BOARD_NUMBER") or ""
+        number = _BOARD_NUMBERS.get(text)
+        if number is None:
+            number = whole_number(text, bw, "BOARD_NUMBER", MAX_BOARD)
+            if len(_BOARD_NUMBERS) >= 4096:
+                _BOARD_NUMBERS.clear()
+            _BOARD_NUMBERS[text] = number
         if number in match.lines:
             raise bw.error(f"board {number} appears twice in the match", expected="each board once a match")
         board = session.boards.get(number)
