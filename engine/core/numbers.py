@@ -29,6 +29,10 @@ def whole_number(value: str | int, *, what: str, high: int, low: int = 1, file: 
     digits with optional spaces around them; anything else is an :class:`InvalidValue` at
     `file`:`line`:`column` (or at the key `path`). Linear in the text: a text longer than
     ``len(str(high)) + SLACK`` characters is refused without being read."""
+    if type(value) is str and 0 < len(value) <= 9 and value.isdigit() and value.isascii():
+        number = int(value)                 # the common text: plain digits (the error's words made only for one)
+        if low <= number <= high:
+            return number
     expected = f"a whole number from {low:,} to {high:,} in ASCII digits (0-9)"
     where = {"file": file, "line": line, "column": column, "path": path}
     if isinstance(value, bool) or not isinstance(value, (int, str)):
