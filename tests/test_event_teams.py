@@ -392,3 +392,15 @@ def test_the_program_profile_is_named_in_the_report_and_can_be_refused(files, tm
     path.write_text(text, encoding=encoding)
     (again,) = run(load_event(str(path)), None, "wbf-2007", None)
     assert again.conventions.how == "none" and again.parameters["vp.scale"] == "wbf-2013"
+
+
+def test_a_teams_line_scored_from_its_score_is_warned_about(tmp_path):
+    """A teams room whose contract cannot be read but whose SCORE can is scored from its SCORE, as
+    the program did, and said where (a session warning, as at pairs) — not dropped with its board."""
+    text = generate(JSS).decode("latin-1").replace("<CONTRACT>3NT</CONTRACT>", "<CONTRACT>3NQ</CONTRACT>", 1)
+    path = tmp_path / "teams.xml"
+    path.write_bytes(text.encode("latin-1"))
+    event = load_event(str(path))
+    warnings = [w for s in event.sessions for w in s.warnings]
+    assert len(warnings) == 1 and "'3NQ' by 'E'" in warnings[0] and warnings[0].endswith("scored from its SCORE -460")
+    assert warnings[0].startswith(f"{path}:")

@@ -597,8 +597,8 @@ def _code_of(text: str) -> "Code | None":
 
 def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session: Session | None = None) -> Line:
     """One TRAVELLER_LINE scored by `scoring`; `session` (when the caller has one) says whether its
-    players are an individual's and keeps the line's warnings. The teams reader calls it with a
-    scoring alone (``read_line(file, node, section, board, scoring)``)."""
+    players are an individual's and keeps the line's warnings. The teams reader calls it with its
+    own scoring and session (``read_line(file, node, section, board, scoring, session)``)."""
     where = Where(file, tl.line, tl.column)
     individual = session.individual if session is not None else False
     warnings = session.warnings if session is not None else board.extra.setdefault("warnings", [])

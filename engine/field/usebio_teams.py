@@ -197,7 +197,7 @@ def _match(file: str, node: Any, section: str, session: Session, read_line: Call
             match.board_published[number] = figures
         rooms = []
         for tl in b.all("TRAVELLER_LINE"):
-            line = read_line(file, tl, section, board, "cross-imps")
+            line = read_line(file, tl, section, board, "cross-imps", session)   # its warnings kept with the session
             pairwise = {side: line.published.pop(side) for side in SIDES if side in line.published}
             if pairwise:
                 line.extra["pairwise"] = pairwise
