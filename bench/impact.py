@@ -30,6 +30,7 @@ a generated session's cost is the run's less theirs.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -198,6 +199,10 @@ def main() -> None:
             strip = lambda r: {**r, "totals": {k: v for k, v in r["totals"].items() if k not in how},
                                "events": [{k: v for k, v in e.items() if k != "rescored"} for e in r["events"]]}
             assert strip(rep_full) == strip(rep_inc) == strip(rep_cached), "incremental or cached report differs from full"
+        # the reports read above (a season's are large) put out of the collector's way: the plain scorer's
+        # collections must not walk them (at 10,000 sessions that made it about 1.6× slower)
+        gc.collect()
+        gc.freeze()
         c0 = time.process_time()
         skipped = []
         plain_real = 0.0                                      # of which the real files
