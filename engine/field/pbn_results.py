@@ -397,13 +397,9 @@ def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | Non
     values = row.values
     if k_adj is not None and values[k_adj] not in _EMPTY:
         return None
-    section = ""                            # ids as .cells.identifier takes them (a value with no space)
-    if k_section is not None:
-        section = values[k_section]
-        if section in _EMPTY:
-            section = ""
-        elif not (len(section) <= MAX_ID and section.isprintable() and section == section.strip()):
-            return None
+    section = _plain_id(values[k_section]) if k_section is not None else ""
+    if section is None:
+        return None
     number = None
     if k_table is not None:
         v = values[k_table]
@@ -413,19 +409,11 @@ def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | Non
             number = int(v)
             if not 1 <= number <= MAX_TABLE:
                 return None
-    ns = ew = None
-    if k_ns is not None:
-        ns = values[k_ns]
-        if ns in _EMPTY:
-            ns = None
-        elif not (len(ns) <= MAX_ID and ns.isprintable() and ns == ns.strip()):
-            return None
-    if k_ew is not None:
-        ew = values[k_ew]
-        if ew in _EMPTY:
-            ew = None
-        elif not (len(ew) <= MAX_ID and ew.isprintable() and ew == ew.strip()):
-            return None
+    ns = _plain_id(values[k_ns]) if k_ns is not None else ""
+    ew = _plain_id(values[k_ew]) if k_ew is not None else ""
+    if ns is None or ew is None:
+        return None
+    ns, ew = ns or None, ew or None
     figures = {}
     for k, key in published_at:
         v = values[k]
@@ -483,6 +471,14 @@ def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | Non
     else:
         line.kind = "none"                  # a ruling must give it a score (model.require_results)
     return line
+
+
+def _plain_id(value: str) -> str | None:
+    """An id cell as .cells.identifier takes it (a value with no space), '' for an empty cell; None
+    for one :func:`_line` must read (and say what is wrong with)."""
+    if value in _EMPTY:
+        return ""
+    return value if len(value) <= MAX_ID and value.isprintable() and value == value.strip() else None
 
 
 def _played(contract: str, declarer: str, result: str, vulnerability: str) -> tuple[bridge.PlayedResult, int] | None:
