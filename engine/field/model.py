@@ -306,7 +306,6 @@ def check_board(board: Board, session: Session, where: Any, prefix: str = "") ->
     place of a line's cell: ``table``, ``ns``, ``ew``, or a seat (``N``…) at an individual event."""
     tables: dict[tuple[str, int], Line] = {}
     seen: dict[str, Line] = {}
-    by_direction = session.pair_numbers == "by-direction"
     for line in board.lines:
         if line.table is not None:
             key = (line.section, line.table)
@@ -314,21 +313,6 @@ def check_board(board: Board, session: Session, where: Any, prefix: str = "") ->
                 raise where(line, "table").error(f"{prefix}table {line.section}{line.table} appears twice on the board",
                                                  expected="each table once")
             tables[key] = line
-        if not line.players:                # a pair a side (the keys as contestant_key makes them)
-            section = line.section
-            for side, cell, pid in (("NS", "ns", line.ns), ("EW", "ew", line.ew)):
-                if pid is None:
-                    continue
-                name = f"{side} {pid}" if by_direction else pid
-                if section:
-                    name = f"{section}:{name}"
-                first = seen.get(name)
-                if first is not None:
-                    who = f"{side} pair {pid}" if by_direction else f"pair {pid}"
-                    raise where(line, cell).error(f"{prefix}{who} plays the board twice ({_both(first, line)})",
-                                                  expected="each pair once on a board")
-                seen[name] = line
-            continue
         for side in SIDES:
             cells = [(seat, pid) for seat, pid in zip(SEATS[side], line.members(side))] if line.players else \
                 [(side.lower(), line.who(side))]
