@@ -67,8 +67,8 @@ class Token:
         return self.value in ("-", "")
 
 
-@dataclass
-class Column:
+@dataclass(frozen=True)
+class Column:        # frozen: a header's columns are shared by the tables that repeat it
     name: str
     width: int | None
     align: str | None   # "L", "R" or None
