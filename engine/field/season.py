@@ -320,18 +320,21 @@ def compare_sessions(base: list[ScoredSession], other: list[ScoredSession],
             va, vb = _read(a, name), _read(b, name)
             if va != vb:
                 params.append({"name": name, "before": _plain(va), "after": _plain(vb)})
-        out.append({"session": a.session.name, "before": a.book.id,
-                    "after": other_ids[k] if other_ids else b.book.id, "unit": a.unit,
-                    "boards": len(a.boards), "lines": n_lines, "contestants": len(a.standings),
-                    "changed_boards": sorted(boards, key=lambda x: (x is None, x or 0)),
-                    "parameters": params, "changed_contestants": contestants, "changed_lines": lines})
+        out.append(_row(a, other_ids[k] if other_ids else b.book.id, n_lines, len(a.standings),
+                        sorted(boards, key=lambda x: (x is None, x or 0)), params, contestants, lines))
     return out
 
 
 def _unchanged(a: ScoredSession, after: str) -> dict[str, Any]:
+    return _row(a, after, sum(len(sb.lines) for sb in a.boards.values()), a.contestant_count, [], [], [], [])
+
+
+def _row(a: ScoredSession, after: str, lines: int, contestants: int, changed_boards: list, parameters: list,
+         changed_contestants: list, changed_lines: list) -> dict[str, Any]:
+    """A session's part of a file's replay (plain data)."""
     return {"session": a.session.name, "before": a.book.id, "after": after, "unit": a.unit, "boards": len(a.boards),
-            "lines": sum(len(sb.lines) for sb in a.boards.values()), "contestants": a.contestant_count,
-            "changed_boards": [], "parameters": [], "changed_contestants": [], "changed_lines": []}
+            "lines": lines, "contestants": contestants, "changed_boards": changed_boards, "parameters": parameters,
+            "changed_contestants": changed_contestants, "changed_lines": changed_lines}
 
 
 def _line_parameters(ss: ScoredSession) -> list[str]:
