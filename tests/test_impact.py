@@ -455,3 +455,29 @@ def test_contestant_count_is_the_number_of_standings_without_them():
             assert "standings" not in fresh.__dict__
             counted += 1
     assert counted == 11
+
+
+def test_the_second_run_takes_each_plain_boards_field_from_the_first(season_dir, monkeypatch):
+    """A board of plain results is scored once a replay (field/reuse.py memo): the proposal on average
+    plus leaves every such field as it was, so the second run takes each from the first; a proposal on
+    Neuberg's rounding, which a field reads, makes them again."""
+    from bridgelaw.field import reuse, score
+    asked: list = []
+    real_memo, real_run = reuse.memo, season.run
+
+    def memo(key, make):
+        asked.append(key in reuse._current.get().memo)
+        return real_memo(key, make)
+    monkeypatch.setattr(score.reuse, "memo", memo)
+    monkeypatch.setattr(season, "run", lambda *a, **k: asked.append("run") or real_run(*a, **k))
+    path = season_dir / "pairs" / "s1.pbn"
+    rulings = str(season.rulings_for(path))
+    for proposal, second_hits in (("artificial.pairs.avg_plus=65%", {True}), ("fieldscore.neuberg.round_to=0", {False})):
+        asked.clear()
+        out = season.replay(str(path), rulings, season.Spec("wbf-2017", "wbf-2017", (proposal,)))
+        assert out["error"] is None and out["rerun"] is True and asked.count("run") == 2
+        first, second = asked[1:asked.index("run", 1)], asked[asked.index("run", 1) + 1:]
+        # 30 boards, of which 6 have an artificial line (4 the file's, 1 the rulings') or an adjusted one:
+        # each side of the other 24 made once in the first run
+        assert (len(first), set(first)) == (2 * 24, {False})
+        assert (len(second), set(second)) == (2 * 24, second_hits)

@@ -30,6 +30,7 @@ class Reuse:
         self.keep: Callable[[Any], bool] | None = None      # None: the first run, recording
         self.reused = 0
         self.ruled = 0
+        self.memo: dict[Hashable, Any] = {}                 # what :func:`memo` made, by its key
 
     def offer(self, keep: Callable[[Any], bool]) -> None:
         """From now on a ruling recorded is taken again when `keep(its ruling)` says it still holds."""
@@ -63,3 +64,16 @@ def ruling(key: Hashable, make: Callable[[], T], trace_of: Callable[[T], Any] = 
         return hit
     reuse.ruled += 1
     return make()
+
+
+def memo(key: Hashable, make: Callable[[], T]) -> T:
+    """`make()` — or, within a replay, what it made for the same `key` before, in either run: for a
+    value that is a function of its key alone (a board's field of plain results, keyed by their points
+    and the parameters it reads), never changed once made."""
+    reuse = _current.get()
+    if reuse is None:
+        return make()
+    hit = reuse.memo.get(key)
+    if hit is None:
+        hit = reuse.memo[key] = make()
+    return hit

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core import bridge
 from ..core.exact import format_mixed, fraction_parts, ratio, total as exact_total
@@ -53,12 +53,17 @@ CROSS_TOTALS = "fieldscore.cross_imps.totals"
 TOTALS_BYES = "fieldscore.totals.byes"
 
 # The one table of the rulebook parameters each method reads.
-PARAMETERS: dict[str, tuple[str, ...]] = {
-    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode",
-                    "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS, TOTALS_BYES),
-    "cross-imps": ("fieldscore.cross_imps.divisor", CROSS_TOTALS, TOTALS_BOARDS, TOTALS_BYES),
-    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half",
-               TOTALS_BOARDS, TOTALS_BYES),
+# What a board's field reads, by method (the memo of a board's field is keyed by their values) …
+FIELD_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "matchpoints": ("fieldscore.neuberg.form", "fieldscore.neuberg.round_to", "fieldscore.neuberg.round_mode"),
+    "cross-imps": ("fieldscore.cross_imps.divisor",),
+    "butler": ("fieldscore.butler.drop", "fieldscore.butler.round_datum_to", "fieldscore.butler.round_half"),
+}
+PARAMETERS: dict[str, tuple[str, ...]] = {                 # … and what the whole session's scoring reads
+    "matchpoints": (*FIELD_PARAMETERS["matchpoints"], "fieldscore.neuberg.expected", TOTALS_TOP, TOTALS_BOARDS,
+                    TOTALS_BYES),
+    "cross-imps": (*FIELD_PARAMETERS["cross-imps"], CROSS_TOTALS, TOTALS_BOARDS, TOTALS_BYES),
+    "butler": (*FIELD_PARAMETERS["butler"], TOTALS_BOARDS, TOTALS_BYES),
     # teams (field/teams.py): a board compared between the match's two rooms; the VP scale is read
     # when the matches are scored in VPs, the cross-IMP divisor when the file publishes pairwise figures
     **{method: () for method in TEAM_METHODS},
@@ -423,28 +428,28 @@ def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], sessio
     sb = ScoredBoard(board, scored, method, unit, None, 0, expected, False)
     points = _points(board.vulnerability)
     fields: dict[Side, fieldscore.Field] = {}
+    # a board of plain results: its field is a function of their points (kept within a replay: the
+    # second run of a file takes the first's for every board the proposal leaves as it was)
+    plain = all(lines[k].kind == "result" for k in played)
     for side in SIDES:
+        make = lambda side=side: _side_field(entries[side], points[side], method, p, expected)   # noqa: E731
+        if plain:
+            r = reuse.memo(("field", side, method, board.vulnerability, expected, tuple(entries[side]),
+                            *(p[n] for n in FIELD_PARAMETERS[method])), make)
+        else:
+            r = make()
+        values, fields[side], sb.frequencies[side] = r.values, r.field, r.frequencies
         if method == "matchpoints":
-            r = fieldscore.matchpoints(entries[side], points=points[side], expected=expected,
-                                       form=p["fieldscore.neuberg.form"], round_to=p["fieldscore.neuberg.round_to"],
-                                       round_mode=p["fieldscore.neuberg.round_mode"])
-            values, fields[side] = r.values, r.field
             sb.top, sb.results, sb.factored, sb.factor = r.top, r.results, r.factored, r.factor
             if r.factored:
                 for k, m in zip(played, r.raw):
                     if m is not None:
                         scored[k].unfactored[side] = m
         elif method == "cross-imps":
-            values, fields[side], sb.divisor = fieldscore.cross_imps(entries[side], points=points[side],
-                                                                     divisor=p["fieldscore.cross_imps.divisor"])
-            sb.results = fields[side].results
+            sb.divisor, sb.results = r.divisor, r.field.results
         else:
-            r = fieldscore.butler(entries[side], points=points[side], drop=int(p["fieldscore.butler.drop"]),
-                                  round_datum_to=p["fieldscore.butler.round_datum_to"],
-                                  round_half=p["fieldscore.butler.round_half"])
-            values, fields[side], sb.results = r.values, r.field, r.field.results
+            sb.results = r.field.results
             sb.datum[side], sb.mean[side], sb.dropped = r.datum, r.mean, r.dropped
-        sb.frequencies[side] = fields[side].frequencies()
         for k, v in zip(played, values):
             scored[k].side(side).value = v
     if sb.expected < sb.results:
@@ -454,6 +459,37 @@ def _score_board(board: Board, method: str, unit: str, p: dict[str, Any], sessio
             _in_field(sl, sb, fields, book, p)
     _percents(sb)
     return sb
+
+
+class _SideField(NamedTuple):
+    """One direction's field of a board as fieldscore scored it (never changed afterwards: a replay's
+    two runs may share it)."""
+
+    values: list[Fraction | None]
+    field: fieldscore.Field
+    frequencies: list[tuple[int, Fraction]]
+    top: Fraction | None = None               # matchpoints
+    results: int = 0
+    factored: bool = False
+    factor: Any = None
+    raw: list[Fraction | None] | None = None
+    divisor: int | None = None                # cross-IMPs
+    datum: Fraction | None = None             # Butler
+    mean: Fraction | None = None
+    dropped: int = 0
+
+
+def _side_field(entries: list, points: Any, method: str, p: dict[str, Any], expected: int) -> _SideField:
+    if method == "matchpoints":
+        r = fieldscore.matchpoints(entries, points=points, expected=expected, form=p["fieldscore.neuberg.form"],
+                                   round_to=p["fieldscore.neuberg.round_to"], round_mode=p["fieldscore.neuberg.round_mode"])
+        return _SideField(r.values, r.field, r.field.frequencies(), r.top, r.results, r.factored, r.factor, r.raw)
+    if method == "cross-imps":
+        values, f, divisor = fieldscore.cross_imps(entries, points=points, divisor=p["fieldscore.cross_imps.divisor"])
+        return _SideField(values, f, f.frequencies(), divisor=divisor)
+    r = fieldscore.butler(entries, points=points, drop=int(p["fieldscore.butler.drop"]),
+                          round_datum_to=p["fieldscore.butler.round_datum_to"], round_half=p["fieldscore.butler.round_half"])
+    return _SideField(r.values, r.field, r.field.frequencies(), datum=r.datum, mean=r.mean, dropped=r.dropped)
 
 
 def _score_teams_board(board: Board, scored: list[ScoredLine], method: str, unit: str, book: Rulebook) -> ScoredBoard:
