@@ -481,3 +481,19 @@ def test_the_second_run_takes_each_plain_boards_field_from_the_first(season_dir,
         # each side of the other 24 made once in the first run
         assert (len(first), set(first)) == (2 * 24, {False})
         assert (len(second), set(second)) == (2 * 24, second_hits)
+
+
+@pytest.mark.parametrize("which", ["pairs/club.xml", "teams/jss.xml"])
+def test_a_replay_learns_without_the_learning_report(season_dir, which):
+    """A replay asks run() for no learning report (what a season's impact never reads): the conventions
+    are learnt all the same — the same scores, totals and places as with the report."""
+    from bridgelaw.field.run import load_event, run
+    path = str(season_dir / which)
+    book = "wbf-2007" if which.startswith("teams") else "wbf-2017"
+    with_report, without = run(load_event(path), None, book, None), run(load_event(path), None, book, None, report=False)
+    assert [ss.learning is not None for ss in with_report] == [True] * len(with_report)
+    assert [ss.learning for ss in without] == [None] * len(without)
+    if which == "pairs/club.xml":                     # Compscore's profile: Neuberg rounded to 0.1
+        assert with_report[0].parameters["fieldscore.neuberg.round_to"] == Fraction(1, 10)
+    assert [ss.parameters for ss in without] == [ss.parameters for ss in with_report]
+    assert season.compare_sessions(with_report, without) == season.compare_sessions(with_report, with_report)

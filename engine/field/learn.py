@@ -380,15 +380,16 @@ TOTAL_NAMES = (CROSS_TOTALS, TO_TOP, TO_BOARDS, BYES)
 
 def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = False, profile: Any = None,
                    known: Callable[[str], bool] = lambda where: True, progress: Any = None,
-                   rebook: Callable[[Rulebook], Rulebook] | None = None) -> ScoredSession:
+                   rebook: Callable[[Rulebook], Rulebook] | None = None, report: bool = True) -> ScoredSession:
     """Score `session` under `book` (as in force on its day); when a published figure of an unruled
     board or contestant is not reproduced, learn the conventions that reproduce it and score again.
     `rebook` turns a book with learnt values into the one in force on the session's day; `profile`
     the program's profile chosen (profiles.Profile), which may say who is ranked with whom. The scored
-    session's ``learning`` says what was learnt."""
+    session's ``learning`` says what was learnt (unless not `report`)."""
     ss = score_session(session, book, progress=progress)
     if session.matches or session.scoring in TEAM_METHODS or session.scoring is None:
-        ss.learning = _report(ss, book, {}, {}, {}, 1, profile_forced, known)
+        if report:
+            ss.learning = _report(ss, book, {}, {}, {}, 1, profile_forced, known)
         return ss
     plain, _ = split(ss)
     base = book
@@ -474,10 +475,9 @@ def score_learning(session: Session, book: Rulebook, *, profile_forced: bool = F
             scorings += 1
     printing = _learn_figures(ss, profile_forced)
     ranking = _learn_ranking(ss, profile_forced, profile)
-    ss.learning = _report(ss, base, learnt, decided_by, tried, scorings, profile_forced, known)
-    for c in (printing, ranking):
-        if c is not None:
-            ss.learning.conventions.append(c)
+    if report:
+        ss.learning = _report(ss, base, learnt, decided_by, tried, scorings, profile_forced, known)
+        ss.learning.conventions.extend(c for c in (printing, ranking) if c is not None)
     return ss
 
 

@@ -46,14 +46,16 @@ def _load_event(path: str, scoring: str | None, text: bytes | None, rulebook: st
 def run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
         rulings_text: str | None = None, progress=None, *, overlay: str | None = None,
         as_of: dt.date | None = None, profile: str | None = None,
-        overlay_text: str | None = None) -> list[ScoredSession]:
+        overlay_text: str | None = None, report: bool = True) -> list[ScoredSession]:
     """Apply the rulings and score every session: under `rulebook` (else the rulings file's), with
     the conventions of the program that wrote the file (its profile, or `profile`: ``--profile``),
     then the what-if `overlay` and `settings` (``--overlay``, ``--set``), each session as in force
-    on `as_of` (``--as-of``), else on the day it was played."""
+    on `as_of` (``--as-of``), else on the day it was played. Without `report` the scored sessions
+    carry no learning report (``learning`` None: what was learnt and which published figures agree —
+    the conventions are learnt all the same; a season's impact reads only the scores)."""
     with bulk():
         return _run(event, rulings_path, rulebook, settings, rulings_text, progress, overlay, as_of, profile,
-                    overlay_text)
+                    overlay_text, report)
 
 
 def rulebook_for(event: Event, rulings, rulebook: str | None, settings: list[str] | None, overlay: str | None,
@@ -73,7 +75,7 @@ def rulebook_for(event: Event, rulings, rulebook: str | None, settings: list[str
 
 def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings: list[str] | None,
          rulings_text: str | None, progress, overlay: str | None, as_of: dt.date | None,
-         profile: str | None, overlay_text: str | None = None) -> list[ScoredSession]:
+         profile: str | None, overlay_text: str | None = None, report: bool = True) -> list[ScoredSession]:
     rulings = load_rulings(rulings_path, text=rulings_text) if rulings_path else None
     own = event.extra.get("book")          # a traveller's: read (and its tables ruled) with it
     choice = default = None
@@ -102,7 +104,7 @@ def _run(event: Event, rulings_path: str | None, rulebook: str | None, settings:
             else:
                 ss = learn.score_learning(s, dated, profile_forced=choice.how == "option",
                                           profile=choice.profile,
-                                          known=_rulebook_id, progress=step,
+                                          known=_rulebook_id, progress=step, report=report,
                                           rebook=lambda b, s=s: in_force(b, s, as_of))
         except BridgelawError as exc:
             if exc.file is not None or s.where is None:

@@ -241,7 +241,8 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
     kept = _kept(event)                 # the file is read once and scored under both rulebooks
     made = reuse.Reuse()                # and its rulings made once, where the proposal changes nothing they read
     with reuse.reusing(made):
-        before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile)
+        before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile,
+                     report=False)
     change: list[Changes] = []
     if spec.incremental:
         # the proposal as each session would read it, without reading or scoring anything again (the
@@ -265,7 +266,7 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
         made.offer(lambda ruling: False)
     with reuse.reusing(made):
         after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
-                    overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile)
+                    overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile, report=False)
     out = compare_sessions(before, after)
     _release(before + after)
     return {"file": path, "rulings": rulings, "error": None, "rerun": True, "sessions": out,
