@@ -10,6 +10,9 @@ artificial score and no other. Each ruling is keyed by what it is made from (the
 its outcomes and the session facts it was given); the objects keyed by identity are the same in both
 runs (the event is read once and put back as read between them).
 
+What is a function of its key alone — a board's field of plain results (keyed by their points and the
+parameters a field reads), the rulings file read — is made once a replay (:func:`memo`).
+
 Outside a replay (no :func:`reusing` block) every ruling is made, as always.
 """
 

@@ -39,7 +39,7 @@ from ..core.yamlio import Document, load_yaml
 from ..ruling.caseschema import Infraction, Possibilities
 from ..rulebook.infractions import UnknownLaw, resolve
 from ..rulebook.registry import canonical
-from . import penalties
+from . import penalties, reuse
 from .adjust import Ruler, written_results
 from .cells import Where, parse_code
 from .model import Board, Event, Line, Session
@@ -99,8 +99,12 @@ class Rulings:
 
 
 def load_rulings(path: str | Path, *, text: str | None = None) -> Rulings:
-    doc = load_yaml(path, text=text)
-    return Rulings(doc, doc.validate(RulingsModel))
+    """A rulings file read and validated (once a replay: both runs of a file and the choice of the proposed
+    rulebook read the same file, field/reuse.py)."""
+    def read() -> Rulings:
+        doc = load_yaml(path, text=text)
+        return Rulings(doc, doc.validate(RulingsModel))
+    return reuse.memo(("rulings", str(path), text), read)
 
 
 def book_for(rulings: Rulings | None, override: str | None, event: Event) -> rulebooks.Rulebook:

@@ -179,9 +179,9 @@ def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = N
     and `rulings` only name them and choose the format."""
     try:
         # no cyclic collection inside a file's replay (one, of what it leaves, afterwards); each rulebook
-        # looked up once
-        with bulk(), pinned():
-            return _replay(path, rulings, spec, data, rulings_text)
+        # looked up once; what both runs make, made once
+        with bulk(), pinned(), reuse.reusing(reuse.Reuse()) as made:
+            return _replay(path, rulings, spec, data, rulings_text, made)
     except BridgelawError as exc:
         return {"file": path, "rulings": rulings, "error": one_line(str(exc)), "sessions": [], "rerun": False}
     except (OSError, UnicodeError, ValueError, RecursionError, MemoryError) as exc:
@@ -234,15 +234,14 @@ def _as_read(kept: list[tuple[Any, dict[str, Any]]]) -> None:
         d.update(attrs)
 
 
-def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = None,
-            rulings_text: str | None = None) -> dict[str, Any]:
+def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None, rulings_text: str | None,
+            made: reuse.Reuse) -> dict[str, Any]:
+    """`made`: what the first run makes that the second may take (its rulings where the proposal changes
+    nothing they read, its boards' fields, the rulings file read)."""
     settings = list(spec.settings) or None
     event = load_event(path, spec.scoring, data)
     kept = _kept(event)                 # the file is read once and scored under both rulebooks
-    made = reuse.Reuse()                # and its rulings made once, where the proposal changes nothing they read
-    with reuse.reusing(made):
-        before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile,
-                     report=False)
+    before = run(event, rulings, spec.current, None, rulings_text, as_of=spec.day, profile=spec.profile, report=False)
     change: list[Changes] = []
     if spec.incremental:
         # the proposal as each session would read it, without reading or scoring anything again (the
@@ -264,9 +263,8 @@ def _replay(path: str, rulings: str | None, spec: Spec, data: bytes | None = Non
         made.offer(lambda ruling: not any(_trace_reads(ruling.trace, c) for c in change))
     else:                               # --full: every ruling made again
         made.offer(lambda ruling: False)
-    with reuse.reusing(made):
-        after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
-                    overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile, report=False)
+    after = run(event, rulings, spec.proposed, settings, rulings_text, overlay=spec.overlay,
+                overlay_text=spec.overlay_text, as_of=spec.day, profile=spec.profile, report=False)
     out = compare_sessions(before, after)
     _release(before + after)
     return {"file": path, "rulings": rulings, "error": None, "rerun": True, "sessions": out,
