@@ -826,36 +826,33 @@ def _standings(session: Session, boards: dict[int | None, ScoredBoard], keys: di
         cross = sb.method == "cross-imps"
         for sl in sb.lines:
             line = sl.line
-            contestants = sl.contestants
             ruled = line.kind != "result" or bool(sl.penalties and any(b.penalty.to == "side" for b in sl.penalties))
             entries = sl.trace.entries if sl.trace is not None else None
-            for side in SIDES:
-                for key in keys[(id(sl), side)]:
-                    acc = sums.get(key)
-                    if acc is None:         # its values, the tops they are out of, and its standing
-                        st = table.get(key)
-                        if st is None:
-                            st = table[key] = Standing(key, None, line.section, side if by_direction else None)
-                        acc = sums[key] = ([], [], st)
-                    v = contestants.get(key)
-                    if v is None:
-                        continue
-                    st = acc[2]
-                    top = board_top
-                    if to_top:
-                        f = _to_top(v, top, session_top, mp_unit)
-                        st.factored.append(Entry("to-top", {"board": number, "before": v, "top": top, "after": f,
-                                                            "session_top": session_top, "parameter": TOTALS_TOP}))
-                        v, top = f, session_top
-                    acc[0].append(v)
-                    if cross:
-                        st.comparisons += max(sb.results - (1 if line.kind != "artificial" else 0), 1)
-                    if has_top:
-                        acc[1].append(top)
-                    if ruled or (entries is not None and any(e.kind == "player-penalty" and
-                                                             e.data["player"] == key.split(":")[-1]
-                                                             for e in entries)):
-                        st.adjusted.append(f"board {number}")
+            for key, v in sl.contestants.items():       # each of the line's contestants (_contestants: both sides')
+                acc = sums.get(key)
+                if acc is None:         # its values, the tops they are out of, and its standing
+                    st = table.get(key)
+                    if st is None:
+                        side = "NS" if key in keys[(id(sl), "NS")] else "EW"
+                        st = table[key] = Standing(key, None, line.section, side if by_direction else None)
+                    acc = sums[key] = ([], [], st)
+                if v is None:
+                    continue
+                st = acc[2]
+                top = board_top
+                if to_top:
+                    f = _to_top(v, top, session_top, mp_unit)
+                    st.factored.append(Entry("to-top", {"board": number, "before": v, "top": top, "after": f,
+                                                        "session_top": session_top, "parameter": TOTALS_TOP}))
+                    v, top = f, session_top
+                acc[0].append(v)
+                if cross:
+                    st.comparisons += max(sb.results - (1 if line.kind != "artificial" else 0), 1)
+                if has_top:
+                    acc[1].append(top)
+                if ruled or (entries is not None and any(e.kind == "player-penalty" and
+                                                         e.data["player"] == key.split(":")[-1] for e in entries)):
+                    st.adjusted.append(f"board {number}")
     for values, tops_played, st in sums.values():
         if values:                          # a contestant with a score on some board
             st.boards = len(values)
