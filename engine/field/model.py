@@ -306,6 +306,7 @@ def check_board(board: Board, session: Session, where: Any, prefix: str = "") ->
     place of a line's cell: ``table``, ``ns``, ``ew``, or a seat (``N``…) at an individual event."""
     tables: dict[tuple[str, int], Line] = {}
     seen: dict[str, Line] = {}
+    by_direction = session.pair_numbers == "by-direction"
     for line in board.lines:
         if line.table is not None:
             key = (line.section, line.table)
@@ -313,21 +314,18 @@ def check_board(board: Board, session: Session, where: Any, prefix: str = "") ->
                 raise where(line, "table").error(f"{prefix}table {line.section}{line.table} appears twice on the board",
                                                  expected="each table once")
             tables[key] = line
+        players = line.players
         for side in SIDES:
-            cells = [(seat, pid) for seat, pid in zip(SEATS[side], line.members(side))] if line.players else \
-                [(side.lower(), line.who(side))]
+            cells = zip(SEATS[side], line.members(side)) if players else ((side.lower(), line.who(side)),)
             for cell, pid in cells:
                 if pid is None:
                     continue
-                if line.players:
-                    name, who = contestant_key(line.section, None, pid, "unique"), f"player {pid}"
-                elif session.pair_numbers == "by-direction":
-                    name, who = contestant_key(line.section, side, pid, "by-direction"), f"{side} pair {pid}"
-                else:
-                    name, who = contestant_key(line.section, None, pid, "unique"), f"pair {pid}"
+                name = (contestant_key(line.section, side, pid, "by-direction") if by_direction and not players
+                        else contestant_key(line.section, None, pid, "unique"))
                 first = seen.get(name)
                 if first is not None:
-                    what = "player" if line.players else "pair"
+                    what, who = ("player", f"player {pid}") if players else \
+                        ("pair", f"{side} pair {pid}" if by_direction else f"pair {pid}")
                     raise where(line, cell).error(f"{prefix}{who} plays the board twice ({_both(first, line)})",
                                                   expected=f"each {what} once on a board")
                 seen[name] = line
