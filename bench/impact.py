@@ -17,9 +17,11 @@ Timed in one run, each in CPU seconds (this process and its children):
   cross-IMPs, nothing of the engine) over the same files, once — and twice, as two rulebooks would;
 - peak RSS of `impact --jobs 1` at 1/4, 1/2 and all of the files (memory by file count).
 
-    .venv/bin/python bench/impact.py [--sessions 120] [--jobs 2] [--incremental-only]
+    .venv/bin/python bench/impact.py [--sessions 120] [--jobs 2] [--repeat 3] [--incremental-only]
 
-(``--sessions 10000 --incremental-only``: the whole season run, not extrapolated; about 5 minutes.)
+The incremental run (each time into a fresh cache), the real files alone and the plain scorer are run
+interleaved ``--repeat`` times, and their medians reported with the load average before each run.
+(``--sessions 10000 --incremental-only --repeat 1``: the whole season run, not extrapolated; about 5 minutes.)
 
 It prints sessions a second, the ratios, and the 10,000-session extrapolation, and whether the
 issue's target (the whole season in ≤ 60 s on 2 cores, ≤ 3× the plain scorer) is met. The
@@ -35,6 +37,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import shutil
 import subprocess
 import sys
@@ -168,10 +171,36 @@ def peak_rss(files: list[Path], env: dict[str, str], argv: list[str]) -> float:
     return int(done.stderr.strip().splitlines()[-1]) / 1024
 
 
+def plain_pass(files: list[Path]) -> tuple[float, float, list[str]]:
+    """One pass of the plain reader-and-scorer over the files: CPU s, of which the real files', and the
+    real files it cannot read."""
+    # whatever this process holds put out of the collector's way: the plain scorer's collections must not
+    # walk it (at 10,000 sessions a report held made it about 1.6× slower)
+    gc.collect()
+    gc.freeze()
+    c0 = time.process_time()
+    skipped = []
+    plain_real = 0.0
+    for path in files:
+        c1 = time.process_time()
+        try:
+            if path.suffix == ".pbn":
+                plain_pbn(path.read_text(encoding="latin-1"))
+            else:
+                plain_usebio(path.read_bytes())
+        except (ValueError, IndexError, KeyError):       # a real PBN layout the plain reader does not know
+            skipped.append(path.name)
+        if path.parent.name == "real":
+            plain_real += time.process_time() - c1
+    return time.process_time() - c0, plain_real, skipped
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=120)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="the incremental run and the plain scorer, interleaved this many times (medians)")
     ap.add_argument("--incremental-only", action="store_true",
                     help="time only the incremental run and the plain scorer (a season of 10,000 run whole, "
                          "not extrapolated): no --full, cached or memory runs")
@@ -188,38 +217,45 @@ def main() -> None:
               f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         proposal = ["--rulebooks", "wbf-2017", "--set", "artificial.pairs.avg_plus=65%", "--as-of", "2018-01-01",
                     "--jobs", str(args.jobs), str(folder)]
+        real_argv = [a if a != str(folder) else str(folder / "real") for a in proposal]
+        if not args.incremental_only:
+            wall_full, cpu_full, rep_full = timed([*proposal, "--full", "--no-cache"], env)
+        # the incremental run (each into a fresh cache: new inputs, not a cache's), the real files alone and
+        # the plain scorer, interleaved --repeat times: their medians
+        runs: dict[str, list] = {"wall_inc": [], "cpu_inc": [], "cpu_real": [], "plain": [], "plain_real": [],
+                                 "load": []}
+        skipped: list[str] = []
+        for k in range(args.repeat):
+            env = {**os.environ, "BRIDGELAW_CACHE_DIR": str(Path(tmp) / f"cache-{k}")}
+            runs["load"].append(os.getloadavg()[0])
+            wall_inc, cpu_inc, rep_inc = timed(proposal, env)
+            runs["wall_inc"].append(wall_inc)
+            runs["cpu_inc"].append(cpu_inc)
+            # the real files and the process's start are paid once, not once every n sessions: timed alone
+            # (incremental, no cache) and taken out of the per-session figure
+            runs["cpu_real"].append(timed([*real_argv, "--no-cache"], env)[1])
+            plain, plain_real, skipped = plain_pass(files)
+            runs["plain"].append(plain)
+            runs["plain_real"].append(plain_real)
+            if k < args.repeat - 1:
+                del rep_inc["events"]       # a season's report is large: only the last run's is compared below
+        runs["load"].append(os.getloadavg()[0])
+        wall_inc, cpu_inc, cpu_real, plain, plain_real = (statistics.median(runs[k]) for k in
+                                                          ("wall_inc", "cpu_inc", "cpu_real", "plain", "plain_real"))
         if args.incremental_only:
-            wall_inc, cpu_inc, rep_inc = timed(proposal, env)             # writes the cache
             rep_full = rep_inc
         else:
-            wall_full, cpu_full, rep_full = timed([*proposal, "--full", "--no-cache"], env)
-            wall_inc, cpu_inc, rep_inc = timed(proposal, env)             # writes the cache
-            wall_cached, cpu_cached, rep_cached = timed(proposal, env)
+            wall_cached, cpu_cached, rep_cached = timed(proposal, env)     # the last run's cache read
             how = ("rescored", "rulings_made_again", "rulings_kept")  # how the work was done, not what it found
             strip = lambda r: {**r, "totals": {k: v for k, v in r["totals"].items() if k not in how},
                                "events": [{k: v for k, v in e.items() if k != "rescored"} for e in r["events"]]}
             assert strip(rep_full) == strip(rep_inc) == strip(rep_cached), "incremental or cached report differs from full"
-        # the reports read above (a season's are large) put out of the collector's way: the plain scorer's
-        # collections must not walk them (at 10,000 sessions that made it about 1.6× slower)
-        gc.collect()
-        gc.freeze()
-        c0 = time.process_time()
-        skipped = []
-        plain_real = 0.0                                      # of which the real files
-        for path in files:
-            c1 = time.process_time()
-            try:
-                if path.suffix == ".pbn":
-                    plain_pbn(path.read_text(encoding="latin-1"))
-                else:
-                    plain_usebio(path.read_bytes())
-            except (ValueError, IndexError, KeyError):       # a real PBN layout the plain reader does not know
-                skipped.append(path.name)
-            if path.parent.name == "real":
-                plain_real += time.process_time() - c1
-        plain = time.process_time() - c0
         if skipped:
             print(f"the plain scorer reads not {len(skipped)} real files (their layouts): {', '.join(skipped)}")
+        print(f"{args.repeat} interleaved runs (medians below); load average before each and after the last: "
+              + ", ".join(f"{x:.2f}" for x in runs["load"]) + "; CPU s of each incremental run: "
+              + ", ".join(f"{x:.2f}" for x in runs["cpu_inc"]) + ", of each plain pass: "
+              + ", ".join(f"{x:.2f}" for x in runs["plain"]))
         t = rep_full["totals"]
         print(f"report: {t['files']} files, {t['errors']} not read, {t['lines']} lines; {t['changed_lines']} lines and "
               f"{t['changed_contestants']} contestants change; incremental scored {rep_inc['totals']['rescored']} "
@@ -237,10 +273,6 @@ def main() -> None:
             per = c / n
             print(f"10,000 sessions of this run's mix (its real files among them), {name}: {per * 10_000:.0f} CPU s, ≈ {per * 10_000 / args.jobs:.0f} s on "
                   f"{args.jobs} cores (the plain scorer: {2 * plain / n * 10_000:.1f} CPU s for two passes)")
-        # the real files and the process's start are paid once, not once every n sessions: timed alone
-        # (incremental, no cache) and taken out of the per-session figure
-        real_argv = [a if a != str(folder) else str(folder / "real") for a in proposal]
-        wall_real, cpu_real, _ = timed([*real_argv, "--no-cache"], env)
         generated = n - counts["real"]
         per_session = max(cpu_inc - cpu_real, 0) / generated
         season_cpu = per_session * 10_000 + cpu_real
@@ -254,8 +286,7 @@ def main() -> None:
         print(f"target ≤ 60 s on 2 cores: {'met' if inc_wall_10k <= 60 else 'NOT met'} (≈ {inc_wall_10k:.0f} s); "
               f"≤ 3× the plain scorer's CPU: {'met' if per_session <= 3 * 2 * plain_per else 'NOT met'} "
               f"({per_session / (2 * plain_per):.1f}×; the whole run with its real files {cpu_inc / (2 * plain):.1f}×)")
-        print(f"the incremental run as run: {wall_inc:.0f} s wall on {args.jobs} processes for {n} sessions "
-              f"(load average {os.getloadavg()[0]:.2f} after it)")
+        print(f"the incremental run as run: {wall_inc:.0f} s wall on {args.jobs} processes for {n} sessions (median)")
         if args.incremental_only:
             return
         base = ["--rulebooks", "wbf-2017", "--set", "artificial.pairs.avg_plus=65%", "--as-of", "2018-01-01"]
