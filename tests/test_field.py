@@ -220,3 +220,20 @@ def test_score_and_event_rule_a_weighted_table_and_a_penalty_alike(name, number,
     assert [sl.citations for sl in scored.lines[:2]] == [sl.citations for sl in evented.lines[:2]]
     assert "90A" in evented.lines[1].citations and evented.lines[1].penalties[0].taken > 0
     assert evented.lines[0].line.ruled.unit == ("MP" if name.startswith("ffb") else "points")
+
+
+def test_a_line_holds_only_what_it_was_given_and_makes_its_containers_when_used():
+    """Line: the six fields every line has, any other by name (an unknown name refused); a default
+    read from the class, a container made for the line itself on first use (never shared)."""
+    from bridgelaw.field.model import Line
+    a, b = Line(1, "", 1, "1", "2", None), Line(1, "", 2, "3", "4", None, kind="artificial", code="A+")
+    assert set(vars(a)) == {"board", "section", "table", "ns", "ew", "where"}
+    assert (a.kind, a.result, b.kind, b.code) == ("result", None, "artificial", "A+")
+    a.penalties.append("p")
+    assert (a.penalties, b.penalties, "penalties" in vars(b)) == (["p"], [], True)
+    assert a.extra is not b.extra and a.published is not b.published
+    with pytest.raises(TypeError, match="Line has no field colour"):
+        Line(1, "", 1, "1", "2", None, colour="red")
+    with pytest.raises(AttributeError):
+        a.colour
+    assert Line(1, "", 1, "1", "2", None, kind="artificial") == Line(1, "", 1, "1", "2", None, kind="artificial")

@@ -20,7 +20,7 @@ players (:attr:`Line.players`).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
@@ -33,8 +33,13 @@ __all__ = ["Line", "Board", "Match", "Contestant", "Session", "Event", "Program"
 KINDS = ("result", "adjusted", "split", "artificial", "not-played")
 
 
-@dataclass
+@dataclass(init=False)
 class Line:
+    """One table's play of one board. Made with the six fields every line has and any others by name;
+    a field not given is its default — read from the class, and a container field (``extra``,
+    ``published``, ``penalties`` …) made for the line when first used —, so that a line of a plain
+    result holds only what its file gave (a season's replay makes, keeps and frees millions)."""
+
     board: int | None
     section: str
     table: int | None
@@ -71,6 +76,23 @@ class Line:
     infraction: Any = None           # the law a ruling names (case.Infraction), for its equivalent case
     note: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)             # reader-specific (PBN row, …)
+
+    def __init__(self, board: int | None, section: str, table: int | None, ns: str | None, ew: str | None,
+                 where: Where, **fields: Any) -> None:
+        self.board, self.section, self.table, self.ns, self.ew, self.where = board, section, table, ns, ew, where
+        if fields:
+            if not _LINE_FIELDS.issuperset(fields):
+                raise TypeError(f"Line has no field {', '.join(sorted(fields.keys() - _LINE_FIELDS))}")
+            for name, value in fields.items():
+                setattr(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        """A container field not made yet (only asked for when the line's own dict has not the name)."""
+        make = _LINE_CONTAINERS.get(name)
+        if make is None:
+            raise AttributeError(f"'Line' object has no attribute {name!r}")
+        value = self.__dict__[name] = make()
+        return value
 
     def who(self, side: str) -> str | None:
         return self.ns if side == "NS" else self.ew
@@ -121,6 +143,10 @@ class Line:
             return f"{board}table {where}"
         pairs = " v ".join(f"{side} {pair}" for side, pair in (("NS", self.ns), ("EW", self.ew)) if pair is not None)
         return f"{board}{pairs}"          # a bye: the one pair there is
+
+
+_LINE_FIELDS = frozenset(f.name for f in fields(Line))
+_LINE_CONTAINERS = {f.name: f.default_factory for f in fields(Line) if f.default_factory is not MISSING}
 
 
 @dataclass

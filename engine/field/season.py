@@ -218,8 +218,15 @@ def _kept(event: Any) -> list[tuple[Any, dict[str, Any]]]:
             keep(b)
             for line in b.lines:            # keep(line), inline (a season has millions)
                 attrs = vars(line).copy()
-                attrs["extra"] = line.extra.copy()
-                attrs["penalties"] = line.penalties.copy()
+                extra, penalties = attrs.get("extra"), attrs.get("penalties")   # (a line makes them when used)
+                if extra:
+                    attrs["extra"] = extra.copy()
+                elif extra is not None:
+                    del attrs["extra"]
+                if penalties:
+                    attrs["penalties"] = penalties.copy()
+                elif penalties is not None:
+                    del attrs["penalties"]
                 out.append((line, attrs))
         for m in s.matches:
             keep(m)
