@@ -229,9 +229,12 @@ def test_a_line_holds_only_what_it_was_given_and_makes_its_containers_when_used(
     a, b = Line(1, "", 1, "1", "2", None), Line(1, "", 2, "3", "4", None, kind="artificial", code="A+")
     assert set(vars(a)) == {"board", "section", "table", "ns", "ew", "where"}
     assert (a.kind, a.result, b.kind, b.code) == ("result", None, "artificial", "A+")
-    a.penalties.append("p")
-    assert (a.penalties, b.penalties, "penalties" in vars(b)) == (["p"], [], True)
-    assert a.extra is not b.extra and a.published is not b.published
+    a.extra["row"] = "r"
+    assert (a.extra, b.extra, "extra" in vars(b)) == ({"row": "r"}, {}, True)
+    assert a.published is not b.published
+    assert a.penalties == () and "penalties" not in vars(a)       # none: the shared empty tuple, never changed
+    with pytest.raises(AttributeError):
+        a.penalties.append("p")
     with pytest.raises(TypeError, match="Line has no field colour"):
         Line(1, "", 1, "1", "2", None, colour="red")
     with pytest.raises(AttributeError):

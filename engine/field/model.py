@@ -64,7 +64,8 @@ class Line:
     # procedural penalties as the TD gives them — each the facts of a case's penalty: (ruling.caseschema.Penalty:
     # on a side, or on a player at an individual, its amount as 10%, 3 IMP, 1 VP; the place it was given),
     # ruled by the case path's penalty stage when the line is scored
-    penalties: list[tuple[Any, Where]] = field(default_factory=list)
+    # (none: the empty tuple, shared and never changed; a line given a penalty is given a new list)
+    penalties: list[tuple[Any, Where]] | tuple[()] = ()
     reading: list[Any] = field(default_factory=list)     # artificial: how its outcome words were read (trace entries)
     published: dict[str, Published] = field(default_factory=dict)   # NS, EW, NS%, EW%
     published_why: str | None = None

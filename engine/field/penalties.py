@@ -186,8 +186,8 @@ def from_cell(line: Any, word: str, text: str, where: Where, method: str) -> Non
         if m is None:
             raise fail([], f"'{item[:30]}' is not SIDE=value", "pen EW=1/4, pen EW=3 (IMPs), pen EW=2MP, pen EW=1VP")
         amount = _cell_amount(parse_exact(m[2]), m[3], method, where, fail, line.label)
-        line.penalties.append((PenaltyFacts.model_construct(side=m[1], player=None, amount=amount,
-                                                            partner_blameless=None), where))
+        line.penalties = [*line.penalties, (PenaltyFacts.model_construct(side=m[1], player=None, amount=amount,
+                                                                         partner_blameless=None), where)]
 
 
 def _cell_amount(number: Fraction, unit: str | None, method: str, where: Where, fail: Fail, label: str) -> UnitScore:
@@ -219,8 +219,8 @@ def _borne_by_players(line: Any, items: list[str], where: Where, method: str, fa
             raise fail([], "the two players of a side bear different penalties", "one penalty a side")
         seat = min(s for s, _ in who) if len(who) > 1 else who[0][0]
         amount = _cell_amount(who[0][1], None, method, where, fail, line.label)
-        line.penalties.append((PenaltyFacts.model_construct(side=None, player=seat, amount=amount,
-                                                            partner_blameless=len(who) == 1), where))
+        line.penalties = [*line.penalties, (PenaltyFacts.model_construct(side=None, player=seat, amount=amount,
+                                                                         partner_blameless=len(who) == 1), where)]
 
 
 # --- ruling -------------------------------------------------------------------------------------------

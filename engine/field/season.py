@@ -190,9 +190,9 @@ def replay(path: str, rulings: str | None, spec: Spec, *, data: bytes | None = N
 
 
 # the containers a run changes in place (a ruling or a scoring sets any other attribute anew): a line's
-# cells (``extra``: a read-back file's penalty cells are taken off, its own artificial scores put on)
-# and penalties (a penalty cell's, added), a session's warnings
-_IN_PLACE = {"Line": ("extra", "penalties"), "Session": ("warnings", "contestants", "boards"),
+# cells (``extra``: a read-back file's penalty cells are taken off, its own artificial scores put on;
+# its penalties are a new list each time), a session's warnings
+_IN_PLACE = {"Line": ("extra",), "Session": ("warnings", "contestants", "boards"),
              "Board": ("lines", "extra"), "Contestant": ("extra", "published"), "Match": (), "Event": ("extra",)}
 
 
@@ -218,15 +218,11 @@ def _kept(event: Any) -> list[tuple[Any, dict[str, Any]]]:
             keep(b)
             for line in b.lines:            # keep(line), inline (a season has millions)
                 attrs = vars(line).copy()
-                extra, penalties = attrs.get("extra"), attrs.get("penalties")   # (a line makes them when used)
+                extra = attrs.get("extra")      # (a line makes its containers when first used)
                 if extra:
                     attrs["extra"] = extra.copy()
                 elif extra is not None:
                     del attrs["extra"]
-                if penalties:
-                    attrs["penalties"] = penalties.copy()
-                elif penalties is not None:
-                    del attrs["penalties"]
                 out.append((line, attrs))
         for m in s.matches:
             keep(m)
