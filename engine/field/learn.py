@@ -184,9 +184,12 @@ def split(ss: ScoredSession) -> tuple[list[Check], list[Check]]:
     known = ss.__dict__.get("_split")
     if known is not None and known[0] is made:
         return list(known[1]), list(known[2])
+    plain, effects = [], []
+    if not checks:                                 # a file that publishes no figure: nothing to split
+        ss.__dict__["_split"] = (made, plain, effects)
+        return [], []
     ruled = ruled_boards(ss.session)
     touched = _touched(ss, ruled)
-    plain, effects = [], []
     for c in checks:
         if c.line is not None:
             (effects if c.line.board in ruled else plain).append(c)
