@@ -172,19 +172,19 @@ def _match(file: str, node: Any, section: str, session: Session, read_line: Call
         if value is not None:
             match.published[who] = value
     for b in node.all("BOARD"):
-        bw = _where(file, b)
         text = b.value("BOARD_NUMBER") or ""
         number = _BOARD_NUMBERS.get(text)
         if number is None:
-            number = whole_number(text, bw, "BOARD_NUMBER", MAX_BOARD)
+            number = whole_number(text, _where(file, b), "BOARD_NUMBER", MAX_BOARD)
             if len(_BOARD_NUMBERS) >= 4096:
                 _BOARD_NUMBERS.clear()
             _BOARD_NUMBERS[text] = number
         if number in match.lines:
-            raise bw.error(f"board {number} appears twice in the match", expected="each board once a match")
+            raise _where(file, b).error(f"board {number} appears twice in the match", expected="each board once a match")
         board = session.boards.get(number)
         if board is None:
-            board = session.boards[number] = Board(number, vulnerability(number), [], bw, extra={"node": b})
+            board = session.boards[number] = Board(number, vulnerability(number), [], _where(file, b),
+                                                      extra={"node": b})
         figures: dict[str, Any] = {}
         imps = _figure(file, b, "IMPS")
         if imps is not None:
@@ -212,7 +212,7 @@ def _match(file: str, node: Any, section: str, session: Session, read_line: Call
             rooms.append(line)
             board.lines.append(line)
         if not rooms or len(rooms) > 2:
-            raise bw.error(f"board {number} of the match has {len(rooms)} traveller lines",
+            raise _where(file, b).error(f"board {number} of the match has {len(rooms)} traveller lines",
                            expected="the match's two rooms (one line with DIRECTION NS, one with EW)")
         if len(rooms) == 2 and rooms[0].team == rooms[1].team:
             raise rooms[1].where.error(f"board {number}: both rooms have team {rooms[0].team['NS']} North-South",
