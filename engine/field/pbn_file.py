@@ -24,7 +24,9 @@ from ..core.limits import MAX_RESULTS_BYTES, read_bytes
 __all__ = ["Token", "Column", "Row", "ScoreTable", "Game", "PbnFile", "load_pbn", "parse_pbn", "decode_pbn", "rewrite",
            "rewrite_tables", "check_row"]
 
-_TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
+# a tag's value: characters but " and \, and escapes (\" \\), unrolled as runs between escapes (the
+# same matches as (?:[^"\\]|\\.)*, a third of the time: sre walks a run at once)
+_TAG = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>[^"\\]*(?:\\.[^"\\]*)*)"\s*\]')
 _TOKEN = re.compile(r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>[^\s"]+)')
 # a row of _TOKENs and spaces only (possessive: linear in the line, never backtracking)
 _ROW = re.compile(r'(?:\s*+(?:"(?:[^"\\]|\\.)*+"|[^\s"]++))*+\s*+')
@@ -33,7 +35,7 @@ MAX_WIDTH = 255             # a column wider than this is a mistake (10**8 would
 
 
 def _unescape(text: str) -> str:
-    if "\\" not in text:
+    if '\\"' not in text and "\\\\" not in text:      # nothing to unescape (a header's Score\6R has a \)
         return text
     return re.sub(r'\\(["\\])', r"\1", text)
 
