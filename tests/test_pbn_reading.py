@@ -159,3 +159,11 @@ def test_a_tag_is_matched_and_unescaped_as_written(seed):
         assert (m and (m.span(), m.span("value"), m.groupdict())) == (want and (want.span(), want.span("value"),
                                                                                want.groupdict())), line
         assert pbn_file._unescape(line) == re.sub(r'\\(["\\])', r"\1", line), line
+
+
+def test_a_comment_line_and_a_row_that_looks_like_one():
+    text = ('[Board "1"]\n[ScoreTable "A;B"]\n1 2\n%not a row\n %x 3\n; neither\n{ nor\nthis }\n4 5\n'
+            '[Event "x"]\n[TotalScoreTable "A;B"]\n6 7\n')
+    game = parse_pbn(text).games[0]
+    assert [(r.index, r.values) for r in game.score_table.rows] == [(2, ["1", "2"]), (4, ["%x", "3"])]
+    assert [(r.index, r.values) for r in game.tables["TotalScoreTable"].rows] == [(11, ["6", "7"])]

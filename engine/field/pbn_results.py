@@ -85,6 +85,8 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None, default: str | None = 
             # PBN 2.1: MP1 = 2 matchpoints per result beaten, MP2 = 1 per result beaten
             if "mp2" in s.value.lower().replace(" ", ""):
                 session.mp_unit = Fraction(1, 2)
+        if event_tag is not None and tag_scoring is not None:
+            break                           # the first of each is taken
     title = event_tag or Path(pbn.file).stem
     session.name = title
     for g in games:
@@ -220,6 +222,7 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
     _check_columns(pbn, table, names)
     individual = None                       # known from the first row on (its errors in the order they were)
     want = len(table.columns)
+    lines = board.lines
     for row in table.rows:
         if len(row.values) != want:
             check_row(pbn, table, row)      # an error at the value too many or the line's end
@@ -227,7 +230,7 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
         if line is None:                    # anything but the common row: read cell by cell, each error at its cell
             line = _line(pbn, table, row, board, positions, individual)
         individual = line.players is not None
-        board.lines.append(line)
+        lines.append(line)
     if not board.lines:
         raise pbn.error(table.header, f"board {number}'s ScoreTable has no rows", expected="one row per table")
     return board
