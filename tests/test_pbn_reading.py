@@ -5,12 +5,14 @@ reading it stands for (_line), which still reads every other row and says every 
 from __future__ import annotations
 
 import dataclasses
+import random
+import re
 from pathlib import Path
 
 import pytest
 
 from bridgelaw.core.errors import BridgelawError
-from bridgelaw.field import pbn_results
+from bridgelaw.field import pbn_file, pbn_results
 from bridgelaw.field.pbn_file import Row, _split, load_pbn, parse_pbn
 
 DATA = Path(__file__).parent / "data" / "events"
@@ -40,11 +42,23 @@ SECTIONS = ('[Event "x"]\n[Board "1"]\n[Vulnerable "All"]\n[Scoring "MatchPoints
             'B  1 1 1 -    -  - 100  -   100   0\n'
             'B  2 2 2 3NTX W  9 -    -   -     -\n'
             'B  3 3 3 PASS -  - -    -   50    50\n'
-            'B  4 4 4 -    -  - -    -   50    50\n')
+            'B  4 4 4 -    -  - -    -   50    50\n'
+            'B  - 5 - 1NT  S  7 90   -   -     -\n')
 
 
 def test_a_plain_row_with_sections_and_scores():
-    _same_either_way(parse_pbn(SECTIONS, "s.pbn"), 6)
+    _same_either_way(parse_pbn(SECTIONS, "s.pbn"), 7)
+
+
+def test_a_line_has_the_cells_its_row_has():
+    board = pbn_results.read_pbn(parse_pbn(SECTIONS, "s.pbn")).sessions[0].boards[1]
+    full, empty = board.lines[0].extra["cells"], board.lines[-1].extra["cells"]
+    assert (dict(full), len(full), "ew" in full) == ({"table": pbn_results.Where("s.pbn", 6, 4), "ns": pbn_results.Where(
+        "s.pbn", 6, 6), "ew": pbn_results.Where("s.pbn", 6, 8)}, 3, True)
+    assert (dict(empty), len(empty), "ew" in empty, "x" in empty, empty.get("table", 0)) == (
+        {"ns": pbn_results.Where("s.pbn", 12, 6)}, 1, False, False, 0)
+    with pytest.raises(KeyError):
+        empty["ew"]
 
 
 def _same_either_way(pbn, plain):
@@ -52,7 +66,7 @@ def _same_either_way(pbn, plain):
     count = 0
     for board in event.sessions[0].boards.values():
         table = board.extra["game"].score_table
-        positions, plan = pbn_results._planned(table)
+        _, positions, plan = pbn_results._layout(table)
         for row in table.rows:
             line = pbn_results._plain_line(pbn, row, board, plan) if plan is not None else None
             if line is None:
@@ -127,3 +141,29 @@ def test_a_quoted_row_is_read_whole_or_refused_at_its_stray_quote(row, read):
         assert str(exc) == read
     else:
         assert rows[0].values == read == [t.value for t in rows[0].tokens]
+
+
+# the tag pattern as first written (one character or one escape at a time): pbn_file._TAG unrolls it
+_TAG_AS_WRITTEN = re.compile(r'^\s*\[\s*(?P<name>[A-Za-z0-9_]+)\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*\]')
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_tag_is_matched_and_unescaped_as_written(seed):
+    rng = random.Random(seed)
+    pieces = ['[', ']', '"', '\\', '\\"', '\\\\', ' ', '\t', 'a', 'Z9_', ';', '\\4R', 'x y', '\x0b', 'é']
+    starts = ['[Event "', '  [ Board  "', '[ScoreTable "Table\\2R;', '[X"', '[', '']
+    for _ in range(3_000):
+        line = rng.choice(starts) + "".join(rng.choice(pieces) for _ in range(rng.randrange(12)))
+        line += rng.choice(['"]', '" ]  x', '"', ']', ''])
+        m, want = pbn_file._TAG.match(line), _TAG_AS_WRITTEN.match(line)
+        assert (m and (m.span(), m.span("value"), m.groupdict())) == (want and (want.span(), want.span("value"),
+                                                                               want.groupdict())), line
+        assert pbn_file._unescape(line) == re.sub(r'\\(["\\])', r"\1", line), line
+
+
+def test_a_comment_line_and_a_row_that_looks_like_one():
+    text = ('[Board "1"]\n[ScoreTable "A;B"]\n1 2\n%not a row\n %x 3\n; neither\n{ nor\nthis }\n4 5\n'
+            '[Event "x"]\n[TotalScoreTable "A;B"]\n6 7\n')
+    game = parse_pbn(text).games[0]
+    assert [(r.index, r.values) for r in game.score_table.rows] == [(2, ["1", "2"]), (4, ["%x", "3"])]
+    assert [(r.index, r.values) for r in game.tables["TotalScoreTable"].rows] == [(11, ["6", "7"])]

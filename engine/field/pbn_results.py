@@ -85,6 +85,8 @@ def read_pbn(pbn: PbnFile, *, scoring: str | None = None, default: str | None = 
             # PBN 2.1: MP1 = 2 matchpoints per result beaten, MP2 = 1 per result beaten
             if "mp2" in s.value.lower().replace(" ", ""):
                 session.mp_unit = Fraction(1, 2)
+        if event_tag is not None and tag_scoring is not None:
+            break                           # the first of each is taken
     title = event_tag or Path(pbn.file).stem
     session.name = title
     for g in games:
@@ -176,7 +178,7 @@ def _tag_text(game: Game, name: str) -> str | None:
 
 
 def _scoring_from_columns(games: list[Game]) -> str | None:
-    names = {c.name.lower() for g in games for c in g.score_table.columns}
+    names = frozenset().union(*(_layout(g.score_table)[0] for g in games))
     if "mp_ns" in names or "mp_ew" in names or "percentage_ns" in names:
         return "matchpoints"
     return None
@@ -185,10 +187,10 @@ def _scoring_from_columns(games: list[Game]) -> str | None:
 MATCH_COLUMNS = {"vp_home", "vp_away", "teamid_home", "teamid_away"}
 
 
-def _refuse_match_results(pbn: PbnFile, table: ScoreTable) -> None:
+def _refuse_match_results(pbn: PbnFile, table: ScoreTable, names: frozenset[str]) -> None:
     """A teams file of match results only (Ruter's: TeamId_Home/TeamId_Away, VP_Home/VP_Away, the
-    TotalScoreTable's TotalScoreVP) is refused in one line that says what it lacks."""
-    names = {c.name.lower() for c in table.columns}
+    TotalScoreTable's TotalScoreVP) is refused in one line that says what it lacks (`names`: the
+    table's columns, lower case)."""
     if names & MATCH_COLUMNS and not names & {"contract", "score_ns", "score_ew", "score"}:
         raise pbn.error(table.header, "a teams file of match results only (TeamId_Home/TeamId_Away, "
                         "VP_Home/VP_Away): it has no board's result, so no ruling can be applied or scored",
@@ -198,7 +200,8 @@ def _refuse_match_results(pbn: PbnFile, table: ScoreTable) -> None:
 
 def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
     table = g.score_table
-    _refuse_match_results(pbn, table)
+    names, positions, plan = _layout(table)
+    _refuse_match_results(pbn, table, names)
     board_tag = g.tag("Board")
     if board_tag is None:
         raise pbn.error(table.header, "the game with this ScoreTable has no Board tag", expected='[Board "N"]')
@@ -216,10 +219,10 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
                             expected="None, NS, EW or All (also Love, -, Both)")
         previous["Vulnerable"] = value
     board = Board(number, vul, [], where, extra={"game": g})
-    _check_columns(pbn, table)
-    positions, plan = _planned(table)
+    _check_columns(pbn, table, names)
     individual = None                       # known from the first row on (its errors in the order they were)
     want = len(table.columns)
+    lines = board.lines
     for row in table.rows:
         if len(row.values) != want:
             check_row(pbn, table, row)      # an error at the value too many or the line's end
@@ -227,14 +230,13 @@ def _board(pbn: PbnFile, g: Game, previous: dict[str, str]) -> Board:
         if line is None:                    # anything but the common row: read cell by cell, each error at its cell
             line = _line(pbn, table, row, board, positions, individual)
         individual = line.players is not None
-        board.lines.append(line)
+        lines.append(line)
     if not board.lines:
         raise pbn.error(table.header, f"board {number}'s ScoreTable has no rows", expected="one row per table")
     return board
 
 
-def _check_columns(pbn: PbnFile, table: ScoreTable) -> None:
-    names = {c.name.lower() for c in table.columns}
+def _check_columns(pbn: PbnFile, table: ScoreTable, names: frozenset[str]) -> None:
     if not names & {"contract", "score_ns", "score_ew", "score", "adjustment"}:
         raise pbn.error(table.header, "the ScoreTable has neither a Contract nor a Score column",
                         expected="Contract, Declarer and Result columns, or Score_NS/Score_EW")
@@ -326,8 +328,10 @@ def _line(pbn: PbnFile, table: ScoreTable, row: Row, board: Board, positions: di
 
 
 class _Cells(Mapping):
-    """A row's table, ns and ew cells (those with a value) → their place, each Where made only when
-    asked (an error): the mapping :func:`_line` keeps in ``line.extra["cells"]``."""
+    """A row's table, ns and ew cells that have a value → their place, each Where made only when
+    asked (an error): the mapping :func:`_line` keeps in ``line.extra["cells"]``. `keys`: the
+    position of each such column the table has (shared by its rows), a cell taken when its row has
+    a value there."""
 
     __slots__ = ("file", "row", "_keys")
 
@@ -335,21 +339,24 @@ class _Cells(Mapping):
         self.file, self.row, self._keys = file, row, keys
 
     def __getitem__(self, key: str) -> Where:
-        k = self._keys[key]
-        token = self.row.tokens[k]
+        if key not in self:
+            raise KeyError(key)
+        token = self.row.tokens[self._keys[key]]
         return Where(self.file, token.line, token.column)
 
     def __iter__(self):
-        return iter(self._keys)
+        values = self.row.values
+        return (key for key, k in self._keys.items() if values[k] not in _EMPTY)
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return sum(1 for _ in self)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._keys
+        k = self._keys.get(key)
+        return k is not None and self.row.values[k] not in _EMPTY
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self[key] if key in self._keys else default
+        return self[key] if key in self else default
 
 
 _EMPTY = ("-", "")
@@ -357,19 +364,19 @@ _PLAYED: dict[tuple[str, str, str, str], tuple[bridge.PlayedResult, int]] = {}
 _SCORES = {"Score_NS": "NS", "Score_EW": "EW", "Score": None}
 
 
-_PLANS: dict[tuple[str, ...], tuple[dict[str, Any], tuple | None]] = {}
+_LAYOUTS: dict[str, tuple[frozenset[str], dict[str, Any], tuple | None]] = {}
 
 
-def _planned(table: ScoreTable) -> tuple[dict[str, Any], tuple | None]:
-    """A table's :func:`_positions` and :func:`_plan`, made once for each set of columns (a file
-    repeats one ScoreTable header)."""
-    key = tuple(c.name.lower() for c in table.columns)
-    hit = _PLANS.get(key)
+def _layout(table: ScoreTable) -> tuple[frozenset[str], dict[str, Any], tuple | None]:
+    """A table's column names (lower case), :func:`_positions` and :func:`_plan`, made once for each
+    header (a file repeats one ScoreTable header, and its columns are read from the header's text
+    alone: pbn_file._columns)."""
+    hit = _LAYOUTS.get(table.header.value)
     if hit is None:
         positions = _positions(table)
-        hit = positions, _plan(positions)
-        if len(_PLANS) < 1_000:
-            _PLANS[key] = hit
+        hit = frozenset(c.name.lower() for c in table.columns), positions, _plan(positions)
+        if len(_LAYOUTS) < 1_000:
+            _LAYOUTS[table.header.value] = hit
     return hit
 
 
@@ -378,11 +385,10 @@ def _plan(positions: dict[str, Any]) -> tuple | None:
     leaves to :func:`_line` (an individual event's, or one with a Multiplicity column)."""
     if any(positions[c] is not None for c in SEAT_COLUMNS) or positions["Multiplicity"] is not None:
         return None
-    cells = tuple((key, positions[name]) for key, name in (("table", "Table"), ("ns", "PairId_NS"), ("ew", "PairId_EW"))
-                  if positions[name] is not None)
+    cells = {key: positions[name] for key, name in (("table", "Table"), ("ns", "PairId_NS"), ("ew", "PairId_EW"))
+             if positions[name] is not None}
     scores = tuple((positions[name], side) for name, side in _SCORES.items() if positions[name] is not None)
     published_at = tuple((positions[name], key) for name, key in positions["published"])
-    cells = (cells, dict(cells))            # each cell's position, and the mapping of a row that has them all
     return (positions["Section"], positions["Table"], positions["PairId_NS"], positions["PairId_EW"], cells,
             positions["Adjustment"], positions["Contract"], positions["Declarer"], positions["Result"], scores,
             published_at)
@@ -457,13 +463,8 @@ def _plain_line(pbn: PbnFile, row: Row, board: Board, plan: tuple) -> Line | Non
         column = len(text) - len(text.lstrip()) + 1
     else:
         column = row.tokens[0].column if row.tokens else 1
-    cells = cell_keys[1]                    # shared by the rows that have every cell (read only)
-    for key, k in cell_keys[0]:
-        if values[k] in _EMPTY:
-            cells = {key: k for key, k in cell_keys[0] if values[k] not in _EMPTY}
-            break
     line = Line(board.number, section, number, ns, ew, Where(pbn.file, row.index + 1, column),
-                extra={"row": row, "cells": _Cells(pbn.file, row, cells)}, published=figures)
+                extra={"row": row, "cells": _Cells(pbn.file, row, cell_keys)}, published=figures)
     if played is not None:
         line.result, line.points = played, points
     elif score is not None:
