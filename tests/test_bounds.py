@@ -615,3 +615,20 @@ def test_24_sigterm_swallowed_by_a_finalizer_still_ends_the_start():
             "sys.exit(entry.main())\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (143, "", "bridgelaw: terminated\n")
+
+
+def test_a_file_is_read_at_its_size_and_on_when_it_grew(tmp_path, monkeypatch):
+    """core.limits.read_bytes reads the size the file has (no buffer of the whole bound for each file);
+    a file that grew after its size was taken is read on, and refused past the bound all the same."""
+    f = tmp_path / "f.pbn"
+    f.write_bytes(b"x" * 100)
+    assert limits.read_bytes(f, limit=1000) == b"x" * 100
+    real_stat = os.stat
+
+    class Shrunk:                       # the size as it was before the file grew to 100 bytes
+        def __init__(self, info):
+            self.st_mode, self.st_size = info.st_mode, 10
+    monkeypatch.setattr(limits.os, "stat", lambda name: Shrunk(real_stat(name)))
+    assert limits.read_bytes(f, limit=1000) == b"x" * 100
+    with pytest.raises(limits.LimitError):
+        limits.read_bytes(f, limit=50)

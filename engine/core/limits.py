@@ -83,7 +83,11 @@ def read_bytes(path: str | Path, *, what: str = "file", limit: int = MAX_FILE_BY
         raise LimitError(too_big(info.st_size, limit), file=name)
     try:
         with open(name, "rb") as f:
-            data = f.read(limit + 1)
+            # the size it has, and one byte more (a buffer of the bound for every file cost more than the
+            # read); a file that has grown since is read on, up to one byte past the bound
+            data = f.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += f.read(limit + 1 - len(data))
     except OSError as exc:
         raise BridgelawError(f"cannot read it: {exc.strerror or exc}", file=name) from None
     if len(data) > limit:
