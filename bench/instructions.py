@@ -4,8 +4,9 @@ On a shared machine with two cores a timing moves by a fifth from one run to the
 instructions a replay executes does not. This counts them with valgrind's cachegrind (no cache
 simulation) for the replays of a small generated season (bench/impact.py's generator: unruled and
 ruled pairs sessions, unruled and ruled teams matches), under the proposal
-``--set artificial.pairs.avg_plus=65%``: the process is run twice — warmed up only, and warmed up then
-replaying every file once — and the difference is the replays' count. With ``--against DIR`` (another
+``--set artificial.pairs.avg_plus=65%``: the process is run twice — warmed up on the first sessions only,
+and warmed up then replaying each other session once (a file it has not seen: no cache of a repeated
+input counted) — and the difference is the replays' count. With ``--against DIR`` (another
 tree's ``engine`` folder, e.g. a ``git worktree`` of an older commit) the same is counted for it, in the
 same run, and the ratio printed. The plain reader-and-scorer of bench/event.py is counted over the same
 files, for the ratio the issue's target is stated in (a replay ÷ the plain scorer's two passes).
@@ -28,18 +29,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# the child: replay every file of the folder `reps` times after warming up on the first three
+WARM = 3       # the first sessions warm the process up (imports, rulebooks, decisions) and are not counted
+
+# the child: warm up on the first WARM files, then replay each other file of the folder once (`reps`: 0 or
+# 1) — every counted replay a file this process has not seen
 CHILD = """
 import sys
 from bridgelaw.field.season import Spec, results_files, replay
 from bridgelaw.rulebook.files import pinned
 spec = Spec(current="wbf-2017", proposed="wbf-2017", settings=("artificial.pairs.avg_plus=65%",), as_of="2018-01-01")
 files = [(str(p), str(r) if r else None) for p, r in results_files([sys.argv[1]])]
+warm = int(sys.argv[4])
 with pinned():
-    for p, r in files[:3]:
+    for p, r in files[:warm]:
         replay(p, r, spec)
     for _ in range(int(sys.argv[2])):
-        for p, r in files:
+        for p, r in files[warm:]:
             replay(p, r, spec)
 """
 
@@ -50,7 +55,7 @@ import sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[3])
 from event import plain_pbn, plain_usebio
-files = sorted(p for p in Path(sys.argv[1]).iterdir() if p.suffix in (".pbn", ".xml"))
+files = sorted(p for p in Path(sys.argv[1]).iterdir() if p.suffix in (".pbn", ".xml"))[int(sys.argv[4]):]
 for _ in range(int(sys.argv[2])):
     for p in files:
         plain_pbn(p.read_text(encoding="latin-1")) if p.suffix == ".pbn" else plain_usebio(p.read_bytes())
@@ -65,7 +70,7 @@ def count(engine: Path | None, folder: Path, reps: int, code: str = CHILD) -> in
         (shim / "bridgelaw").symlink_to(engine.resolve())
         env["PYTHONPATH"] = str(shim)
     done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                           sys.executable, "-c", code, str(folder), str(reps), str(ROOT / "bench")],
+                           sys.executable, "-c", code, str(folder), str(reps), str(ROOT / "bench"), str(WARM)],
                           env=env, capture_output=True, text=True)
     m = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if done.returncode != 0 or m is None:
@@ -87,9 +92,9 @@ def main() -> None:
         folder.mkdir()
         counts = impact.make_season(folder, args.sessions)
         shutil.rmtree(folder / "real")                     # the generated sessions only
-        n = counts["pairs"] + counts["teams"]
-        print(f"season: {n} sessions ({counts['pairs']} pairs, {counts['teams']} teams), {counts['ruled']} with "
-              f"a rulings file, {counts['lines']} pairs lines")
+        n = counts["pairs"] + counts["teams"] - WARM        # the sessions counted
+        print(f"season: {n + WARM} sessions ({counts['pairs']} pairs, {counts['teams']} teams), {counts['ruled']} "
+              f"with a rulings file, {counts['lines']} pairs lines; the first {WARM} warm up, {n} are counted")
         trees = [("this tree", None)] + ([(f"against {args.against}", args.against)] if args.against else [])
         per = {}
         for name, engine in trees:
