@@ -239,4 +239,7 @@ def test_a_line_holds_only_what_it_was_given_and_makes_its_containers_when_used(
         Line(1, "", 1, "1", "2", None, colour="red")
     with pytest.raises(AttributeError):
         a.colour
+    del a.section                   # a property failing inside names what it missed, not itself
+    with pytest.raises(AttributeError, match="no attribute 'section'"):
+        a.label
     assert Line(1, "", 1, "1", "2", None, kind="artificial") == Line(1, "", 1, "1", "2", None, kind="artificial")

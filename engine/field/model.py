@@ -91,6 +91,9 @@ class Line:
         """A container field not made yet (only asked for when the line's own dict has not the name)."""
         make = _LINE_CONTAINERS.get(name)
         if make is None:
+            prop = getattr(type(self), name, None)
+            if isinstance(prop, property):      # a property failed inside: its own error, not "no attribute"
+                return prop.fget(self)
             raise AttributeError(f"'Line' object has no attribute {name!r}")
         value = self.__dict__[name] = make()
         return value
