@@ -26,7 +26,7 @@ ROOMS = "(expected the match's two rooms (one line with DIRECTION NS, one with E
 
 @pytest.mark.parametrize("change,message", [
     (lambda f: _board(f).update(board_number="x1"),
-     "t.xml:313:13: BOARD_NUMBER 'x1' is not a board_number number (expected 1 to 9,999 in ASCII digits)"),
+     "t.xml:313:13: BOARD_NUMBER 'x1' is not a board number (expected 1 to 9,999 in ASCII digits)"),
     (lambda f: _board(f, 1).update(board_number=_board(f)["board_number"]),
      "t.xml:339:13: board 1 appears twice in the match (expected each board once a match)"),
     (lambda f: _board(f)["lines"].append(dict(_board(f)["lines"][0])),

@@ -304,11 +304,15 @@ def raw_score(text: str, where: Where, column: str) -> int:
 def whole_number(text: str, where: Where, what: str, limit: int) -> int:
     """A positive whole number in ASCII digits, at most `limit`, read by the one number reader
     (:func:`bridgelaw.core.numbers.whole_number`); its error is said at `where` in the file's words
-    (the column's name: ``Board '⑨' is not a board number``)."""
+    (the column's or tag's name: ``Board '⑨' is not a board number``,
+    ``BOARD_NUMBER 'x1' is not a board number``)."""
     try:
         return _whole_number(text, what=what, high=limit)
     except InvalidValue:
-        raise where.error(f"{what} '{text.strip()[:20]}' is not a {what.lower()} number",
+        noun = what.lower().replace("_", " ")          # a USEBIO tag's words: BOARD_NUMBER → board number
+        if not noun.endswith("number"):
+            noun += " number"
+        raise where.error(f"{what} '{text.strip()[:20]}' is not a {noun}",
                           expected=f"1 to {limit:,} in ASCII digits") from None
 
 
