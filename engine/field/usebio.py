@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 from xml.parsers import expat
 
 from ..core import bridge
@@ -596,14 +597,17 @@ _CODES: dict[str, Code | None] = {}           # a SCORE cell's text → its code
 _KEPT = 4096                                  # texts kept at most (a file of nonsense is not remembered)
 
 
+def _keep(store: dict, key: Any, value: Any) -> Any:
+    """`value` kept in `store` under `key` (the store emptied first when full), and returned."""
+    if len(store) >= _KEPT:
+        store.clear()
+    store[key] = value
+    return value
+
+
 def _code_of(text: str) -> "Code | None":
     code = _CODES.get(text, _CODES)
-    if code is _CODES:
-        code = parse_code(text)
-        if len(_CODES) >= _KEPT:
-            _CODES.clear()
-        _CODES[text] = code
-    return code
+    return _keep(_CODES, text, parse_code(text)) if code is _CODES else code
 
 
 def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session: Session | None = None) -> Line:
@@ -713,10 +717,7 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
     if score is not None and (code is None or code.kind != "pass"):
         value = _SCORES.get(score)
         if value is None:
-            value = raw_score(score, at(score_tag), "SCORE")
-            if len(_SCORES) >= _KEPT:
-                _SCORES.clear()
-            _SCORES[score] = value
+            value = _keep(_SCORES, score, raw_score(score, at(score_tag), "SCORE"))
     played, points, problem = None, None, None
     if contract and contract.upper() in ("PASS", "PASSED", "P", "AP", "ALL PASS"):
         played = bridge.PlayedResult(None, None, 0)
@@ -737,9 +738,7 @@ def _line(file: str, tl: Node, section: str, board: Board, scoring: str, session
                     problem = (at("CONTRACT"), f"'{contract[:10]}' by '{declarer[:3]}': {exc.message}")
                 else:
                     points = bridge.ns_score(played, board.vulnerability)
-                    if len(_RESULTS) >= _KEPT:
-                        _RESULTS.clear()
-                    _RESULTS[key] = played, points
+                    _keep(_RESULTS, key, (played, points))
     if problem is not None:
         w, message = problem
         if value is None:

@@ -41,7 +41,6 @@ BOARD_BACK = {"team-imps": "IMPS", "point-a-board": "PAB", "aggregate": "AGGREGA
 MATCH_BACK = {"vps": "VPS", "imps": "IMPS", "points": "PAB"}
 PAIRWISE = "CROSS_IMP_POINTS"
 PROFILE_COMMENT = "bridgelaw: profile"      # <!-- bridgelaw: profile teamsscorer --> in a file bridgelaw wrote
-_BOARD_NUMBERS: dict[str, int] = {}     # a BOARD_NUMBER's text → the board number it reads as (only one read)
 
 
 def is_teams(event: Any) -> bool:
@@ -172,13 +171,7 @@ def _match(file: str, node: Any, section: str, session: Session, read_line: Call
         if value is not None:
             match.published[who] = value
     for b in node.all("BOARD"):
-        text = b.value("BOARD_NUMBER") or ""
-        number = _BOARD_NUMBERS.get(text)
-        if number is None:
-            number = whole_number(text, _where(file, b), "BOARD_NUMBER", MAX_BOARD)
-            if len(_BOARD_NUMBERS) >= 4096:
-                _BOARD_NUMBERS.clear()
-            _BOARD_NUMBERS[text] = number
+        number = whole_number(b.value("BOARD_NUMBER") or "", _where(file, b), "BOARD_NUMBER", MAX_BOARD)
         if number in match.lines:
             raise _where(file, b).error(f"board {number} appears twice in the match", expected="each board once a match")
         board = session.boards.get(number)
